@@ -1,0 +1,48 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Pawtrail",
+    products: [
+        .executable(name: "pawtrail", targets: ["pawtrail"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "EventLogFile", targets: ["EventLogFile"]),
+        .library(name: "EventLogMemory", targets: ["EventLogMemory"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped the GRDB way: module.modulemap + shim.h + pkg-config + apt provider.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Layer 1: file I/O, checksums, compression. Knows nothing about events.
+        .target(name: "PawtrailIO", dependencies: ["CZstd"]),
+        // Layer 2: the store protocol and its value types. Knows nothing about files.
+        .target(name: "EventLog"),
+        // Layer 2 implementations.
+        .target(name: "EventLogFile", dependencies: ["EventLog", "PawtrailIO"]),
+        .target(name: "EventLogMemory", dependencies: ["EventLog"]),
+        // Layer 3: the domain event catalog and read models.
+        .target(name: "Events", dependencies: ["EventLog"], path: "Events"),
+        .target(name: "Projections", dependencies: ["EventLog", "Events"], path: "Projections"),
+        // Layer 4: the CLI, as a library so tests can reach it; the executable is a thin entry point.
+        .target(name: "PawtrailCLI", dependencies: ["EventLog", "EventLogFile", "Events", "Projections"]),
+        .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
+
+        // tools/: benchmarks and workload generators (not tests).
+        .executableTarget(
+            name: "pawtrail-bench", dependencies: ["EventLog", "EventLogFile", "CSQLite3"], path: "tools/bench"),
+
+        .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
+        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog"]),
+    ]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

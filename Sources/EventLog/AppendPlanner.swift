@@ -1,0 +1,199 @@
+public import Foundation
+
+/// The append semantics every store shares: validation, idempotency by event id, expected versions and
+/// version assignment. A store calls ``plan(_:currentVersion:committedEvent:)`` under its write lock, with
+/// lookups that see everything committed before (including earlier appends of the same group commit), then
+/// writes the planned events at its next positions.
+public enum AppendPlanner {
+    /// An event with the stream version the planner assigned.
+    public struct PlannedEvent: Sendable, Hashable {
+        /// The target stream.
+        public var stream: StreamID
+        /// The version the event takes in its stream.
+        public var version: UInt64
+        /// The event.
+        public var event: ProposedEvent
+    }
+
+    /// What the store must do.
+    public enum Outcome: Sendable {
+        /// Write these events, in order, at the next positions; then report `streams`.
+        case write(events: [PlannedEvent], streams: [AppendResult.StreamVersion])
+        /// Every event was already committed by an identical earlier append: write nothing, report this.
+        case alreadyCommitted(AppendResult)
+    }
+
+    /// Checks a request's shape and limits without touching any store.
+    ///
+    /// - Parameter request: The append.
+    /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the first problem.
+    public static func validate(_ request: AppendRequest) throws(EventStoreError) {
+        guard request.entries.count <= EventLimits.maxEventsPerAppend else {
+            throw .invalidRequest(
+                "the append holds \(request.entries.count) events; the limit is \(EventLimits.maxEventsPerAppend) per append")
+        }
+        var total = 0
+        var ids = Set<UUID>()
+        ids.reserveCapacity(request.entries.count)
+        var written = Set<StreamID>()
+        for entry in request.entries {
+            try EventLimits.validateEvent(entry.event)
+            total += entry.event.payloadSize
+            guard ids.insert(entry.event.id).inserted else {
+                throw .invalidRequest(
+                    "event id \(entry.event.id.uuidString.lowercased()) appears more than once in the same append")
+            }
+            written.insert(entry.stream)
+        }
+        guard total <= EventLimits.maxAppendBytes else {
+            throw .invalidRequest("the append holds \(total) bytes of events; the limit is \(EventLimits.maxAppendBytes) per append")
+        }
+        var named = Set<StreamID>()
+        for e in request.expectations {
+            guard named.insert(e.stream).inserted else {
+                throw .invalidRequest("stream '\(e.stream)' has more than one expected version in the same append")
+            }
+            if e.checkOnly && written.contains(e.stream) {
+                throw .invalidRequest("stream '\(e.stream)' is both written and check-only in the same append")
+            }
+        }
+        guard written.union(named).count <= EventLimits.maxStreamsPerAppend else {
+            throw .invalidRequest("the append names more than \(EventLimits.maxStreamsPerAppend) streams")
+        }
+    }
+
+    /// Decides what an append does against the current state of a store.
+    ///
+    /// - Parameters:
+    ///   - request: The append, already passed through ``validate(_:)``.
+    ///   - currentVersion: The current version of a stream, `nil` if it holds no events.
+    ///   - committedEvent: The committed event with an id, `nil` if there is none.
+    /// - Returns: The events to write, or the result of the identical earlier append.
+    /// - Throws: ``EventStoreError/wrongExpectedVersion(stream:expected:actual:)``,
+    ///   ``EventStoreError/idempotencyConflict(eventID:reason:)``, or whatever the lookups throw.
+    public static func plan(
+        _ request: AppendRequest,
+        currentVersion: (StreamID) throws -> UInt64?,
+        committedEvent: (UUID) throws -> RecordedEvent?
+    ) throws -> Outcome {
+        var expected: [StreamID: ExpectedVersion] = [:]
+        for e in request.expectations where !e.checkOnly { expected[e.stream] = e.expected }
+        var order: [StreamID] = []
+        var seen = Set<StreamID>()
+        for entry in request.entries where seen.insert(entry.stream).inserted { order.append(entry.stream) }
+        for e in request.expectations where !e.checkOnly && seen.insert(e.stream).inserted { order.append(e.stream) }
+
+        if !request.entries.isEmpty {
+            var found: [(AppendRequest.Entry, RecordedEvent)] = []
+            var missing: [UUID] = []
+            for entry in request.entries {
+                if let recorded = try committedEvent(entry.event.id) {
+                    found.append((entry, recorded))
+                } else {
+                    missing.append(entry.event.id)
+                }
+            }
+            if !found.isEmpty {
+                if !missing.isEmpty {
+                    let first = found[0]
+                    throw EventStoreError.idempotencyConflict(
+                        eventID: first.0.event.id,
+                        reason: "only \(found.count) of the append's \(request.entries.count) events were committed before "
+                            + "(this one at position \(first.1.position)); a retry must repeat exactly the earlier append, "
+                            + "and event \(missing[0].uuidString.lowercased()) was never committed")
+                }
+                return .alreadyCommitted(try checkRetry(found, order: order, expected: expected, currentVersion: currentVersion))
+            }
+        }
+
+        for e in request.expectations {
+            let current = try currentVersion(e.stream)
+            guard e.expected.isSatisfied(by: current) else {
+                throw EventStoreError.wrongExpectedVersion(stream: e.stream, expected: e.expected, actual: current)
+            }
+        }
+        var next: [StreamID: UInt64] = [:]
+        var planned: [PlannedEvent] = []
+        planned.reserveCapacity(request.entries.count)
+        for entry in request.entries {
+            let version: UInt64
+            if let n = next[entry.stream] {
+                version = n
+            } else {
+                version = try currentVersion(entry.stream).map { $0 + 1 } ?? 0
+            }
+            next[entry.stream] = version + 1
+            planned.append(PlannedEvent(stream: entry.stream, version: version, event: entry.event))
+        }
+        var streams: [AppendResult.StreamVersion] = []
+        for s in order {
+            if let n = next[s] {
+                streams.append(.init(stream: s, version: n - 1))
+            } else {
+                streams.append(.init(stream: s, version: try currentVersion(s)))
+            }
+        }
+        return .write(events: planned, streams: streams)
+    }
+
+    /// An append whose every event id is already committed is a retry only if each event was committed to
+    /// the same stream, with the same content, in the same order, at versions its expectation leads to.
+    private static func checkRetry(
+        _ found: [(AppendRequest.Entry, RecordedEvent)], order: [StreamID], expected: [StreamID: ExpectedVersion],
+        currentVersion: (StreamID) throws -> UInt64?
+    ) throws -> AppendResult {
+        var lastVersion: [StreamID: UInt64] = [:]
+        var previousPosition: UInt64?
+        for (entry, recorded) in found {
+            let id = entry.event.id
+            guard recorded.stream == entry.stream else {
+                throw EventStoreError.idempotencyConflict(
+                    eventID: id,
+                    reason: "it was committed to stream '\(recorded.stream)' at version \(recorded.version), not to '\(entry.stream)'")
+            }
+            guard recorded.hasSameContent(as: entry.event) else {
+                throw EventStoreError.idempotencyConflict(
+                    eventID: id,
+                    reason: "it was committed at position \(recorded.position) with a different type, data or metadata")
+            }
+            if let p = previousPosition, recorded.position <= p {
+                throw EventStoreError.idempotencyConflict(
+                    eventID: id, reason: "the earlier append committed these events in a different order")
+            }
+            previousPosition = recorded.position
+            if let last = lastVersion[entry.stream] {
+                guard recorded.version == last + 1 else {
+                    throw EventStoreError.idempotencyConflict(
+                        eventID: id,
+                        reason: "it is at version \(recorded.version) of '\(entry.stream)', not right after the append's previous event (version \(last))")
+                }
+            } else {
+                let ok: Bool
+                switch expected[entry.stream] ?? .any {
+                case .any: ok = true
+                case .noStream: ok = recorded.version == 0
+                case .streamExists: ok = recorded.version > 0
+                case .exact(let v): ok = recorded.version == v + 1
+                }
+                guard ok else {
+                    throw EventStoreError.idempotencyConflict(
+                        eventID: id,
+                        reason: "it was committed at version \(recorded.version) of '\(entry.stream)', where expected version "
+                            + "\(expected[entry.stream] ?? .any) would not have put it")
+                }
+            }
+            lastVersion[entry.stream] = recorded.version
+        }
+        var streams: [AppendResult.StreamVersion] = []
+        for s in order {
+            if let v = lastVersion[s] {
+                streams.append(.init(stream: s, version: v))
+            } else {
+                streams.append(.init(stream: s, version: try currentVersion(s)))
+            }
+        }
+        return AppendResult(
+            firstPosition: found.first?.1.position, lastPosition: found.last?.1.position, streams: streams,
+            wasAlreadyCommitted: true)
+    }
+}

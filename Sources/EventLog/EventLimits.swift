@@ -1,0 +1,95 @@
+/// The limits every store enforces, with the validation that names what is wrong.
+public enum EventLimits {
+    /// The longest stream id, in UTF-8 bytes.
+    public static let maxStreamIDBytes = 256
+    /// The longest event type, in bytes (ASCII).
+    public static let maxEventTypeBytes = 128
+    /// The largest event: data plus metadata keys and values (1 MiB).
+    public static let maxEventBytes = 1 << 20
+    /// The most events one append may carry.
+    public static let maxEventsPerAppend = 10_000
+    /// The most streams (written and checked) one append may name.
+    public static let maxStreamsPerAppend = 10_000
+    /// The largest sum of event sizes in one append (64 MiB).
+    public static let maxAppendBytes = 64 << 20
+    /// The most metadata pairs on one event.
+    public static let maxMetadataPairs = 64
+    /// The longest metadata key, in UTF-8 bytes.
+    public static let maxMetadataKeyBytes = 128
+
+    /// Checks a stream id: 1 to 256 bytes of UTF-8, no whitespace or control characters, not starting with `$`.
+    ///
+    /// - Parameter id: The stream id.
+    /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the problem.
+    public static func validateStreamID(_ id: String) throws(EventStoreError) {
+        let bytes = id.utf8.count
+        guard bytes > 0 else { throw .invalidRequest("stream id is empty") }
+        guard bytes <= maxStreamIDBytes else {
+            throw .invalidRequest("stream id is \(bytes) bytes long; the limit is \(maxStreamIDBytes)")
+        }
+        guard !id.hasPrefix("$") else {
+            throw .invalidRequest("stream id '\(id)' starts with '$', which is reserved for system streams")
+        }
+        for scalar in id.unicodeScalars where scalar.properties.isWhitespace || isControl(scalar) {
+            throw .invalidRequest(
+                "stream id '\(id.debugDescription.dropFirst().dropLast())' contains whitespace or a control character (U+\(hex(scalar.value)))"
+            )
+        }
+    }
+
+    /// Checks an event type: 1 to 128 ASCII characters, a letter first, then letters, digits, `.`, `_`, `-`, `:`.
+    ///
+    /// - Parameter type: The event type.
+    /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the problem.
+    public static func validateEventType(_ type: String) throws(EventStoreError) {
+        let bytes = Array(type.utf8)
+        guard !bytes.isEmpty else { throw .invalidRequest("event type is empty") }
+        guard bytes.count <= maxEventTypeBytes else {
+            throw .invalidRequest("event type is \(bytes.count) bytes long; the limit is \(maxEventTypeBytes)")
+        }
+        func isLetter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
+        guard isLetter(bytes[0]) else {
+            throw .invalidRequest("event type '\(type)' must start with an ASCII letter")
+        }
+        for c in bytes where !(isLetter(c) || (c >= 48 && c <= 57) || c == 46 || c == 95 || c == 45 || c == 58) {
+            throw .invalidRequest(
+                "event type '\(type)' may hold only ASCII letters, digits, '.', '_', '-' and ':'")
+        }
+    }
+
+    /// Checks one proposed event: its type, metadata and size.
+    ///
+    /// - Parameter event: The event.
+    /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the problem.
+    public static func validateEvent(_ event: ProposedEvent) throws(EventStoreError) {
+        try validateEventType(event.type)
+        guard event.metadata.count <= maxMetadataPairs else {
+            throw .invalidRequest(
+                "event \(event.id.uuidString.lowercased()) has \(event.metadata.count) metadata pairs; the limit is \(maxMetadataPairs)")
+        }
+        for pair in event.metadata {
+            let n = pair.key.utf8.count
+            guard n > 0, n <= maxMetadataKeyBytes else {
+                throw .invalidRequest("metadata key '\(pair.key)' must be 1 to \(maxMetadataKeyBytes) bytes long")
+            }
+            for scalar in pair.key.unicodeScalars where scalar.properties.isWhitespace || isControl(scalar) {
+                throw .invalidRequest("metadata key '\(pair.key)' contains whitespace or a control character")
+            }
+        }
+        let size = event.payloadSize
+        guard size <= maxEventBytes else {
+            throw .invalidRequest(
+                "event \(event.id.uuidString.lowercased()) of type \(event.type) is \(size) bytes; the limit is \(maxEventBytes) (1 MiB)")
+        }
+    }
+
+    private static func isControl(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (s.value >= 0x7F && s.value < 0xA0) || s.properties.generalCategory == .format
+            && s.value != 0x200D
+    }
+
+    private static func hex(_ v: UInt32) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+}

@@ -1,0 +1,54 @@
+/// An append-only store of events: the one protocol every backend (file log, in memory, PostgreSQL) implements.
+///
+/// # Implementation requirements
+/// - ``append(_:)`` is atomic: every event of the request commits, or none does. Run ``AppendPlanner`` under
+///   the store's write serialization so that validation, idempotency and expected versions mean the same on
+///   every backend. Positions are gapless and 0-based; versions are 0-based per stream.
+/// - ``append(_:)`` returns only once the commit is durable (for a disk store: flushed to stable storage).
+/// - Reads never return part of a commit, and never return an event that is not yet durable.
+/// - `recordedAt` never decreases along the log.
+/// - Errors are ``EventStoreError`` values.
+///
+/// Every implementation must pass the conformance suite in `Tests/EventLogTests/EventStoreConformance.swift`,
+/// which runs the same cases against each backend.
+public protocol EventStore: Sendable {
+    /// Appends events atomically to one or more streams, under their expected versions and conditions.
+    ///
+    /// - Parameter request: The events and expectations.
+    /// - Returns: The positions written and each written stream's version after the append; for an identical
+    ///   retry, the original result with ``AppendResult/wasAlreadyCommitted`` set.
+    /// - Throws: ``EventStoreError/wrongExpectedVersion(stream:expected:actual:)`` (retryable),
+    ///   ``EventStoreError/idempotencyConflict(eventID:reason:)``, ``EventStoreError/invalidRequest(_:)``, or an
+    ///   I/O or corruption error.
+    func append(_ request: AppendRequest) async throws -> AppendResult
+
+    /// Reads one page of events.
+    ///
+    /// - Parameter request: What to read, from where, how many.
+    /// - Returns: The events and where to continue.
+    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when the read reaches damaged data, or an
+    ///   I/O error.
+    func read(_ request: ReadRequest) async throws -> ReadBatch
+
+    /// The current version of a stream.
+    ///
+    /// - Parameter stream: The stream.
+    /// - Returns: The version of its last event, `nil` if it holds no events.
+    /// - Throws: An I/O or corruption error.
+    func streamVersion(of stream: StreamID) async throws -> UInt64?
+
+    /// The position of the last committed event.
+    ///
+    /// - Returns: The position, `nil` for an empty store.
+    /// - Throws: An I/O or corruption error.
+    func lastPosition() async throws -> UInt64?
+
+    /// Waits until an event after `position` is committed (by this process or another one), or the timeout.
+    ///
+    /// - Parameters:
+    ///   - position: The last position the caller has seen; `nil` for none.
+    ///   - timeout: The longest wait.
+    /// - Returns: `true` if there are events after `position`.
+    /// - Throws: An I/O error, or `CancellationError`.
+    func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool
+}

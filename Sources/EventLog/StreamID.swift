@@ -1,0 +1,33 @@
+/// The name of a stream: a validated, non-empty string such as `order-42` or `inventory-litter-5kg`.
+///
+/// A stream id is at most ``EventLimits/maxStreamIDBytes`` bytes of UTF-8, holds no whitespace or control
+/// characters, and does not start with `$` (reserved for system streams). Any other Unicode is allowed.
+public struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The stream id as given.
+    public let rawValue: String
+
+    /// Validates and wraps a stream id.
+    ///
+    /// - Parameter rawValue: The stream id.
+    /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming what is wrong with the id.
+    public init(_ rawValue: String) throws(EventStoreError) {
+        try EventLimits.validateStreamID(rawValue)
+        self.rawValue = rawValue
+    }
+
+    /// Wraps a stream id that was validated before it was stored (used when decoding the log).
+    public init(unchecked rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The stream's category: its id up to the first `-` (`order-42` is in `order`); a stream id without
+    /// `-` is its own category.
+    public var category: Substring {
+        if let dash = rawValue.firstIndex(of: "-") { return rawValue[..<dash] }
+        return rawValue[...]
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: StreamID, rhs: StreamID) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Path-level file operations with the same error discipline as ``FileDescriptor``.
+public enum FileSystem {
+    /// Whether something exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
+    }
+
+    /// Whether `path` is a directory.
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates a directory (its parent must exist); succeeds if it already exists as a directory.
+    ///
+    /// - Parameter path: The directory.
+    /// - Throws: ``SystemError`` from `mkdir`.
+    public static func createDirectory(_ path: String) throws(SystemError) {
+        if mkdir(path, 0o755) == 0 { return }
+        let code = errno
+        if code == EEXIST && isDirectory(path) { return }
+        throw SystemError(operation: "mkdir", path: path, errno: code)
+    }
+
+    /// Creates a directory and any missing parents.
+    ///
+    /// - Parameter path: The directory.
+    /// - Throws: ``SystemError`` from `mkdir`.
+    public static func createDirectories(_ path: String) throws(SystemError) {
+        if isDirectory(path) { return }
+        let parent = (path as String).split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !parent.isEmpty && parent != path { try createDirectories(parent) }
+        try createDirectory(path)
+    }
+
+    /// Lists the names in a directory (without `.` and `..`), sorted.
+    ///
+    /// - Parameter path: The directory.
+    /// - Returns: The entry names.
+    /// - Throws: ``SystemError`` from `opendir`.
+    public static func contentsOfDirectory(_ path: String) throws(SystemError) -> [String] {
+        guard let dir = opendir(path) else { throw SystemError(operation: "opendir", path: path, errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Renames atomically, replacing `to` if it exists.
+    ///
+    /// - Throws: ``SystemError`` from `rename`.
+    public static func rename(_ from: String, to: String) throws(SystemError) {
+        _ = try syscall("rename", from) { Glibc.rename(from, to) }
+    }
+
+    /// Removes a file; succeeds if it does not exist.
+    ///
+    /// - Throws: ``SystemError`` from `unlink`.
+    public static func removeFile(_ path: String) throws(SystemError) {
+        if unlink(path) == 0 || errno == ENOENT { return }
+        throw SystemError(operation: "unlink", path: path, errno: errno)
+    }
+
+    /// Flushes a directory's entries (after creating, renaming or removing files in it).
+    ///
+    /// - Throws: ``SystemError`` from `open` or `fsync`.
+    public static func synchronizeDirectory(_ path: String) throws(SystemError) {
+        try FileDescriptor.openDirectory(path).synchronize()
+    }
+
+    /// Writes a whole file durably and atomically: to a temporary name, flushed, renamed, directory flushed.
+    ///
+    /// - Parameters:
+    ///   - bytes: The contents.
+    ///   - path: The final path.
+    ///   - sync: Whether to flush (false for derived files that can be rebuilt).
+    /// - Throws: ``SystemError`` from any step.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, sync: Bool = true) throws(SystemError) {
+        let temporary = path + ".tmp-\(getpid())"
+        do {
+            let fd = try FileDescriptor.open(temporary, .readWriteCreate)
+            try fd.truncate(to: 0)
+            try fd.write(bytes, at: 0)
+            if sync { try fd.synchronizeData() }
+            try rename(temporary, to: path)
+        } catch {
+            try? removeFile(temporary)
+            throw error
+        }
+        if sync { try synchronizeDirectory(directoryName(of: path)) }
+    }
+
+    /// The directory part of a path (`.` when there is none).
+    public static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Reads a whole file.
+    ///
+    /// - Throws: ``SystemError`` from `open`, `fstat` or `pread`.
+    public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = try FileDescriptor.open(path, .readOnly)
+        return try fd.read(at: 0, count: Int(try fd.size()))
+    }
+}

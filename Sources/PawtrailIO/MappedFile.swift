@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A whole file mapped read-only into memory (for immutable index files). Unmapped on release.
+public final class MappedFile: @unchecked Sendable {
+    /// The mapped bytes.
+    public let bytes: UnsafeRawBufferPointer
+    /// The path mapped.
+    public let path: String
+
+    /// Maps a file.
+    ///
+    /// - Parameter path: The file; it must not change while mapped (index files are immutable).
+    /// - Throws: ``SystemError`` from `open`, `fstat` or `mmap`.
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        let fd = try FileDescriptor.open(path, .readOnly)
+        let size = Int(try fd.size())
+        if size == 0 {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            return
+        }
+        guard let p = mmap(nil, size, PROT_READ, MAP_SHARED, fd.rawValue, 0), p != MAP_FAILED else {
+            throw SystemError(operation: "mmap", path: path, errno: errno)
+        }
+        bytes = UnsafeRawBufferPointer(start: p, count: size)
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+}

@@ -1,0 +1,175 @@
+import CZstd
+
+/// A zstd failure, with zstd's own error name.
+public struct ZstdError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was being done.
+    public var operation: String
+    /// zstd's description of the error.
+    public var reason: String
+
+    public var description: String { "zstd \(operation): \(reason)" }
+
+    static func check(_ code: Int, _ operation: String) throws(ZstdError) -> Int {
+        if ZSTD_isError(code) != 0 {
+            throw ZstdError(operation: operation, reason: String(cString: ZSTD_getErrorName(code)))
+        }
+        return code
+    }
+}
+
+/// A trained zstd dictionary, digested once for compression at a fixed level and for decompression.
+public final class ZstdDictionary: @unchecked Sendable {
+    /// The dictionary's bytes as stored.
+    public let bytes: [UInt8]
+    /// The compression level the compression side was digested for.
+    public let level: Int32
+    let cdict: OpaquePointer
+    let ddict: OpaquePointer
+
+    /// Digests a dictionary.
+    ///
+    /// - Parameters:
+    ///   - bytes: The dictionary (as produced by ``ZstdDictionary/train(samples:capacity:)``).
+    ///   - level: The compression level to use with it.
+    /// - Throws: ``ZstdError`` if zstd rejects the bytes.
+    public init(bytes: [UInt8], level: Int32) throws(ZstdError) {
+        self.bytes = bytes
+        self.level = level
+        guard let c = bytes.withUnsafeBytes({ ZSTD_createCDict($0.baseAddress, $0.count, level) }) else {
+            throw ZstdError(operation: "createCDict", reason: "dictionary rejected")
+        }
+        guard let d = bytes.withUnsafeBytes({ ZSTD_createDDict($0.baseAddress, $0.count) }) else {
+            ZSTD_freeCDict(c)
+            throw ZstdError(operation: "createDDict", reason: "dictionary rejected")
+        }
+        cdict = c
+        ddict = d
+    }
+
+    deinit {
+        ZSTD_freeCDict(cdict)
+        ZSTD_freeDDict(ddict)
+    }
+
+    /// Trains a dictionary from sample records.
+    ///
+    /// - Parameters:
+    ///   - samples: Concatenated sample records.
+    ///   - sizes: The size of each sample, in order.
+    ///   - capacity: The largest dictionary wanted, in bytes.
+    /// - Returns: The dictionary bytes.
+    /// - Throws: ``ZstdError`` when zstd cannot train (for example, too few samples).
+    public static func train(samples: [UInt8], sizes: [Int], capacity: Int) throws(ZstdError) -> [UInt8] {
+        var dict = [UInt8](repeating: 0, count: capacity)
+        let n = dict.withUnsafeMutableBytes { d in
+            samples.withUnsafeBytes { s in
+                sizes.withUnsafeBufferPointer { z in
+                    ZDICT_trainFromBuffer(d.baseAddress, capacity, s.baseAddress, z.baseAddress, UInt32(sizes.count))
+                }
+            }
+        }
+        if ZDICT_isError(n) != 0 {
+            throw ZstdError(operation: "train dictionary", reason: String(cString: ZDICT_getErrorName(n)))
+        }
+        dict.removeLast(capacity - n)
+        return dict
+    }
+}
+
+/// A reusable zstd compression context (owned; freed on release). Not thread-safe: one per thread.
+public final class ZstdCompressor {
+    private let cctx: OpaquePointer
+
+    /// Creates a context.
+    public init() {
+        cctx = ZSTD_createCCtx()!
+    }
+
+    deinit {
+        ZSTD_freeCCtx(cctx)
+    }
+
+    /// Compresses one frame (no content checksum: the log checksums every record itself).
+    ///
+    /// - Parameters:
+    ///   - source: The bytes to compress.
+    ///   - level: The level, used when there is no dictionary.
+    ///   - dictionary: A dictionary to compress with (its own level applies), or `nil`.
+    ///   - output: Receives the frame, appended.
+    /// - Throws: ``ZstdError``.
+    public func compress(
+        _ source: UnsafeRawBufferPointer, level: Int32, dictionary: ZstdDictionary?, appendingTo output: inout [UInt8]
+    ) throws(ZstdError) {
+        _ = ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters)
+        if let dictionary {
+            _ = try ZstdError.check(ZSTD_CCtx_refCDict(cctx, dictionary.cdict), "refCDict")
+        } else {
+            _ = try ZstdError.check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level), "set level")
+        }
+        _ = try ZstdError.check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0), "set checksum flag")
+        _ = try ZstdError.check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0), "set dictID flag")
+        let bound = ZSTD_compressBound(source.count)
+        let start = output.count
+        output.reserveCapacity(start + bound)
+        var written = 0
+        var failure: ZstdError?
+        output.append(contentsOf: repeatElement(0, count: bound))
+        output.withUnsafeMutableBytes { out in
+            let dst = out.baseAddress! + start
+            let n = ZSTD_compress2(cctx, dst, bound, source.baseAddress, source.count)
+            do throws(ZstdError) { written = try ZstdError.check(n, "compress") } catch { failure = error }
+        }
+        output.removeLast(bound - written)
+        if let failure { throw failure }
+    }
+}
+
+/// A reusable zstd decompression context (owned; freed on release). Not thread-safe: one per thread.
+public final class ZstdDecompressor {
+    private let dctx: OpaquePointer
+
+    /// Creates a context.
+    public init() {
+        dctx = ZSTD_createDCtx()!
+    }
+
+    deinit {
+        ZSTD_freeDCtx(dctx)
+    }
+
+    /// Decompresses one frame whose decompressed size is known (the log stores it beside the frame).
+    ///
+    /// - Parameters:
+    ///   - source: The frame.
+    ///   - size: The exact decompressed size.
+    ///   - dictionary: The dictionary it was compressed with, or `nil`.
+    /// - Returns: The decompressed bytes.
+    /// - Throws: ``ZstdError`` when the frame is damaged or does not decompress to exactly `size` bytes.
+    public func decompress(
+        _ source: UnsafeRawBufferPointer, size: Int, dictionary: ZstdDictionary?
+    ) throws(ZstdError) -> [UInt8] {
+        var failure: ZstdError?
+        let out = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            let n: Int
+            if let dictionary {
+                n = ZSTD_decompress_usingDDict(dctx, buffer.baseAddress, size, source.baseAddress, source.count, dictionary.ddict)
+            } else {
+                n = ZSTD_decompressDCtx(dctx, buffer.baseAddress, size, source.baseAddress, source.count)
+            }
+            do throws(ZstdError) {
+                let got = try ZstdError.check(n, "decompress")
+                if got != size {
+                    failure = ZstdError(operation: "decompress", reason: "expected \(size) bytes, got \(got)")
+                    initialized = 0
+                } else {
+                    initialized = size
+                }
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return out
+    }
+}

@@ -1,0 +1,8 @@
+import PawtrailCLI
+
+@main
+struct Entrypoint {
+    static func main() async {
+        await PawtrailCommand.main()
+    }
+}

@@ -1,0 +1,48 @@
+/// How a ``FileEventStore`` is opened and how it writes.
+public struct FileEventStoreOptions: Sendable {
+    /// Whether appends are flushed to disk before they return.
+    public enum Durability: Sendable {
+        /// `fdatasync` before an append returns (the default; group-committed).
+        case sync
+        /// No flush: for bulk imports that can be redone. A crash may lose acknowledged appends.
+        case noSync
+    }
+
+    /// Create the store if the directory holds none (writers); readers leave this `false`.
+    public var createIfMissing: Bool
+    /// The size at which the active segment is sealed and a new one started (default 64 MiB).
+    public var segmentSize: Int
+    /// Flush policy of appends.
+    public var durability: Durability
+    /// The uncompressed size of the blocks sealed segments are rewritten into (default 1 MiB).
+    public var blockSize: Int
+    /// The zstd level of sealed-segment blocks.
+    public var blockCompressionLevel: Int32
+    /// The zstd level of single commits in the active segment.
+    public var commitCompressionLevel: Int32
+    /// How many bytes of uncompressed commits the store holds before it trains its dictionary.
+    public var dictionaryTrainingThreshold: Int
+    /// Rewrite sealed segments into compressed blocks as soon as they are sealed.
+    public var compactSealedSegments: Bool
+
+    /// Creates options; the defaults are what the CLI uses.
+    public init(
+        createIfMissing: Bool = false,
+        segmentSize: Int = 64 << 20,
+        durability: Durability = .sync,
+        blockSize: Int = 1 << 20,
+        blockCompressionLevel: Int32 = 6,
+        commitCompressionLevel: Int32 = 3,
+        dictionaryTrainingThreshold: Int = 4 << 20,
+        compactSealedSegments: Bool = true
+    ) {
+        self.createIfMissing = createIfMissing
+        self.segmentSize = segmentSize
+        self.durability = durability
+        self.blockSize = blockSize
+        self.blockCompressionLevel = blockCompressionLevel
+        self.commitCompressionLevel = commitCompressionLevel
+        self.dictionaryTrainingThreshold = dictionaryTrainingThreshold
+        self.compactSealedSegments = compactSealedSegments
+    }
+}

@@ -1,0 +1,205 @@
+public import EventLog
+
+/// What opening a store repaired: a torn or corrupt tail of the active segment, cut back to the last valid commit.
+public struct RecoveryReport: Hashable, Sendable, CustomStringConvertible {
+    /// The segment file repaired.
+    public var segment: String
+    /// The offset the segment was cut back to.
+    public var truncatedAt: UInt64
+    /// How many bytes were removed.
+    public var bytesRemoved: UInt64
+    /// Why (e.g. "commit frame ends past the end of the file").
+    public var reason: String
+
+    public var description: String {
+        "recovered \(segment): removed a torn tail of \(bytesRemoved) bytes at offset \(truncatedAt) (\(reason))"
+    }
+}
+
+/// Size and content figures of a store (`pawtrail log stats`).
+public struct LogStats: Hashable, Sendable {
+    /// Segment files, sealed and active.
+    public var segments: Int
+    /// Sealed segments rewritten into compressed blocks.
+    public var compactedSegments: Int
+    /// Committed events.
+    public var events: UInt64
+    /// Distinct streams.
+    public var streams: UInt64
+    /// Commits in the active segment plus blocks in compacted segments are not counted; this is the number of
+    /// append calls that wrote events, where still known (sealed raw and active segments).
+    public var firstPosition: UInt64?
+    /// The last position.
+    public var lastPosition: UInt64?
+    /// When the first event was recorded.
+    public var firstRecordedAt: Timestamp?
+    /// When the last event was recorded.
+    public var lastRecordedAt: Timestamp?
+    /// Uncompressed size of the events: stream ids, types, ids, metadata and data as encoded in the log.
+    public var rawBytes: UInt64
+    /// Bytes on disk: segments, indexes, dictionaries and store files.
+    public var diskBytes: UInt64
+    /// Of `diskBytes`, the bytes of segment files.
+    public var segmentBytes: UInt64
+    /// Of `diskBytes`, the bytes of index files.
+    public var indexBytes: UInt64
+    /// Trained dictionaries in use.
+    public var dictionaries: Int
+
+    /// Creates stats.
+    public init(
+        segments: Int, compactedSegments: Int, events: UInt64, streams: UInt64, firstPosition: UInt64?,
+        lastPosition: UInt64?, firstRecordedAt: Timestamp?, lastRecordedAt: Timestamp?, rawBytes: UInt64,
+        diskBytes: UInt64, segmentBytes: UInt64, indexBytes: UInt64, dictionaries: Int
+    ) {
+        self.segments = segments
+        self.compactedSegments = compactedSegments
+        self.events = events
+        self.streams = streams
+        self.firstPosition = firstPosition
+        self.lastPosition = lastPosition
+        self.firstRecordedAt = firstRecordedAt
+        self.lastRecordedAt = lastRecordedAt
+        self.rawBytes = rawBytes
+        self.diskBytes = diskBytes
+        self.segmentBytes = segmentBytes
+        self.indexBytes = indexBytes
+        self.dictionaries = dictionaries
+    }
+}
+
+/// The outcome of `pawtrail log verify`.
+public struct VerifyReport: Hashable, Sendable {
+    /// One problem found.
+    public struct Problem: Hashable, Sendable, CustomStringConvertible {
+        /// The file.
+        public var file: String
+        /// The byte offset in the file, where it applies.
+        public var offset: UInt64?
+        /// What is wrong.
+        public var message: String
+
+        /// Creates a problem.
+        public init(file: String, offset: UInt64?, message: String) {
+            self.file = file
+            self.offset = offset
+            self.message = message
+        }
+
+        public var description: String {
+            offset.map { "\(file) at offset \($0): \(message)" } ?? "\(file): \(message)"
+        }
+    }
+
+    /// Segments checked.
+    public var segments: Int
+    /// Events checked.
+    public var events: UInt64
+    /// Index entries checked against the data.
+    public var indexEntries: UInt64
+    /// Problems found; empty means the store is sound.
+    public var problems: [Problem]
+
+    /// Whether nothing is wrong.
+    public var isOK: Bool { problems.isEmpty }
+
+    /// Creates a report.
+    public init(segments: Int, events: UInt64, indexEntries: UInt64, problems: [Problem]) {
+        self.segments = segments
+        self.events = events
+        self.indexEntries = indexEntries
+        self.problems = problems
+    }
+}
+
+/// One segment laid open (`pawtrail log inspect SEGMENT`).
+public struct SegmentInspection: Hashable, Sendable {
+    /// One frame of the segment: a commit (active layout) or a block of commits (compacted layout).
+    public struct Frame: Hashable, Sendable {
+        /// Byte offset of the frame in the file.
+        public var offset: UInt64
+        /// The frame's total size on disk, framing included.
+        public var length: UInt64
+        /// `commit` or `block`.
+        public var kind: String
+        /// The first event's position.
+        public var firstPosition: UInt64
+        /// Events in the frame.
+        public var events: Int
+        /// Commits in the frame.
+        public var commits: Int
+        /// `none`, `zstd` or `zstd+dictionary N`.
+        public var codec: String
+        /// Uncompressed payload size.
+        public var rawLength: Int
+        /// The first and last recorded-at times.
+        public var firstRecordedAt: Timestamp
+        public var lastRecordedAt: Timestamp
+        /// Whether the frame's CRC32C matched.
+        public var checksumOK: Bool
+
+        /// Creates a frame description.
+        public init(
+            offset: UInt64, length: UInt64, kind: String, firstPosition: UInt64, events: Int, commits: Int,
+            codec: String, rawLength: Int, firstRecordedAt: Timestamp, lastRecordedAt: Timestamp, checksumOK: Bool
+        ) {
+            self.offset = offset
+            self.length = length
+            self.kind = kind
+            self.firstPosition = firstPosition
+            self.events = events
+            self.commits = commits
+            self.codec = codec
+            self.rawLength = rawLength
+            self.firstRecordedAt = firstRecordedAt
+            self.lastRecordedAt = lastRecordedAt
+            self.checksumOK = checksumOK
+        }
+    }
+
+    /// The file name.
+    public var name: String
+    /// Header: format version, the oldest reader version that can read it, layout, first position, creation time.
+    public var formatVersion: Int
+    public var minimumReaderVersion: Int
+    /// `active`, `sealed` or `compacted`.
+    public var state: String
+    public var firstPosition: UInt64
+    public var createdAt: Timestamp
+    /// File size.
+    public var fileBytes: UInt64
+    /// The frames in file order.
+    public var frames: [Frame]
+    /// Footer of a sealed segment: event count, last position and whole-segment checksum (and whether it matched).
+    public var footerEvents: UInt64?
+    public var footerLastPosition: UInt64?
+    public var footerChecksum: UInt32?
+    public var footerChecksumOK: Bool?
+    /// Index entries: streams in the segment's stream index, ids in its event-id index, time-index entries.
+    public var indexStreams: Int
+    public var indexEventIDs: Int
+    public var timeIndexEntries: Int
+
+    /// Creates an inspection.
+    public init(
+        name: String, formatVersion: Int, minimumReaderVersion: Int, state: String, firstPosition: UInt64,
+        createdAt: Timestamp, fileBytes: UInt64, frames: [Frame], footerEvents: UInt64?, footerLastPosition: UInt64?,
+        footerChecksum: UInt32?, footerChecksumOK: Bool?, indexStreams: Int, indexEventIDs: Int, timeIndexEntries: Int
+    ) {
+        self.name = name
+        self.formatVersion = formatVersion
+        self.minimumReaderVersion = minimumReaderVersion
+        self.state = state
+        self.firstPosition = firstPosition
+        self.createdAt = createdAt
+        self.fileBytes = fileBytes
+        self.frames = frames
+        self.footerEvents = footerEvents
+        self.footerLastPosition = footerLastPosition
+        self.footerChecksum = footerChecksum
+        self.footerChecksumOK = footerChecksumOK
+        self.indexStreams = indexStreams
+        self.indexEventIDs = indexEventIDs
+        self.timeIndexEntries = timeIndexEntries
+    }
+}

@@ -1,0 +1,89 @@
+/// The command line of `pawtrail-bench`.
+struct BenchOptions {
+    /// What to do.
+    enum Mode {
+        /// Run the benchmark.
+        case run
+        /// Write the workload as JSON Lines to standard output.
+        case generate
+        /// Print usage.
+        case help
+    }
+
+    var mode = Mode.run
+    /// The workload seed.
+    var seed: UInt64 = 42
+    /// Multiplies every scenario's event count (0.1 for a smoke run).
+    var scale = 1.0
+    /// The scratch directory; each scenario gets fresh subdirectories there.
+    var directory = "./.scratch/bench"
+    /// Print the results as JSON on standard output (and the markdown on standard error).
+    var json = false
+    /// Also run the optional 8-thread SQLite writer scenario.
+    var sqliteThreads = true
+    /// Keep the scratch files after the run.
+    var keep = false
+    /// `generate`: how many events.
+    var events = 10_000
+    /// `generate`: events per commit (they share a correlation id).
+    var perCommit = 1
+
+    static let usage = """
+        usage: pawtrail-bench [--seed S] [--scale X] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
+               pawtrail-bench generate --events N [--seed S] [--per-commit K] > workload.jsonl
+
+        Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
+        workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
+          --seed S            workload seed (default 42)
+          --scale X           multiply the event counts (default 1; 0.1 for a quick smoke run)
+          --dir DIR           scratch directory, on the disk to measure (default ./.scratch/bench; not /tmp)
+          --no-sqlite-threads skip the optional 8-thread SQLite writers
+          --keep              keep the stores after the run
+        generate writes the workload as JSON Lines in the `pawtrail log append --batch` shape.
+        """
+
+    /// Parses arguments (without the program name).
+    ///
+    /// - Throws: A message for an unknown or malformed argument.
+    static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        if rest.first == "generate" {
+            options.mode = .generate
+            rest = rest.dropFirst()
+        } else if rest.first == "run" {
+            rest = rest.dropFirst()
+        }
+        func value(_ name: String) throws(UsageError) -> String {
+            guard let v = rest.popFirst() else { throw UsageError("\(name) needs a value") }
+            return v
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help": options.mode = .help
+            case "--seed":
+                let v = try value(argument)
+                guard let n = UInt64(v) else { throw UsageError("--seed takes an unsigned integer, not '\(v)'") }
+                options.seed = n
+            case "--scale":
+                let v = try value(argument)
+                guard let x = Double(v), x > 0, x <= 100 else { throw UsageError("--scale takes a number in (0, 100], not '\(v)'") }
+                options.scale = x
+            case "--dir": options.directory = try value(argument)
+            case "--json": options.json = true
+            case "--no-sqlite-threads": options.sqliteThreads = false
+            case "--keep": options.keep = true
+            case "--events":
+                let v = try value(argument)
+                guard let n = Int(v), n > 0 else { throw UsageError("--events takes a positive integer, not '\(v)'") }
+                options.events = n
+            case "--per-commit":
+                let v = try value(argument)
+                guard let n = Int(v), n > 0, n <= 10_000 else { throw UsageError("--per-commit takes 1...10000, not '\(v)'") }
+                options.perCommit = n
+            default: throw UsageError("unknown argument '\(argument)'")
+            }
+        }
+        return options
+    }
+}

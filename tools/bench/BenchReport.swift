@@ -1,0 +1,25 @@
+/// Everything one run measured: what `--json` prints and the markdown is made from.
+struct BenchReport: Codable, Sendable {
+    /// The command line as typed (from `tools/bench.sh`, or the binary's own arguments).
+    var command: String
+    /// Where it ran.
+    var machine: MachineInfo
+    /// Workload seed.
+    var seed: UInt64
+    /// Event-count multiplier.
+    var scale: Double
+    /// When the run started (UTC, ISO-8601).
+    var startedAt: String
+    /// Wall-clock seconds of the whole run.
+    var totalSeconds: Double
+    /// The scenarios, in run order.
+    var scenarios: [ScenarioResult]
+    /// Sizes after the 1000-per-commit scenario.
+    var size: SizeResult?
+    /// The result table.
+    var table: [TargetRow]
+    /// How to read the figures.
+    var notes: [String]
+    /// Whether every consistency check passed and our store ran every scenario.
+    var ok: Bool
+}

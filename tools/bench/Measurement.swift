@@ -1,0 +1,51 @@
+/// One store's figures in one scenario.
+struct Measurement: Codable, Sendable {
+    /// Events written or read.
+    var events: Int
+    /// Wall-clock seconds of the timed part.
+    var seconds: Double
+    /// Commit latencies (appends only).
+    var latency: LatencySummary?
+    /// Why the store could not run the scenario, if it could not.
+    var error: String?
+
+    /// Events per second, `nil` when the scenario failed.
+    var eventsPerSecond: Double? {
+        error == nil && seconds > 0 ? Double(events) / seconds : nil
+    }
+
+    /// A successful run.
+    init(events: Int, seconds: Double, latency: LatencySummary? = nil) {
+        self.events = events
+        self.seconds = seconds
+        self.latency = latency
+    }
+
+    /// A failed run.
+    init(error: any Error) {
+        events = 0
+        seconds = 0
+        self.error = String(describing: error)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case events, seconds, latency, error, eventsPerSecond
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(events, forKey: .events)
+        try c.encode(seconds, forKey: .seconds)
+        try c.encodeIfPresent(latency, forKey: .latency)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(eventsPerSecond, forKey: .eventsPerSecond)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        events = try c.decode(Int.self, forKey: .events)
+        seconds = try c.decode(Double.self, forKey: .seconds)
+        latency = try c.decodeIfPresent(LatencySummary.self, forKey: .latency)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+    }
+}

@@ -1,0 +1,56 @@
+/// Renders a ``BenchReport`` as markdown.
+enum ReportPrinter {
+    /// The whole report.
+    static func markdown(_ r: BenchReport) -> String {
+        var out: [String] = []
+        let m = r.machine
+        out.append("## Pawtrail benchmark: FileEventStore vs SQLite event table")
+        out.append("")
+        out.append("- command: `\(r.command)`")
+        out.append("- machine: \(m.cpus) CPUs (\(m.cpuModel)), \(m.kernel); scratch `\(m.scratch)` on \(m.filesystem)")
+        out.append("- SQLite \(m.sqliteVersion) (WAL, synchronous=FULL); \(m.build) build")
+        out.append("- seed \(r.seed), scale \(r.scale); started \(r.startedAt); took \(Int(r.totalSeconds.rounded())) s")
+        out.append("")
+        out.append("| scenario | ours events/s | SQLite events/s | ratio | target | met? |")
+        out.append("|---|---|---|---|---|---|")
+        for row in r.table {
+            let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
+            out.append("| \(row.scenario) | \(row.ours) | \(row.sqlite) | \(Format.ratio(row.ratio)) | \(row.target) | \(met) |")
+        }
+        out.append("")
+        out.append("Commit latency (each append's wall time):")
+        out.append("")
+        out.append("| scenario | store | p50 | p99 | max |")
+        out.append("|---|---|---|---|---|")
+        for s in r.scenarios where s.ours.latency != nil || s.sqlite.latency != nil {
+            for (store, m) in [("ours", s.ours), ("SQLite", s.sqlite)] {
+                let l = m.latency
+                out.append("| \(s.title) | \(store) | \(Format.micros(l?.p50Micros)) | \(Format.micros(l?.p99Micros)) | \(Format.micros(l?.maxMicros)) |")
+            }
+        }
+        if let size = r.size {
+            out.append("")
+            out.append(
+                "Sizes after \(Format.grouped(Double(size.events))) events: raw JSON Lines \(Format.megabytes(size.rawJSONBytes)); "
+                    + "ours stats().diskBytes \(Format.megabytes(size.oursStatsDiskBytes)), files \(Format.megabytes(size.oursFileBytes)) "
+                    + "(allocated \(Format.megabytes(size.oursAllocatedBytes))), stats().rawBytes \(Format.megabytes(size.oursStatsRawBytes)); "
+                    + "SQLite db+wal \(Format.megabytes(size.sqliteBytes)) (allocated \(Format.megabytes(size.sqliteAllocatedBytes)))."
+                    + (size.error.map { " Missing figures: \($0)" } ?? ""))
+        }
+        out.append("")
+        out.append("Consistency checks:")
+        for s in r.scenarios { out.append("- \(s.title): \(s.consistency)") }
+        let failures = r.scenarios.flatMap { s in
+            [("ours", s.ours), ("SQLite", s.sqlite)].compactMap { store, m in m.error.map { "- \(s.title), \(store): \($0)" } }
+        }
+        if !failures.isEmpty {
+            out.append("")
+            out.append("Errors:")
+            out += failures
+        }
+        out.append("")
+        out.append("Notes:")
+        for n in r.notes { out.append("- \(n)") }
+        return out.joined(separator: "\n") + "\n"
+    }
+}

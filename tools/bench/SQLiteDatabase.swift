@@ -1,0 +1,79 @@
+import CSQLite3
+
+/// An open SQLite connection (`sqlite3*`), closed in `deinit`.
+///
+/// Not thread-safe; each benchmark thread opens its own connection. Statements keep their connection alive.
+final class SQLiteDatabase {
+    /// The raw handle.
+    let handle: OpaquePointer
+    /// The database file.
+    let path: String
+
+    /// Opens (creating if needed) a database file.
+    ///
+    /// - Parameter path: The file.
+    /// - Throws: ``SQLiteError`` when the file cannot be opened.
+    init(path: String) throws {
+        var db: OpaquePointer?
+        // NOMUTEX: connections are never shared between threads here, so SQLite's own mutex is pure overhead.
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(operation: "open \(path)", code: rc, message: message)
+        }
+        handle = db
+        self.path = path
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows we need (pragmas, DDL).
+    ///
+    /// - Parameter sql: One or more statements.
+    /// - Throws: ``SQLiteError``.
+    func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? errorMessage
+            sqlite3_free(error)
+            throw SQLiteError(operation: sql, code: rc, message: message)
+        }
+    }
+
+    /// Runs a statement returning one text value (e.g. `PRAGMA journal_mode=WAL`).
+    ///
+    /// - Parameter sql: The statement.
+    /// - Returns: The first column of the first row, `nil` when there is no row.
+    /// - Throws: ``SQLiteError``.
+    func text(_ sql: String) throws -> String? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.columnText(0)
+    }
+
+    /// Prepares a statement.
+    ///
+    /// - Parameter sql: One statement.
+    /// - Returns: The prepared statement.
+    /// - Throws: ``SQLiteError``.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// Sets how long a connection waits for another connection's write lock before failing with SQLITE_BUSY.
+    func setBusyTimeout(milliseconds: Int32) throws {
+        try check(sqlite3_busy_timeout(handle, milliseconds), "busy_timeout")
+    }
+
+    /// The connection's current error message.
+    var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Throws ``SQLiteError`` unless `rc` is `SQLITE_OK`.
+    func check(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
+        if rc != SQLITE_OK { throw SQLiteError(operation: operation(), code: rc, message: errorMessage) }
+    }
+}

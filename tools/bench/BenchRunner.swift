@@ -119,7 +119,8 @@ struct BenchRunner {
             _ = SQLiteDriver.appendSerial(path: sqlitePath, commits: commits, events: events)
         }
         let consistency = await check(
-            oursPath: ours.error == nil ? oursPath : nil, sqlitePath: sqlitePath, sqliteOK: true, commits: writers,
+            oursPath: ours.error == nil ? oursPath : nil, sqlitePath: sqlitePath,
+            sqliteOK: !options.sqliteThreads || sqlite.error == nil, commits: writers,
             comparePositions: false)
         if !options.keep {
             try? Scratch.remove(oursPath)

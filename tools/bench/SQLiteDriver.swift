@@ -40,8 +40,7 @@ enum SQLiteDriver {
                 defer { done.signal() }
                 let table: SQLiteEventTable
                 do {
-                    table = try SQLiteEventTable(path: path, create: false)
-                    try table.database.setBusyTimeout(milliseconds: 60_000)
+                    table = try SQLiteEventTable(path: path, create: false, busyTimeoutMilliseconds: 60_000)
                 } catch {
                     results.fail(error)
                     ready.signal()

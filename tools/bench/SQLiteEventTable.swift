@@ -24,15 +24,18 @@ final class SQLiteEventTable {
     private static let columns = "position, stream, version, type, event_id, recorded_at, metadata, data"
 
     /// Opens the table in `path`, creating the database and table when `create` is set (after deleting any
-    /// earlier database files there).
+    /// earlier database files there). A busy timeout lets several connections write the same database.
     ///
     /// - Throws: ``SQLiteError``.
-    init(path: String, create: Bool) throws {
+    init(path: String, create: Bool, busyTimeoutMilliseconds: Int32 = 0) throws {
         if create {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
         }
         database = try SQLiteDatabase(path: path)
-        let mode = try database.text("PRAGMA journal_mode=WAL")
+        // Set before anything else: even reading the schema waits for a concurrent writer's lock.
+        if busyTimeoutMilliseconds > 0 { try database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+        // WAL is persistent in the file: switching needs an exclusive lock, so later connections only check it.
+        let mode = try database.text(create ? "PRAGMA journal_mode=WAL" : "PRAGMA journal_mode")
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(operation: "PRAGMA journal_mode=WAL", code: 0, message: "journal mode is \(mode ?? "unknown")")
         }

@@ -187,8 +187,8 @@ enum PetCareData {
             let excess = bytes.count - sizeRange.upperBound
             let tail = Array(bytes.suffix(from: bytes.count - 1))
             var head = Array(bytes.prefix(bytes.count - 1))
-            if let quote = lastStringEnd(in: head, key: "\"body\":") {
-                head.removeSubrange((quote - excess)..<quote)
+            if let body = stringValue(in: head, key: "\"body\":"), body.count > excess {
+                head.removeSubrange((body.upperBound - excess)..<body.upperBound)
                 bytes = head + tail
             }
         }
@@ -230,14 +230,16 @@ enum PetCareData {
         return String(t.iso8601.prefix(10))
     }
 
-    /// The index of the closing quote of the string value after `key`, if the buffer holds that key.
-    private static func lastStringEnd(in bytes: [UInt8], key: String) -> Int? {
+    /// The byte range of the (escape-free) string value after the last occurrence of `key`, quotes excluded.
+    private static func stringValue(in bytes: [UInt8], key: String) -> Range<Int>? {
         let k = Array(key.utf8)
         guard bytes.count > k.count else { return nil }
         for start in stride(from: bytes.count - k.count, through: 0, by: -1) where bytes[start..<(start + k.count)].elementsEqual(k) {
-            var i = start + k.count + 1
-            while i < bytes.count && bytes[i] != UInt8(ascii: "\"") { i += 1 }
-            return i < bytes.count ? i : nil
+            let open = start + k.count
+            guard open < bytes.count, bytes[open] == UInt8(ascii: "\"") else { return nil }
+            var close = open + 1
+            while close < bytes.count && bytes[close] != UInt8(ascii: "\"") { close += 1 }
+            return close < bytes.count ? (open + 1)..<close : nil
         }
         return nil
     }

@@ -24,7 +24,6 @@ struct Workload {
     private let typeTable: [WorkloadEventType]
     /// Next version per stream index; 0 means the stream is empty (the version is this value minus one).
     private var nextVersion: [UInt64]
-    private var eventCount = 0
     private var commitCount = 0
     private var clock: Int64
 
@@ -37,7 +36,6 @@ struct Workload {
         var samplers: [ZipfSampler] = []
         for category in WorkloadCategory.allCases {
             first.append(names.count)
-            // Numbers are scrambled so that the hot streams are not simply `cart-1`, `cart-2`, ...
             for n in 1...category.streamCount {
                 names.append(StreamID(unchecked: "\(category.prefix)-\(n)"))
             }
@@ -81,7 +79,8 @@ struct Workload {
         let type = typeTable[rng.below(typeTable.count)]
         let category = type.category
         let rank = samplers[category.rawValue].sample(&rng)
-        // A multiplicative scramble (7919 is prime, coprime to every category size) maps rank to stream number.
+        // A multiplicative scramble (7919 is prime, coprime to every category size) maps rank to stream number, so
+        // that apart from the hottest (`<category>-1`) the popular streams are spread over the numbers.
         let number = (rank * 7919) % category.streamCount + 1
         let index = firstIndex[category.rawValue] + number - 1
         let id = PetCareData.uuid(&rng)
@@ -89,7 +88,6 @@ struct Workload {
         let data = PetCareData.build(type, streamNumber: number, at: Timestamp(microsecondsSinceEpoch: clock), rng: &rng)
         let next = nextVersion[index]
         nextVersion[index] = next + 1
-        eventCount += 1
         return WorkloadEvent(
             streamIndex: index, stream: streams[index], versionBefore: next == 0 ? nil : next - 1,
             event: ProposedEvent(id: id, type: type.name, data: data, metadata: metadata))

@@ -228,3 +228,28 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 }
+
+extension ProcessTests {
+    @Test func recoveryOnOpenIsAWarning() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.path("s")
+        _ = try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", "1")
+        let segments = try #require(FileManager.default.enumerator(atPath: store)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".seg") })
+        let segment = try #require(segments.first)
+        let handle = try #require(FileHandle(forWritingAtPath: store + "/" + segment))
+        handle.seekToEndOfFile()
+        handle.write(Data("a torn tail".utf8))
+        handle.closeFile()
+        let out = try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", "2")
+        #expect(out.status == 0)
+        #expect(out.stderr.hasPrefix("Warning: recovered "))
+        #expect(out.stderr.split(separator: "\n").count == 1)
+        #expect(try run("--store", store, "log", "read", "--stream", "a", "--json").lines.count == 2)
+    }
+
+    @Test func optionBeforeItsVerbGetsAHint() throws {
+        let out = try run("--json", "log", "stats")
+        #expect(out.status == 64)
+        #expect(out.stderr.hasPrefix("Error: unknown option '--json' (options of a command go after its name"))
+    }
+}

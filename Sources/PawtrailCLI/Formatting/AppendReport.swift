@@ -2,6 +2,9 @@ import EventLog
 
 /// How `log append` reports an ``AppendResult``.
 enum AppendReport {
+    /// How many streams the human sentence names before summarizing the rest.
+    static let maxStreamsNamed = 10
+
     /// `{"firstPosition":P,"lastPosition":Q,"streams":[{"stream":S,"version":V}]}`, plus
     /// `"alreadyCommitted":true` for an identical retry. A stream without events has version `"no-stream"`.
     static func json(_ result: AppendResult) -> JSONValue {
@@ -42,8 +45,10 @@ enum AppendReport {
         if result.streams.isEmpty {
             return count == 0 ? "\(text); every check passed." : "\(text)."
         }
-        let streams = result.streams.map { "\($0.stream) at \(version($0.version))" }.joined(separator: ", ")
-        return "\(text): \(streams)."
+        // A bulk import can name thousands of streams; the sentence names the first few.
+        var streams = result.streams.prefix(maxStreamsNamed).map { "\($0.stream) at \(version($0.version))" }
+        if result.streams.count > maxStreamsNamed { streams.append("and \(result.streams.count - maxStreamsNamed) more streams") }
+        return "\(text): \(streams.joined(separator: ", "))."
     }
 
     private static func events(_ n: UInt64) -> String { n == 1 ? "1 event" : "\(n) events" }

@@ -32,11 +32,15 @@ enum EventFormatter {
     }
 
     /// One event as a human line: position, time, stream@version, type and as much data as fits.
-    static func line(_ event: RecordedEvent) -> String {
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - width: The columns available (less than ``lineWidth`` when the caller indents).
+    static func line(_ event: RecordedEvent, width: Int = lineWidth) -> String {
         let position = String(event.position)
         let head = String(repeating: " ", count: max(0, 7 - position.count)) + position + "  "
             + event.recordedAt.iso8601 + "  \(event.stream)@\(event.version)  \(event.type)  "
-        return head + truncated(dataText(event.data), to: max(24, lineWidth - head.count))
+        return head + truncated(dataText(event.data), to: max(24, width - head.count))
     }
 
     /// The data as one line of text: JSON minified, other text as is with line breaks flattened, binary as

@@ -67,10 +67,9 @@ struct ArgumentParser: Sendable {
                         let spelled = word.hasPrefix("--") ? name : String(word.dropFirst())
                         if let guess = Suggestion.closest(to: spelled, among: known.map(\.name)) {
                             message += "; did you mean '--\(guess)'?"
-                        } else if path.count > 1 || command.subcommands.isEmpty {
-                            // A group's own options are few; the likely mistake is an option before its verb.
-                        } else {
-                            message += " (options of a command go after its name, e.g. 'pawtrail log read --json')"
+                        } else if !command.subcommands.isEmpty {
+                            // A group has only the global options: the likely mistake is an option before its verb.
+                            message += " (options of a command go after its name, e.g. 'pawtrail log read --all --json')"
                         }
                         throw fail(message)
                     }

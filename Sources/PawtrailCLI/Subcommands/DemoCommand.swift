@@ -103,8 +103,8 @@ enum DemoCommand {
         let ordered = try await store.append(orderRequest)
         step(
             "place-order",
-            "4. Place order-1 atomically: OrderPlaced (no-stream) + StockReserved on inventory-litter at \(litterRead) "
-                + "and inventory-food at \(foodRead)",
+            "4. Place order-1 atomically: OrderPlaced (no-stream) + StockReserved on inventory-litter at version \(litterRead) "
+                + "and inventory-food at version \(foodRead), as read",
             ordered)
 
         // 5. A competing order still holds the version of inventory-litter read before order-1 reserved: it must
@@ -181,7 +181,7 @@ enum DemoCommand {
             context.out(JSONValue.object(["step": .string(name), "events": .array(events.map(EventFormatter.json))]))
         } else {
             context.out(title)
-            events.forEach { context.out("   " + EventFormatter.line($0)) }
+            events.forEach { context.out("   " + EventFormatter.line($0, width: EventFormatter.lineWidth - 3)) }
         }
     }
 }

@@ -148,3 +148,61 @@ struct SegmentInspector {
             indexStreams: indexStreams, indexEventIDs: indexIDs, timeIndexEntries: footer?.index.count ?? frames.count)
     }
 }
+
+extension FileEventStore {
+    /// The last position recorded at or before a time, found through the time index (sealed segments' footers
+    /// and the active segment's frames) without scanning the log: what "as of time T" reads start from.
+    ///
+    /// - Parameter time: The moment.
+    /// - Returns: The position of the last event recorded at or before `time`, `nil` if none was.
+    /// - Throws: An I/O or corruption error.
+    public func lastPosition(atOrBefore time: Timestamp) throws -> UInt64? {
+        try withState(writer: false) { s in
+            if let a = s.active, let first = a.frames.first, first.recordedAt <= time {
+                var lo = 0
+                var hi = a.frames.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if a.frames[mid].recordedAt <= time { lo = mid + 1 } else { hi = mid }
+                }
+                return a.frames[lo - 1].lastPosition
+            }
+            // recordedAt never decreases along the log, so segments and their index entries are ordered by time.
+            var lo = 0
+            var hi = s.sealed.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if s.sealed[mid].footer.firstRecordedAt <= time { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo > 0 else { return nil }
+            let segment = s.sealed[lo - 1]
+            if segment.footer.lastRecordedAt <= time { return segment.lastPosition }
+            let entries = segment.footer.index
+            var i = 0
+            var j = entries.count
+            while i < j {
+                let mid = (i + j) / 2
+                if entries[mid].recordedAt <= time { i = mid + 1 } else { j = mid }
+            }
+            // Entries are sparse: walk the frames after the last entry at or before `time`.
+            let start = entries[max(i - 1, 0)].firstPosition
+            // Everything before `start` was recorded no later than it, hence no later than `time`.
+            var result: UInt64? = start == 0 ? nil : start - 1
+            var ref: FrameRef? = try segment.locate(start)
+            while let r = ref {
+                var past = false
+                try s.walk(segment, r) { e in
+                    if e.recordedAt > time {
+                        past = true
+                        return false
+                    }
+                    result = e.position
+                    return true
+                }
+                if past { break }
+                ref = try segment.frame(after: r)
+            }
+            return result
+        }
+    }
+}

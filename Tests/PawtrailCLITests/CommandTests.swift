@@ -231,3 +231,12 @@ import Testing
             == #"{"ok":false,"segments":1,"events":5,"indexEntries":5,"problems":[{"file":"a.seg","offset":12,"message":"bad crc"}]}"#)
     }
 }
+
+extension CommandTests {
+    @Test func eventsListNeedsNoStore() async throws {
+        let out = await cli.run(["events", "list", "--json"])
+        #expect(out.status == 0)
+        #expect(try object(out.lines[0])["type"] as? String == "PetAdded")
+        #expect(await cli.run(["events", "list"]).lines.first?.hasPrefix("TYPE") == true)
+    }
+}

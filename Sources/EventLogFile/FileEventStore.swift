@@ -28,6 +28,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var pending: [Pending] = []
     private var committerRunning = false
     private var failure: EventStoreError?
+    /// The writer lock file, opened once; only the committer thread uses it.
+    private var writerLock: FileDescriptor?
     private let compaction = NSCondition()
     private var compactionRunning = false
 
@@ -272,7 +274,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func commit(_ requests: [AppendRequest]) -> [Result<AppendResult, any Error>] {
         if let failure { return requests.map { _ in .failure(failure) } }
         do {
-            let lock = try FileDescriptor.open(writerLockPath, .readWriteCreate)
+            if writerLock == nil { writerLock = try FileDescriptor.open(writerLockPath, .readWriteCreate) }
+            let lock = writerLock!
             try lock.lockExclusive()
             defer { try? lock.unlock() }
             return try stateLock.withLock { try commitLocked(requests) }

@@ -59,6 +59,14 @@ final class LogState {
     /// Brings the view up to date with the directory.
     func refresh(writer: Bool) throws {
         let headRecord = try headDescriptor(create: writer).flatMap { try HeadFile.read(fd: $0) }
+        // The directory only changes when a segment is sealed or created, which moves the head to a new
+        // segment; while the head still names our active segment, catching up on its frames is enough.
+        if let a = active, let h = headRecord, h.activeFirstPosition == a.firstPosition, activeDamage == nil {
+            try catchUp(a, durableEnd: h.endOffset, writer: writer)
+            lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt, h.lastRecordedAt)
+            if writer, h != currentHead() { try writeHead() }
+            return
+        }
         let names = try FileSystem.contentsOfDirectory(segmentsDirectory).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         let knownSealed = sealed.last?.firstPosition
         for (i, name) in names.enumerated() {

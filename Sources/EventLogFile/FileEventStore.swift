@@ -292,6 +292,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         var versions: [StreamID: UInt64] = [:]
         var written: [UUID: RecordedEvent] = [:]
         var frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])] = []
+        var plannedEvents: [AppendPlanner.PlannedEvent] = []
         var bytes: [UInt8] = []
         var position = state.nextPosition
         var lastAt = state.lastRecordedAt
@@ -330,6 +331,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
                     }
                     frames.append((start, bytes.count - start, header, payload.bytes))
+                    plannedEvents.append(contentsOf: events)
                     results.append(.success(AppendResult(firstPosition: position, lastPosition: position + UInt64(events.count) - 1, streams: streams)))
                     position += UInt64(events.count)
                 }
@@ -339,7 +341,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         }
         guard !frames.isEmpty else { return results }
         do {
-            try state.appendFrames(bytes, frames: frames)
+            try state.appendFrames(bytes, frames: frames, events: plannedEvents)
         } catch {
             // After a failed write or flush the page cache cannot be trusted: refuse further appends in this
             // process (reopen the store to continue), and fail every append of this group.

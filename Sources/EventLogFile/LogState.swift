@@ -299,7 +299,7 @@ final class LogState {
     }
 
     /// Appends encoded commit frames to the active segment, flushes them, and indexes them.
-    func appendFrames(_ bytes: [UInt8], frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])]) throws {
+    func appendFrames(_ bytes: [UInt8], frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])], events: [AppendPlanner.PlannedEvent]) throws {
         if let damage = activeDamage { throw damage }
         if active == nil { try createActiveSegment() }
         if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes.count) > UInt64(options.segmentSize) {
@@ -316,9 +316,11 @@ final class LogState {
             try? a.fd.truncate(to: start)
             throw error
         }
+        var next = 0
         for f in frames {
             let ref = FrameRef(firstPosition: f.header.firstPosition, offset: start + UInt64(f.offsetInBatch), length: UInt32(f.length), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
-            try a.index(frame: ref, payload: f.payload, header: f.header)
+            a.index(frame: ref, header: f.header, events: events[next..<(next + Int(f.header.eventCount))])
+            next += Int(f.header.eventCount)
             cache.insert(FrameCache.Key(segment: a.firstPosition, layout: .commits, offset: ref.offset), header: f.header, payload: f.payload)
         }
         lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt)

@@ -32,7 +32,7 @@ public struct FileEventStoreOptions: Sendable {
         durability: Durability = .sync,
         blockSize: Int = 1 << 20,
         blockCompressionLevel: Int32 = 6,
-        commitCompressionLevel: Int32 = 3,
+        commitCompressionLevel: Int32 = 1,
         dictionaryTrainingThreshold: Int = 4 << 20,
         compactSealedSegments: Bool = true
     ) {

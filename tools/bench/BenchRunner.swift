@@ -64,7 +64,12 @@ struct BenchRunner {
             Console.progress(markdown)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(report) { Console.write(Array(data) + [10]) }
+            do {
+                Console.write(Array(try encoder.encode(report)) + [10])
+            } catch {
+                Console.progress("pawtrail-bench: cannot encode the JSON report: \(error)")
+                return 1
+            }
         } else {
             print(markdown, terminator: "")
         }
@@ -235,8 +240,8 @@ struct BenchRunner {
                 sqlite: Format.rate(r.sqlite), ratio: x, target: "≥ 2x", met: TargetRow.check(x, atLeast: 2)))
         }
         if let size {
-            let ours = size.oursStatsDiskBytes.map(Double.init)
-            let x = ratio(size.sqliteBytes.map(Double.init), ours)
+            let ours = size.oursStatsDiskBytes.map { Double($0) }
+            let x = ratio(size.sqliteBytes.map { Double($0) }, ours)
             rows.append(TargetRow(scenario: "6a. on-disk bytes vs SQLite (size ratio SQLite/ours)",
                 ours: Format.megabytes(size.oursStatsDiskBytes), sqlite: Format.megabytes(size.sqliteBytes), ratio: x,
                 target: "≥ 6x smaller", met: TargetRow.check(x, atLeast: 6)))

@@ -21,6 +21,8 @@ struct BenchOptions {
     var json = false
     /// Also run the optional 8-thread SQLite writer scenario.
     var sqliteThreads = true
+    /// Run only these scenarios (`nil`: all); for profiling one at a time.
+    var only: Set<String>?
     /// Keep the scratch files after the run.
     var keep = false
     /// `generate`: how many events.
@@ -30,6 +32,7 @@ struct BenchOptions {
 
     static let usage = """
         usage: pawtrail-bench [--seed S] [--scale X] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
+                             [--only append-1,append-100,append-1000,writers-8,read-all,size]
                pawtrail-bench generate --events N [--seed S] [--per-commit K] > workload.jsonl
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
@@ -39,6 +42,7 @@ struct BenchOptions {
           --dir DIR           scratch directory, on the disk to measure (default ./.scratch/bench; not /tmp)
           --no-sqlite-threads skip the optional 8-thread SQLite writers
           --keep              keep the stores after the run
+          --only LIST         run only these scenarios (read-all and size also run append-1000)
         generate writes the workload as JSON Lines in the `pawtrail log append --batch` shape.
         """
 
@@ -73,6 +77,13 @@ struct BenchOptions {
             case "--json": options.json = true
             case "--no-sqlite-threads": options.sqliteThreads = false
             case "--keep": options.keep = true
+            case "--only":
+                let keys = Set(try value(argument).split(separator: ",").map(String.init))
+                let known: Set = ["append-1", "append-100", "append-1000", "writers-8", "read-all", "size"]
+                guard keys.isSubset(of: known) else {
+                    throw UsageError("--only takes a comma-separated list of \(known.sorted().joined(separator: ", "))")
+                }
+                options.only = keys
             case "--events":
                 let v = try value(argument)
                 guard let n = Int(v), n > 0 else { throw UsageError("--events takes a positive integer, not '\(v)'") }

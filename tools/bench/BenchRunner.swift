@@ -17,6 +17,9 @@ struct BenchRunner {
     /// Concurrent writers in scenario 4.
     static let writerCount = 8
 
+    /// Whether `--only` (if given) names a scenario.
+    private func selected(_ key: String) -> Bool { options.only?.contains(key) ?? true }
+
     private func scaled(_ n: Int, minimum: Int) -> Int { max(minimum, Int((Double(n) * options.scale).rounded())) }
 
     /// Runs the benchmark.
@@ -39,18 +42,36 @@ struct BenchRunner {
         Console.progress("pawtrail-bench: seed \(options.seed), scale \(options.scale), scratch \(machine.scratch) on \(machine.filesystem)")
 
         var scenarios: [ScenarioResult] = []
-        scenarios.append(await appendScenario(key: "append-1", title: "1 event/commit (durable)", perCommit: 1,
-            events: scaled(Size.singleEvent, minimum: 100)))
-        scenarios.append(await appendScenario(key: "append-100", title: "100 events/commit", perCommit: 100,
-            events: scaled(Size.batch100, minimum: 1_000)))
-        scenarios.append(await appendScenario(key: "append-1000", title: "1000 events/commit", perCommit: 1000,
-            events: scaled(Size.batch1000, minimum: 2_000)))
-        scenarios.append(await writersScenario(events: scaled(Size.writers8, minimum: 800)))
+        if selected("append-1") {
+            scenarios.append(await appendScenario(key: "append-1", title: "1 event/commit (durable)", perCommit: 1,
+                events: scaled(Size.singleEvent, minimum: 100)))
+        }
+        if selected("append-100") {
+            scenarios.append(await appendScenario(key: "append-100", title: "100 events/commit", perCommit: 100,
+                events: scaled(Size.batch100, minimum: 1_000)))
+        }
+        // Read-all and the sizes measure the stores the 1000-per-commit scenario writes.
+        let needsBig = selected("append-1000") || selected("read-all") || selected("size")
+        var big: ScenarioResult?
+        if needsBig {
+            big = await appendScenario(key: "append-1000", title: "1000 events/commit", perCommit: 1000,
+                events: scaled(Size.batch1000, minimum: 2_000))
+            scenarios.append(big!)
+        }
+        if selected("writers-8") {
+            scenarios.append(await writersScenario(events: scaled(Size.writers8, minimum: 800)))
+        }
         let bigOurs = root + "/append-1000-ours"
         let bigSQLite = root + "/append-1000.sqlite"
-        scenarios.append(await readScenario(oursPath: bigOurs, sqlitePath: bigSQLite, oursWrote: scenarios[2].ours.error == nil))
-        let size = sizes(oursPath: bigOurs, sqlitePath: bigSQLite, events: scenarios[2].sqlite.events,
-            oursWrote: scenarios[2].ours.error == nil)
+        var size: SizeResult?
+        if let big {
+            if selected("read-all") {
+                scenarios.append(await readScenario(oursPath: bigOurs, sqlitePath: bigSQLite, oursWrote: big.ours.error == nil))
+            }
+            if selected("size") {
+                size = sizes(oursPath: bigOurs, sqlitePath: bigSQLite, events: big.sqlite.events, oursWrote: big.ours.error == nil)
+            }
+        }
 
         let ok = scenarios.allSatisfy { $0.ours.error == nil && $0.sqlite.error == nil && $0.consistency.hasPrefix("ok") }
         let report = BenchReport(

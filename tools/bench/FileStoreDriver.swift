@@ -63,7 +63,9 @@ enum FileStoreDriver {
     /// events and touching each event's data (so no layer can skip the payload).
     static func readAll(path: String) async -> Measurement {
         do {
+            let opening = Stopwatch.now()
             let store = try FileEventStore.open(path: path)
+            let openSeconds = Stopwatch.now() - opening
             var count = 0
             var checksum: UInt64 = 0
             let start = Stopwatch.now()
@@ -74,7 +76,9 @@ enum FileStoreDriver {
             }
             let seconds = Stopwatch.now() - start
             Sink.consume(checksum)
-            return Measurement(events: count, seconds: seconds)
+            var result = Measurement(events: count, seconds: seconds)
+            result.openSeconds = openSeconds
+            return result
         } catch {
             return Measurement(error: error)
         }

@@ -6,6 +6,8 @@ struct Measurement: Codable, Sendable {
     var seconds: Double
     /// Commit latencies (appends only).
     var latency: LatencySummary?
+    /// Seconds to open the store before the timed part (reads only; not included in `seconds`).
+    var openSeconds: Double?
     /// Why the store could not run the scenario, if it could not.
     var error: String?
 
@@ -29,7 +31,7 @@ struct Measurement: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case events, seconds, latency, error, eventsPerSecond
+        case events, seconds, latency, openSeconds, error, eventsPerSecond
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -37,6 +39,7 @@ struct Measurement: Codable, Sendable {
         try c.encode(events, forKey: .events)
         try c.encode(seconds, forKey: .seconds)
         try c.encodeIfPresent(latency, forKey: .latency)
+        try c.encodeIfPresent(openSeconds, forKey: .openSeconds)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(eventsPerSecond, forKey: .eventsPerSecond)
     }
@@ -46,6 +49,7 @@ struct Measurement: Codable, Sendable {
         events = try c.decode(Int.self, forKey: .events)
         seconds = try c.decode(Double.self, forKey: .seconds)
         latency = try c.decodeIfPresent(LatencySummary.self, forKey: .latency)
+        openSeconds = try c.decodeIfPresent(Double.self, forKey: .openSeconds)
         error = try c.decodeIfPresent(String.self, forKey: .error)
     }
 }

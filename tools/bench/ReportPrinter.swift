@@ -28,6 +28,13 @@ enum ReportPrinter {
                 out.append("| \(s.title) | \(store) | \(Format.micros(l?.p50Micros)) | \(Format.micros(l?.p99Micros)) | \(Format.micros(l?.maxMicros)) |")
             }
         }
+        for s in r.scenarios where s.ours.openSeconds != nil || s.sqlite.openSeconds != nil {
+            func ms(_ x: Double?) -> String { x.map { Format.grouped($0 * 1000) + " ms" } ?? "n/a" }
+            out.append("")
+            out.append(
+                "Opening the store before \(s.title) (not timed in it): ours \(ms(s.ours.openSeconds)), "
+                    + "SQLite \(ms(s.sqlite.openSeconds)).")
+        }
         if let size = r.size {
             out.append("")
             out.append(

@@ -75,13 +75,17 @@ enum SQLiteDriver {
     /// Reads every event on a fresh connection, materializing `RecordedEvent`s and touching each one's data.
     static func readAll(path: String) -> Measurement {
         do {
+            let opening = Stopwatch.now()
             let table = try SQLiteEventTable(path: path, create: false)
+            let openSeconds = Stopwatch.now() - opening
             var checksum: UInt64 = 0
             let start = Stopwatch.now()
             let count = try table.readAll { e in checksum &+= UInt64(e.data.last ?? 0) &+ UInt64(e.data.count) }
             let seconds = Stopwatch.now() - start
             Sink.consume(checksum)
-            return Measurement(events: count, seconds: seconds)
+            var result = Measurement(events: count, seconds: seconds)
+            result.openSeconds = openSeconds
+            return result
         } catch {
             return Measurement(error: error)
         }

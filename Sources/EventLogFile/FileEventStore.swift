@@ -289,8 +289,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func commitLocked(_ requests: [AppendRequest]) throws -> [Result<AppendResult, any Error>] {
         try state.refresh(writer: true)
         var results: [Result<AppendResult, any Error>] = []
+        // What earlier appends of this group wrote, for the later ones to see (unused for a group of one).
         var versions: [StreamID: UInt64] = [:]
         var written: [UUID: RecordedEvent] = [:]
+        let overlay = requests.count > 1
         var frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])] = []
         var plannedEvents: [AppendPlanner.PlannedEvent] = []
         var bytes: [UInt8] = []
@@ -315,12 +317,16 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     lastAt = at
                     var payload = ByteWriter(capacity: request.entries.reduce(64) { $0 + $1.event.payloadSize + 64 })
                     CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &payload)
-                    for (i, e) in events.enumerated() {
+                    for e in events {
                         CommitCodec.encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &payload)
-                        versions[e.stream] = e.version
-                        written[e.event.id] = RecordedEvent(
-                            position: position + UInt64(i), stream: e.stream, version: e.version, type: e.event.type,
-                            id: e.event.id, recordedAt: at, metadata: e.event.metadata, data: e.event.data)
+                    }
+                    if overlay {
+                        for s in streams { if let v = s.version { versions[s.stream] = v } }
+                        for (i, e) in events.enumerated() {
+                            written[e.event.id] = RecordedEvent(
+                                position: position + UInt64(i), stream: e.stream, version: e.version, type: e.event.type,
+                                id: e.event.id, recordedAt: at, metadata: e.event.metadata, data: e.event.data)
+                        }
                     }
                     let start = bytes.count
                     try FrameIO.encode(
@@ -353,7 +359,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 return r
             }
         }
-        if let a = state.active, a.endOffset >= UInt64(options.segmentSize) {
+        if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
             try state.sealActive()
             try state.createActiveSegment()
         }

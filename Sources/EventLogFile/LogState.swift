@@ -302,7 +302,9 @@ final class LogState {
     func appendFrames(_ bytes: [UInt8], frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])], events: [AppendPlanner.PlannedEvent]) throws {
         if let damage = activeDamage { throw damage }
         if active == nil { try createActiveSegment() }
-        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes.count) > UInt64(options.segmentSize) {
+        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes.count) > UInt64(options.segmentSize)
+            || a.eventCount + UInt64(events.count) > UInt64(options.maxSegmentEvents)
+        {
             try sealActive()
             try createActiveSegment()
         }

@@ -46,11 +46,15 @@ final class LogState {
 
     // MARK: - Refresh and recovery
 
+    private var headWritable = false
+
+    /// The head file: read-only for readers; a writer needs (and reopens) it read-write.
     private func headDescriptor(create: Bool) throws -> FileDescriptor? {
-        if let head { return head }
+        if let head, headWritable || !create { return head }
         let path = root + "/" + LogFormat.headName
         if !create && !FileSystem.exists(path) { return nil }
         head = try FileDescriptor.open(path, create ? .readWriteCreate : .readOnly)
+        headWritable = create
         return head
     }
 

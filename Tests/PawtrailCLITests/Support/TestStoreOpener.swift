@@ -1,11 +1,12 @@
 import EventLog
+import EventLogMemory
 @testable import PawtrailCLI
 import Synchronization
 
 /// Hands every command the same in-memory store. Until a command opens it for writing, a read finds no
 /// store (`storeNotFound`), as with the file store.
 final class TestStoreOpener: StoreOpener {
-    let store = TestEventStore()
+    let store = InMemoryEventStore()
     private let created = Mutex(false)
 
     func open(path: String, access: StoreAccess) throws -> OpenedStore {

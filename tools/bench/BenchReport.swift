@@ -10,6 +10,9 @@ struct BenchReport: Codable, Sendable {
     var scale: Double
     /// When the run started (UTC, ISO-8601).
     var startedAt: String
+    /// Load averages when the run started and ended.
+    var loadAverageStart: String
+    var loadAverageEnd: String
     /// Wall-clock seconds of the whole run.
     var totalSeconds: Double
     /// The scenarios, in run order.

@@ -28,6 +28,7 @@ struct BenchRunner {
     func run() async -> Int32 {
         let started = Stopwatch.now()
         let startedAt = Timestamp.now().iso8601
+        let loadAtStart = MachineInfo.loadAverage()
         let root = options.directory
         do {
             try Scratch.makeDirectory(root)
@@ -78,7 +79,7 @@ struct BenchRunner {
             command: ProcessInfo.processInfo.environment["PAWTRAIL_BENCH_COMMAND"]
                 ?? CommandLine.arguments.joined(separator: " "),
             machine: machine, seed: options.seed, scale: options.scale, startedAt: startedAt,
-            totalSeconds: Stopwatch.now() - started, scenarios: scenarios, size: size,
+            loadAverageStart: loadAtStart, loadAverageEnd: MachineInfo.loadAverage(), totalSeconds: Stopwatch.now() - started, scenarios: scenarios, size: size,
             table: Self.table(scenarios, size), notes: notes(), ok: ok)
         let markdown = ReportPrinter.markdown(report)
         if options.json {

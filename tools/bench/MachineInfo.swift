@@ -18,6 +18,12 @@ struct MachineInfo: Codable, Sendable {
     /// `release` or `debug` build of the benchmark.
     var build: String
 
+    /// The 1/5/15-minute load averages (/proc/loadavg): other work on a 2-core machine skews every figure.
+    static func loadAverage() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
     /// Collects the figures for a scratch directory that exists.
     static func collect(scratch: String) -> MachineInfo {
         let resolved = realpath(scratch, nil).map { p in defer { free(p) }; return String(cString: p) } ?? scratch

@@ -195,6 +195,11 @@ struct BenchRunner {
                 let stats = try FileStoreDriver.stats(path: oursPath)
                 result.oursStatsDiskBytes = stats.diskBytes
                 result.oursStatsRawBytes = stats.rawBytes
+                result.oursSegmentBytes = stats.segmentBytes
+                result.oursIndexBytes = stats.indexBytes
+                result.oursSegments = stats.segments
+                result.oursCompactedSegments = stats.compactedSegments
+                result.oursDictionaries = stats.dictionaries
             } catch {
                 errors.append("ours stats(): \(error)")
             }

@@ -41,7 +41,10 @@ enum ReportPrinter {
             out.append(
                 "Sizes after \(Format.grouped(Double(size.events))) events: raw JSON Lines \(Format.megabytes(size.rawJSONBytes)); "
                     + "ours stats().diskBytes \(Format.megabytes(size.oursStatsDiskBytes)), files \(Format.megabytes(size.oursFileBytes)) "
-                    + "(allocated \(Format.megabytes(size.oursAllocatedBytes))), stats().rawBytes \(Format.megabytes(size.oursStatsRawBytes)); "
+                    + "(allocated \(Format.megabytes(size.oursAllocatedBytes))), of which segments "
+                    + "\(Format.megabytes(size.oursSegmentBytes)) and indexes \(Format.megabytes(size.oursIndexBytes)) "
+                    + "(\(size.oursSegments.map(String.init) ?? "?") segments, \(size.oursCompactedSegments.map(String.init) ?? "?") compacted, "
+                    + "\(size.oursDictionaries.map(String.init) ?? "?") dictionaries), stats().rawBytes \(Format.megabytes(size.oursStatsRawBytes)); "
                     + "SQLite db+wal \(Format.megabytes(size.sqliteBytes)) (allocated \(Format.megabytes(size.sqliteAllocatedBytes)))."
                     + (size.error.map { " Missing figures: \($0)" } ?? ""))
         }

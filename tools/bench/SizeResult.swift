@@ -8,6 +8,13 @@ struct SizeResult: Codable, Sendable {
     var oursStatsDiskBytes: UInt64?
     /// `stats().rawBytes` of our store (its own uncompressed figure).
     var oursStatsRawBytes: UInt64?
+    /// Of `oursStatsDiskBytes`: segment files, index files.
+    var oursSegmentBytes: UInt64?
+    var oursIndexBytes: UInt64?
+    /// Our segments, of which compacted, and trained dictionaries in use.
+    var oursSegments: Int?
+    var oursCompactedSegments: Int?
+    var oursDictionaries: Int?
     /// Sum of the sizes of the files in our store directory (`du --apparent-size`).
     var oursFileBytes: UInt64?
     /// Sum of the allocated blocks of those files (`du`).

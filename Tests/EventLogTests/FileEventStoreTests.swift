@@ -1,0 +1,136 @@
+import EventLog
+import EventLogFile
+import Foundation
+import PawtrailIO
+import Testing
+
+/// What only the file backend has: opening and creating, persistence across reopening, segment roll-over.
+@Suite("File store")
+struct FileEventStoreTests {
+    @Test
+    func openingAMissingStoreWithoutCreateIfMissingThrowsStoreNotFound() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/nothing-here"
+        let error = #expect(throws: EventStoreError.self) {
+            _ = try FileEventStore.open(path: path, options: FileEventStoreOptions(createIfMissing: false))
+        }
+        #expect(error == .storeNotFound(path: path))
+        // An empty existing directory holds no store either.
+        let empty = #expect(throws: EventStoreError.self) {
+            _ = try FileEventStore.open(path: dir, options: FileEventStoreOptions(createIfMissing: false))
+        }
+        #expect(empty == .storeNotFound(path: dir))
+        #expect(FileSystem.exists(path) == false, "a failed open must not create the directory")
+    }
+
+    @Test
+    func createIfMissingCreatesTheDirectory() async throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/nested/store"
+        do {
+            let store = try FileEventStore.open(path: path, options: FileEventStoreOptions(createIfMissing: true))
+            #expect(store.path == path)
+            try await store.append(to: "pet-1", events(2))
+        }
+        #expect(FileSystem.isDirectory(path))
+        // Now it exists, so a reader that does not create finds it.
+        let reader = try FileEventStore.open(path: path, options: FileEventStoreOptions(createIfMissing: false))
+        #expect(try await reader.lastPosition() == 1)
+        #expect(try await reader.events(of: "pet-1").count == 2)
+    }
+
+    @Test
+    func everythingSurvivesReopeningAcrossManySegments() async throws {
+        let h = try Harness(.fileSmallSegments)
+        let pad = String(repeating: "p", count: 200)
+        var written: [ProposedEvent] = []
+        for round in 0..<40 {
+            let s = try StreamID("pet-\(round % 4)")
+            let batch = (0..<(round % 3 + 1)).map { i in
+                event("Step", "{\"r\":\(round),\"i\":\(i),\"pad\":\"\(pad)\"}", metadata: ["round": "\(round)"])
+            }
+            try await h.store.append(to: s, batch)
+            written += batch
+        }
+        let before = try await h.store.readAll()
+        #expect(before.map(\.id) == written.map(\.id))
+        do {
+            let store = try #require(h.store as? FileEventStore)
+            #expect(try store.segmentNames().count > 1, "4 KiB segments must have rolled over")
+        }
+
+        try h.reopen()
+        let after = try await h.store.readAll()
+        #expect(after == before)
+        #expect(try await h.store.lastPosition() == UInt64(written.count - 1))
+        for p in 0..<4 {
+            let s = try StreamID("pet-\(p)")
+            #expect(try await h.store.events(of: s) == before.filter { $0.stream == s })
+            #expect(try await h.store.readAll(.stream(s), direction: .backward, pageSize: 3) == before.filter { $0.stream == s }.reversed())
+        }
+        #expect(try await h.store.readAll(.category("pet"), direction: .backward, pageSize: 5) == before.reversed())
+
+        // Appends continue where they left off, with expectations and recordedAt carried over.
+        let version = try #require(try await h.store.streamVersion(of: "pet-1"))
+        let next = try await h.store.append(to: "pet-1", expected: .exact(version), [event("After")])
+        #expect(next.firstPosition == UInt64(written.count))
+        #expect(next.streams == [.init(stream: "pet-1", version: version + 1)])
+        try h.reopen()
+        let all = try await h.store.readAll()
+        #expect(all.count == written.count + 1)
+        for (a, b) in zip(all, all.dropFirst()) { #expect(a.recordedAt <= b.recordedAt) }
+    }
+
+    @Test
+    func aCommitLargerThanASegmentIsStillOneCommit() async throws {
+        let h = try Harness(.fileSmallSegments)
+        try await h.store.append(to: "small-1", events(3))
+        let big = (0..<50).map { i in event("Big", "{\"i\":\(i),\"pad\":\"\(String(repeating: "b", count: 500))\"}") }
+        let r = try await h.store.append(to: "big-1", expected: .noStream, big)
+        #expect(r.firstPosition == 3)
+        #expect(r.lastPosition == 52)
+        try await h.store.append(to: "small-1", events(1))
+        try h.reopen()
+        #expect(try await h.store.events(of: "big-1").map(\.id) == big.map(\.id))
+        #expect(try await h.store.readAll().map(\.position) == Array(0...53))
+    }
+
+    @Test
+    func statsAndVerifyAgreeWithWhatWasWritten() async throws {
+        let h = try Harness(.fileSmallSegments)
+        for i in 0..<20 {
+            try await h.store.append(to: try StreamID("pet-\(i % 5)"), events(3, prefix: String(repeating: "s", count: 100)))
+        }
+        do {
+            let store = try #require(h.store as? FileEventStore)
+            let stats = try store.stats()
+            #expect(stats.events == 60)
+            #expect(stats.streams == 5)
+            #expect(stats.firstPosition == 0)
+            #expect(stats.lastPosition == 59)
+            #expect(stats.segments == (try store.segmentNames().count))
+            let report = try store.verify()
+            #expect(report.isOK, "\(report.problems)")
+            #expect(report.events == 60)
+        }
+        try h.reopen()
+        let reopened = try #require(h.store as? FileEventStore)
+        #expect(reopened.recovery == nil, "a cleanly written store needs no repair")
+        #expect(try reopened.verify().isOK)
+    }
+
+    @Test
+    func failedAppendsLeaveNothingOnDisk() async throws {
+        let h = try Harness(.fileSmallSegments)
+        try await h.store.append(to: "pet-1", events(2))
+        await expectError(.wrongExpectedVersion(stream: "pet-1", expected: .noStream, actual: 1)) {
+            try await h.store.append(to: "pet-1", expected: .noStream, events(3))
+        }
+        await expectInvalidRequest { try await h.store.append(to: "pet-1", [event("bad type")]) }
+        try h.reopen()
+        #expect(try await h.store.lastPosition() == 1)
+        #expect(try await h.store.append(to: "pet-1", expected: .exact(1), events(1)).firstPosition == 2)
+    }
+}

@@ -45,7 +45,8 @@ public struct ReadRequest: Hashable, Sendable {
 public struct ReadBatch: Hashable, Sendable {
     /// The events, in the requested direction.
     public var events: [RecordedEvent]
-    /// Where to continue (the `from` of the next request), or `nil` when the read reached the end. A page may
+    /// Where to continue (the `from` of the next request): the first event the read did not examine, whether or
+    /// not it passes the filters; `nil` when the read examined everything to the end of the source. A page may
     /// hold fewer than `limit` events, even none, while `next` is not `nil` (a filtered read scans in steps).
     public var next: UInt64?
 

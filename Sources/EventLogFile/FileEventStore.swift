@@ -1,20 +1,47 @@
 public import EventLog
+import Foundation
 import PawtrailIO
 
 /// The embedded event store: a directory of zstd-compressed, checksummed, append-only segment files.
 ///
-/// Interim skeleton: the implementation lands in the next commits.
+/// Appends from many tasks are group-committed by one committer thread: it takes the store's writer lock
+/// (`flock`, so other processes' writers wait their turn), catches up with what they wrote, plans every waiting
+/// append with ``AppendPlanner``, writes all their commit frames in one `write`, flushes once, and only then
+/// resumes the callers. Readers never block writers: they read up to the durable end recorded in the `head`
+/// file, so they never see a torn or not-yet-durable commit.
 public final class FileEventStore: EventStore, @unchecked Sendable {
     /// The store directory.
     public let path: String
-    /// What opening repaired, if anything.
-    public private(set) var recovery: RecoveryReport?
+    /// The options it was opened with.
+    public let options: FileEventStoreOptions
 
-    private init(path: String) {
+    private let state: LogState
+    private let stateLock = NSLock()
+    private let writerLockPath: String
+
+    private struct Pending {
+        var request: AppendRequest
+        var continuation: CheckedContinuation<AppendResult, any Error>
+    }
+
+    private let queue = NSCondition()
+    private var pending: [Pending] = []
+    private var committerRunning = false
+    private var failure: EventStoreError?
+    private let compaction = NSCondition()
+    private var compactionRunning = false
+
+    private init(path: String, options: FileEventStoreOptions, state: LogState) {
         self.path = path
+        self.options = options
+        self.state = state
+        self.writerLockPath = path + "/" + LogFormat.lockName
     }
 
     /// Opens (or, with ``FileEventStoreOptions/createIfMissing``, creates) the store in a directory.
+    ///
+    /// When no other process is writing, opening also recovers the store: a torn tail left by a crash is cut
+    /// back to the last whole commit and reported in ``recovery``.
     ///
     /// - Parameters:
     ///   - path: The store directory.
@@ -23,52 +50,99 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// - Throws: ``EventStoreError/storeNotFound(path:)``, ``EventStoreError/incompatibleFormat(path:found:supported:)``,
     ///   ``EventStoreError/corrupted(file:offset:reason:)`` or an I/O error.
     public static func open(path: String, options: FileEventStoreOptions = FileEventStoreOptions()) throws -> FileEventStore {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        do {
+            _ = try StoreManifest.openOrCreate(root: path, create: options.createIfMissing)
+            let state = LogState(root: path, options: options)
+            let store = FileEventStore(path: path, options: options, state: state)
+            // Recover now if nobody is writing; otherwise the active writer already did.
+            let lock = try FileDescriptor.open(store.writerLockPath, .readWriteCreate)
+            if try lock.lockExclusive(wait: false) {
+                defer { try? lock.unlock() }
+                try state.refresh(writer: true)
+            } else {
+                try state.refresh(writer: false)
+            }
+            return store
+        } catch let e as SystemError {
+            throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)
+        }
     }
 
+    /// What opening repaired: each torn tail cut off, oldest first. Empty when nothing needed repair.
+    public var recoveries: [RecoveryReport] {
+        stateLock.withLock { state.recoveries }
+    }
+
+    /// The first repair made when opening, if any.
+    public var recovery: RecoveryReport? { recoveries.first }
+
+    // MARK: - EventStore
+
     public func append(_ request: AppendRequest) async throws -> AppendResult {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        try AppendPlanner.validate(request)
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.lock()
+            pending.append(Pending(request: request, continuation: continuation))
+            if !committerRunning {
+                committerRunning = true
+                let thread = Thread { [self] in runCommitter() }
+                thread.name = "pawtrail-committer"
+                thread.start()
+            }
+            queue.signal()
+            queue.unlock()
+        }
     }
 
     public func read(_ request: ReadRequest) async throws -> ReadBatch {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        guard request.limit > 0 else { throw EventStoreError.invalidRequest("read limit must be at least 1") }
+        return try withState(writer: false) { state in
+            let types = request.eventTypes
+            switch request.source {
+            case .stream(let stream):
+                return try readStream(state, stream, request)
+            case .all:
+                let keep: (EventView) -> Bool = { e in types.map { $0.contains(e.typeName()) } ?? true }
+                return try page(state, request, keep: keep)
+            case .category(let category):
+                let bytes = Array(category.utf8)
+                let keep: (EventView) -> Bool = { e in
+                    guard Self.isInCategory(e.stream, bytes) else { return false }
+                    return types.map { $0.contains(e.typeName()) } ?? true
+                }
+                return try page(state, request, keep: keep)
+            }
+        }
     }
 
     public func streamVersion(of stream: StreamID) async throws -> UInt64? {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        try withState(writer: false) { try $0.currentVersion(stream) }
     }
 
     public func lastPosition() async throws -> UInt64? {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        try withState(writer: false) { $0.nextPosition == 0 ? nil : $0.nextPosition - 1 }
     }
 
     public func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let next = try withState(writer: false) { $0.nextPosition }
+            if next > 0, position.map({ next - 1 > $0 }) ?? true { return true }
+            if ContinuousClock.now >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
-    /// Size and content figures.
-    ///
-    /// - Returns: The stats.
-    /// - Throws: An I/O or corruption error.
-    public func stats() throws -> LogStats {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
-    }
+    // MARK: - Maintenance
 
-    /// Checks every checksum, every index entry against the data, and the positions for gaps.
-    ///
-    /// - Returns: The report; problems do not throw.
-    /// - Throws: Only when the store cannot be read at all.
-    public func verify() throws -> VerifyReport {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
-    }
-
-    /// Lays open one segment: header, frames, footer and index.
-    ///
-    /// - Parameter segment: The segment's file name (as `stats`/`verify` name it) or its first position.
-    /// - Returns: The inspection.
-    /// - Throws: ``EventStoreError/invalidRequest(_:)`` when there is no such segment, or an I/O error.
-    public func inspect(segment: String) throws -> SegmentInspection {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+    /// Waits for the committer and any compaction to finish. Appends after `close` start them again.
+    public func close() {
+        queue.lock()
+        while committerRunning { queue.wait() }
+        queue.unlock()
+        compaction.lock()
+        while compactionRunning { compaction.wait() }
+        compaction.unlock()
     }
 
     /// Rewrites every sealed segment not yet compacted into large compressed blocks.
@@ -77,13 +151,254 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// - Throws: An I/O or corruption error.
     @discardableResult
     public func compact() throws -> [String] {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        compaction.lock()
+        while compactionRunning { compaction.wait() }
+        compactionRunning = true
+        compaction.unlock()
+        defer {
+            compaction.lock()
+            compactionRunning = false
+            compaction.broadcast()
+            compaction.unlock()
+        }
+        return try compactSealedSegments()
     }
 
     /// The segment file names, oldest first.
     ///
     /// - Throws: An I/O error.
     public func segmentNames() throws -> [String] {
-        throw EventStoreError.storeFailure("the file store is not implemented yet")
+        try withState(writer: false) { s in s.sealed.map(\.name) + (s.active.map { [$0.name] } ?? []) }
+    }
+
+    /// Runs `body` with the up-to-date state, under the state lock, translating system errors.
+    func withState<T>(writer: Bool, _ body: (LogState) throws -> T) throws -> T {
+        try stateLock.withLock {
+            do {
+                try state.refresh(writer: writer)
+                return try body(state)
+            } catch let e as SystemError {
+                throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)
+            } catch let e as ZstdError {
+                throw EventStoreError.storeFailure("\(e)")
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    private static func isInCategory(_ stream: UnsafeRawBufferPointer, _ category: [UInt8]) -> Bool {
+        guard stream.count >= category.count else { return false }
+        for i in 0..<category.count where stream[i] != category[i] { return false }
+        if stream.count == category.count { return true }
+        // The category is the prefix before the first '-': no '-' may come earlier.
+        guard stream[category.count] == UInt8(ascii: "-") else { return false }
+        return !category.contains(UInt8(ascii: "-"))
+    }
+
+    /// How many events one filtered page may examine before it returns (possibly empty) with a cursor.
+    private static let maxExaminedPerPage = 65_536
+
+    private func page(_ state: LogState, _ request: ReadRequest, keep: (EventView) -> Bool) throws -> ReadBatch {
+        switch request.direction {
+        case .forward:
+            let (events, next) = try state.readForward(from: request.from ?? 0, limit: request.limit, maxExamined: Self.maxExaminedPerPage, keep: keep)
+            return ReadBatch(events: events, next: next)
+        case .backward:
+            let (events, next) = try state.readBackward(from: request.from ?? UInt64.max, limit: request.limit, maxExamined: Self.maxExaminedPerPage, keep: keep)
+            return ReadBatch(events: events, next: next)
+        }
+    }
+
+    private func readStream(_ state: LogState, _ stream: StreamID, _ request: ReadRequest) throws -> ReadBatch {
+        let all = try state.streamPositions(stream)
+        var candidates: ArraySlice<(version: UInt64, position: UInt64)>
+        switch request.direction {
+        case .forward:
+            let from = request.from ?? 0
+            let start = all.firstIndex { $0.version >= from } ?? all.count
+            candidates = all[start...]
+        case .backward:
+            let from = request.from ?? UInt64.max
+            let end = all.lastIndex { $0.version <= from }.map { $0 + 1 } ?? 0
+            candidates = ArraySlice(all[..<end].reversed())
+        }
+        var events: [RecordedEvent] = []
+        var next: UInt64?
+        for c in candidates {
+            if events.count == request.limit {
+                next = c.version
+                break
+            }
+            let e = try state.event(at: c.position)
+            guard e.stream == stream, e.version == c.version else {
+                throw EventStoreError.corrupted(file: "stream index", offset: c.position, reason: "index says \(stream)@\(c.version), the log holds \(e.stream)@\(e.version)")
+            }
+            if let types = request.eventTypes, !types.contains(e.type) { continue }
+            events.append(e)
+        }
+        return ReadBatch(events: events, next: next)
+    }
+
+    // MARK: - Group commit
+
+    private func runCommitter() {
+        while true {
+            queue.lock()
+            if pending.isEmpty {
+                // Idle: let the thread end; the next append starts a new one.
+                _ = queue.wait(until: Date().addingTimeInterval(0.5))
+                if pending.isEmpty {
+                    committerRunning = false
+                    queue.broadcast()
+                    queue.unlock()
+                    return
+                }
+            }
+            var batch: [Pending] = []
+            var bytes = 0
+            while !pending.isEmpty && batch.count < 4096 && bytes < (32 << 20) {
+                let p = pending.removeFirst()
+                bytes += p.request.entries.reduce(0) { $0 + $1.event.payloadSize }
+                batch.append(p)
+            }
+            queue.unlock()
+            let results = commit(batch.map(\.request))
+            for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
+            scheduleCompactionIfNeeded()
+        }
+    }
+
+    private func commit(_ requests: [AppendRequest]) -> [Result<AppendResult, any Error>] {
+        if let failure { return requests.map { _ in .failure(failure) } }
+        do {
+            let lock = try FileDescriptor.open(writerLockPath, .readWriteCreate)
+            try lock.lockExclusive()
+            defer { try? lock.unlock() }
+            return try stateLock.withLock { try commitLocked(requests) }
+        } catch let e as SystemError {
+            return requests.map { _ in .failure(EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+
+    private func commitLocked(_ requests: [AppendRequest]) throws -> [Result<AppendResult, any Error>] {
+        try state.refresh(writer: true)
+        var results: [Result<AppendResult, any Error>] = []
+        var versions: [StreamID: UInt64] = [:]
+        var written: [UUID: RecordedEvent] = [:]
+        var frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])] = []
+        var bytes: [UInt8] = []
+        var position = state.nextPosition
+        var lastAt = state.lastRecordedAt
+        let dictionary = try state.dictionaries.newest()
+        for request in requests {
+            do {
+                let outcome = try AppendPlanner.plan(
+                    request,
+                    currentVersion: { s in try versions[s] ?? self.state.currentVersion(s) },
+                    committedEvent: { id in try written[id] ?? self.state.committedEvent(id) })
+                switch outcome {
+                case .alreadyCommitted(let result):
+                    results.append(.success(result))
+                case .write(let events, let streams):
+                    guard !events.isEmpty else {
+                        results.append(.success(AppendResult(firstPosition: nil, lastPosition: nil, streams: streams)))
+                        continue
+                    }
+                    let at = max(Timestamp.now(), lastAt)
+                    lastAt = at
+                    var payload = ByteWriter(capacity: request.entries.reduce(64) { $0 + $1.event.payloadSize + 64 })
+                    CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &payload)
+                    for (i, e) in events.enumerated() {
+                        CommitCodec.encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &payload)
+                        versions[e.stream] = e.version
+                        written[e.event.id] = RecordedEvent(
+                            position: position + UInt64(i), stream: e.stream, version: e.version, type: e.event.type,
+                            id: e.event.id, recordedAt: at, metadata: e.event.metadata, data: e.event.data)
+                    }
+                    let start = bytes.count
+                    try FrameIO.encode(
+                        type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
+                        lastRecordedAt: at, payload: payload.bytes, compressor: state.compressor, level: options.commitCompressionLevel,
+                        dictionary: dictionary.map { ($0.id, $0.commit) }, into: &bytes)
+                    let header = try bytes.withUnsafeBytes { raw in
+                        try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
+                    }
+                    frames.append((start, bytes.count - start, header, payload.bytes))
+                    results.append(.success(AppendResult(firstPosition: position, lastPosition: position + UInt64(events.count) - 1, streams: streams)))
+                    position += UInt64(events.count)
+                }
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        guard !frames.isEmpty else { return results }
+        do {
+            try state.appendFrames(bytes, frames: frames)
+        } catch {
+            // After a failed write or flush the page cache cannot be trusted: refuse further appends in this
+            // process (reopen the store to continue), and fail every append of this group.
+            let e = (error as? SystemError).map { EventStoreError.io(operation: $0.operation, path: $0.path, errno: $0.errno) }
+                ?? (error as? EventStoreError) ?? .storeFailure("\(error)")
+            failure = e
+            return results.map { r in
+                if case .success(let s) = r, s.firstPosition != nil, !s.wasAlreadyCommitted { return .failure(e) }
+                return r
+            }
+        }
+        if let a = state.active, a.endOffset >= UInt64(options.segmentSize) {
+            try state.sealActive()
+            try state.createActiveSegment()
+        }
+        try state.trainDictionaryIfDue()
+        return results
+    }
+
+    // MARK: - Compaction
+
+    private func scheduleCompactionIfNeeded() {
+        guard options.compactSealedSegments else { return }
+        let due = stateLock.withLock { state.sealed.contains { $0.header.layout == .commits } }
+        guard due else { return }
+        compaction.lock()
+        defer { compaction.unlock() }
+        guard !compactionRunning else { return }
+        compactionRunning = true
+        let thread = Thread { [self] in
+            _ = try? compactSealedSegments()
+            compaction.lock()
+            compactionRunning = false
+            compaction.broadcast()
+            compaction.unlock()
+        }
+        thread.name = "pawtrail-compactor"
+        thread.start()
+    }
+
+    private func compactSealedSegments() throws -> [String] {
+        // One compactor at a time across processes; another process already at it does the work.
+        let lock = try FileDescriptor.open(path + "/" + LogFormat.compactionLockName, .readWriteCreate)
+        guard try lock.lockExclusive(wait: false) else { return [] }
+        defer { try? lock.unlock() }
+        let candidates = try withState(writer: false) { s in
+            s.sealed.filter { $0.header.layout == .commits }.map { ($0.firstPosition, $0.path, $0.name) }
+        }
+        let compactor = SegmentCompactor(
+            dictionaries: state.dictionaries, blockSize: options.blockSize, level: options.blockCompressionLevel,
+            sync: options.durability == .sync)
+        var done: [String] = []
+        for (first, segmentPath, name) in candidates {
+            do {
+                if try compactor.compact(path: segmentPath) {
+                    done.append(name)
+                    try stateLock.withLock { try state.reloadSealed(firstPosition: first) }
+                }
+            } catch let e as SystemError {
+                throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)
+            }
+        }
+        return done
     }
 }

@@ -79,13 +79,14 @@ public final class InMemoryEventStore: EventStore {
                 ordered = indexes.reversed().filter { i in request.from.map { f in cursorOf(i) <= f } ?? true }
             }
             for i in ordered {
-                let e = s.events[i]
-                if case .category(let c) = request.source, e.stream.category != c { continue }
-                if let types = request.eventTypes, !types.contains(e.type) { continue }
+                // The cursor is the first event not examined, whether or not it would pass the filters.
                 if out.count == request.limit {
                     next = cursorOf(i)
                     break
                 }
+                let e = s.events[i]
+                if case .category(let c) = request.source, e.stream.category != c { continue }
+                if let types = request.eventTypes, !types.contains(e.type) { continue }
                 out.append(e)
             }
             return ReadBatch(events: out, next: next)

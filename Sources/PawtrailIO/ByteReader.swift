@@ -5,6 +5,12 @@ public struct ByteReaderError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The offset within the record.
     public var offset: Int
 
+    /// Creates an error.
+    public init(reason: String, offset: Int) {
+        self.reason = reason
+        self.offset = offset
+    }
+
     public var description: String { "\(reason) at byte \(offset)" }
 }
 

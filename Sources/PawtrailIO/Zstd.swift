@@ -7,6 +7,12 @@ public struct ZstdError: Error, Hashable, Sendable, CustomStringConvertible {
     /// zstd's description of the error.
     public var reason: String
 
+    /// Creates an error.
+    public init(operation: String, reason: String) {
+        self.operation = operation
+        self.reason = reason
+    }
+
     public var description: String { "zstd \(operation): \(reason)" }
 
     static func check(_ code: Int, _ operation: String) throws(ZstdError) -> Int {

@@ -1,0 +1,152 @@
+import EventLog
+import Foundation
+import PawtrailIO
+
+/// A view of one encoded event inside a decompressed payload; its buffers are valid only inside the visit.
+struct EventView {
+    var position: UInt64
+    var recordedAt: Timestamp
+    var stream: UnsafeRawBufferPointer
+    var version: UInt64
+    var type: UnsafeRawBufferPointer
+    var id: UUID
+    var metadataCount: Int
+    var metadata: UnsafeRawBufferPointer
+    var data: UnsafeRawBufferPointer
+    /// The whole encoded event (for dictionary samples and raw-size accounting).
+    var encoded: UnsafeRawBufferPointer
+
+    func streamID() -> StreamID { StreamID(unchecked: String(decoding: stream, as: UTF8.self)) }
+    func typeName() -> String { String(decoding: type, as: UTF8.self) }
+
+    func streamEquals(_ other: StreamID) -> Bool {
+        var s = other.rawValue
+        return s.withUTF8 { $0.count == stream.count && memcmp($0.baseAddress!, stream.baseAddress!, stream.count) == 0 }
+    }
+
+    func decodeMetadata() throws(ByteReaderError) -> EventMetadata {
+        var r = ByteReader(metadata)
+        var pairs: [(key: String, value: String)] = []
+        pairs.reserveCapacity(metadataCount)
+        for _ in 0..<metadataCount {
+            let k = try r.readLengthPrefixedString()
+            let v = try r.readLengthPrefixedString()
+            pairs.append((key: k, value: v))
+        }
+        return EventMetadata(sortedUniquePairs: pairs)
+    }
+
+    func materialize() throws(ByteReaderError) -> RecordedEvent {
+        RecordedEvent(
+            position: position, stream: streamID(), version: version, type: typeName(), id: id, recordedAt: recordedAt,
+            metadata: try decodeMetadata(), data: [UInt8](data))
+    }
+}
+
+/// One commit inside a payload: its time, its events' count and the bytes of its events.
+struct CommitView {
+    var recordedAt: Timestamp
+    var eventCount: Int
+    var events: UnsafeRawBufferPointer
+}
+
+/// The encoding of commits and events inside a frame payload (before compression).
+///
+/// payload := commit*; commit := recorded-at delta (zigzag varint, µs after the frame's first recorded-at),
+/// event count (varint), event*; event := stream (varint length + UTF-8), version (varint), type (varint length
+/// + ASCII), event id (16 bytes), metadata pair count (varint), (key, value)* (each varint length + UTF-8),
+/// data (varint length + bytes). Positions are implicit: the frame's first position, counting up.
+enum CommitCodec {
+    static func encodeCommitHeader(recordedAtDelta: Int64, eventCount: Int, into w: inout ByteWriter) {
+        w.writeSignedVarint(recordedAtDelta)
+        w.writeVarint(UInt64(eventCount))
+    }
+
+    static func encodeEvent(stream: StreamID, version: UInt64, event: ProposedEvent, into w: inout ByteWriter) {
+        w.writeLengthPrefixed(stream.rawValue)
+        w.writeVarint(version)
+        w.writeLengthPrefixed(event.type)
+        withUnsafeBytes(of: event.id.uuid) { w.write(bytes: $0) }
+        w.writeVarint(UInt64(event.metadata.count))
+        for pair in event.metadata {
+            w.writeLengthPrefixed(pair.key)
+            w.writeLengthPrefixed(pair.value)
+        }
+        w.writeLengthPrefixed(event.data)
+    }
+
+    /// Visits the commits of a payload.
+    static func walkCommits(
+        _ payload: UnsafeRawBufferPointer, header: FrameHeader, _ body: (CommitView) throws -> Void
+    ) throws {
+        var r = ByteReader(payload)
+        var events = 0
+        for _ in 0..<header.commitCount {
+            let delta = try r.readSignedVarint()
+            let count = Int(try r.readVarint())
+            let start = r.offset
+            for _ in 0..<count { try skipEvent(&r) }
+            events += count
+            try body(
+                CommitView(
+                    recordedAt: Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch + delta),
+                    eventCount: count, events: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset])))
+        }
+        guard r.isAtEnd, events == Int(header.eventCount) else {
+            throw ByteReaderError(reason: "payload holds \(events) events in \(r.offset) of \(payload.count) bytes; the frame header says \(header.eventCount)", offset: r.offset)
+        }
+    }
+
+    /// Visits the events of a payload in position order; return `false` from `body` to stop early.
+    static func walkEvents(
+        _ payload: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventView) throws -> Bool
+    ) throws {
+        var r = ByteReader(payload)
+        var position = header.firstPosition
+        var seen: UInt32 = 0
+        for _ in 0..<header.commitCount {
+            let delta = try r.readSignedVarint()
+            let at = Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch + delta)
+            let count = try r.readVarint()
+            for _ in 0..<count {
+                let start = r.offset
+                let stream = try r.readView(try r.readLength())
+                let version = try r.readVarint()
+                let type = try r.readView(try r.readLength())
+                let idBytes = try r.readView(16)
+                let id = UUID(uuid: idBytes.loadUnaligned(as: uuid_t.self))
+                let metaCount = Int(try r.readVarint())
+                let metaStart = r.offset
+                for _ in 0..<metaCount {
+                    _ = try r.readView(try r.readLength())
+                    _ = try r.readView(try r.readLength())
+                }
+                let metadata = UnsafeRawBufferPointer(rebasing: payload[metaStart..<r.offset])
+                let data = try r.readView(try r.readLength())
+                let view = EventView(
+                    position: position, recordedAt: at, stream: stream, version: version, type: type, id: id,
+                    metadataCount: metaCount, metadata: metadata, data: data,
+                    encoded: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset]))
+                if try !body(view) { return }
+                position += 1
+                seen += 1
+            }
+        }
+        guard seen == header.eventCount, r.isAtEnd else {
+            throw ByteReaderError(reason: "payload holds \(seen) events; the frame header says \(header.eventCount)", offset: r.offset)
+        }
+    }
+
+    private static func skipEvent(_ r: inout ByteReader) throws(ByteReaderError) {
+        _ = try r.readView(try r.readLength())
+        _ = try r.readVarint()
+        _ = try r.readView(try r.readLength())
+        _ = try r.readView(16)
+        let m = try r.readVarint()
+        for _ in 0..<m {
+            _ = try r.readView(try r.readLength())
+            _ = try r.readView(try r.readLength())
+        }
+        _ = try r.readView(try r.readLength())
+    }
+}

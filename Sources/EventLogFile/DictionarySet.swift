@@ -1,0 +1,91 @@
+import EventLog
+import Foundation
+import PawtrailIO
+
+/// The store's zstd dictionaries, trained from its own events and kept in `dictionaries/` for good: frames
+/// name the dictionary they were compressed with, so a dictionary file is never changed or removed.
+///
+/// File layout: "PTDICT01" (8), id u32, length u32, CRC32C of the dictionary u32, reserved u32, dictionary.
+final class DictionarySet: @unchecked Sendable {
+    struct Entry {
+        var id: UInt32
+        var commit: ZstdDictionary
+        var block: ZstdDictionary
+    }
+
+    static let magic: [UInt8] = Array("PTDICT01".utf8)
+    let directory: String
+    let commitLevel: Int32
+    let blockLevel: Int32
+    private let lock = NSLock()
+    private var entries: [UInt32: Entry] = [:]
+
+    init(directory: String, commitLevel: Int32, blockLevel: Int32) {
+        self.directory = directory
+        self.commitLevel = commitLevel
+        self.blockLevel = blockLevel
+    }
+
+    static func fileName(_ id: UInt32) -> String {
+        let d = String(id)
+        return String(repeating: "0", count: 8 - d.count) + d + ".zdict"
+    }
+
+    /// The ids of the dictionaries on disk.
+    func idsOnDisk() throws -> [UInt32] {
+        guard FileSystem.isDirectory(directory) else { return [] }
+        return try FileSystem.contentsOfDirectory(directory).compactMap { name in
+            name.hasSuffix(".zdict") ? UInt32(name.dropLast(6)) : nil
+        }.sorted()
+    }
+
+    /// The newest dictionary, loading it if another process trained it.
+    func newest() throws -> Entry? {
+        guard let id = try idsOnDisk().last else { return nil }
+        return try get(id)
+    }
+
+    var count: Int { (try? idsOnDisk().count) ?? 0 }
+
+    /// A dictionary by id, loaded on first use.
+    func get(_ id: UInt32) throws -> Entry {
+        lock.lock()
+        defer { lock.unlock() }
+        if let e = entries[id] { return e }
+        let path = directory + "/" + Self.fileName(id)
+        guard FileSystem.exists(path) else {
+            throw EventStoreError.corrupted(file: path, offset: 0, reason: "dictionary \(id) is missing, but frames were compressed with it")
+        }
+        let bytes = try FileSystem.readFile(path)
+        guard bytes.count >= 24, Array(bytes[0..<8]) == Self.magic else {
+            throw EventStoreError.corrupted(file: path, offset: 0, reason: "not a Pawtrail dictionary")
+        }
+        let (storedID, length, crc) = bytes.withUnsafeBytes { raw in
+            (raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian,
+             Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian),
+             raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
+        }
+        let dict = Array(bytes[24...])
+        guard storedID == id, dict.count == length, CRC32C.checksum(dict) == crc else {
+            throw EventStoreError.corrupted(file: path, offset: 0, reason: "dictionary checksum or length mismatch")
+        }
+        let e = Entry(id: id, commit: try ZstdDictionary(bytes: dict, level: commitLevel), block: try ZstdDictionary(bytes: dict, level: blockLevel))
+        entries[id] = e
+        return e
+    }
+
+    /// Stores a newly trained dictionary durably (flushed, renamed into place, directory flushed) under the next id.
+    func add(_ dictionary: [UInt8]) throws -> Entry {
+        try FileSystem.createDirectories(directory)
+        let id = (try idsOnDisk().last ?? 0) + 1
+        var w = ByteWriter(capacity: 24 + dictionary.count)
+        w.write(bytes: Self.magic)
+        w.write(id)
+        w.write(UInt32(dictionary.count))
+        w.write(CRC32C.checksum(dictionary))
+        w.write(UInt32(0))
+        w.write(bytes: dictionary)
+        try FileSystem.writeAtomically(w.bytes, to: directory + "/" + Self.fileName(id), sync: true)
+        return try get(id)
+    }
+}

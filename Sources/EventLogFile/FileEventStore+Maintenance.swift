@@ -1,0 +1,208 @@
+public import EventLog
+import Foundation
+import PawtrailIO
+
+extension FileEventStore {
+    /// Size and content figures.
+    ///
+    /// - Returns: The stats.
+    /// - Throws: An I/O or corruption error.
+    public func stats() throws -> LogStats {
+        try withState(writer: false) { s in
+            var hashes = Set<Hash128>()
+            for segment in s.sealed { hashes.formUnion(segment.streams.allHashes()) }
+            if let a = s.active { for stream in a.streams.keys { hashes.insert(Hash128(stream.rawValue)) } }
+            var segmentBytes: UInt64 = 0
+            var indexBytes: UInt64 = 0
+            var diskBytes: UInt64 = 0
+            for name in try FileSystem.contentsOfDirectory(s.segmentsDirectory) {
+                let size = Self.fileSize(s.segmentsDirectory + "/" + name)
+                diskBytes += size
+                if name.hasSuffix(".seg") { segmentBytes += size } else if name.hasSuffix(".sidx") || name.hasSuffix(".eidx") { indexBytes += size }
+            }
+            for name in try FileSystem.contentsOfDirectory(path) where name != LogFormat.segmentsDirectory {
+                let p = path + "/" + name
+                if FileSystem.isDirectory(p) {
+                    for inner in try FileSystem.contentsOfDirectory(p) { diskBytes += Self.fileSize(p + "/" + inner) }
+                } else {
+                    diskBytes += Self.fileSize(p)
+                }
+            }
+            let next = s.nextPosition
+            let firstAt = s.sealed.first?.footer.firstRecordedAt ?? s.active?.frames.first?.recordedAt
+            return LogStats(
+                segments: s.sealed.count + (s.active == nil ? 0 : 1),
+                compactedSegments: s.sealed.filter { $0.header.layout == .blocks }.count,
+                events: next, streams: UInt64(hashes.count), firstPosition: next == 0 ? nil : 0,
+                lastPosition: next == 0 ? nil : next - 1, firstRecordedAt: next == 0 ? nil : firstAt,
+                lastRecordedAt: next == 0 ? nil : s.lastRecordedAt, rawBytes: s.rawBytes, diskBytes: diskBytes,
+                segmentBytes: segmentBytes, indexBytes: indexBytes, dictionaries: s.dictionaries.count)
+        }
+    }
+
+    static func fileSize(_ path: String) -> UInt64 {
+        var st = stat()
+        return stat(path, &st) == 0 ? UInt64(st.st_size) : 0
+    }
+
+    /// Checks every checksum, every index entry against the data, and the positions and versions for gaps.
+    ///
+    /// - Returns: The report; problems do not throw.
+    /// - Throws: Only when the store cannot be read at all.
+    public func verify() throws -> VerifyReport {
+        try withState(writer: false) { s in try StoreVerifier(state: s).run() }
+    }
+
+    /// Lays open one segment: header, frames, footer and index.
+    ///
+    /// - Parameter segment: The segment's file name (`00000000000000000000.seg`), with or without `.seg`, or the
+    ///   first position it holds.
+    /// - Returns: The inspection.
+    /// - Throws: ``EventStoreError/invalidRequest(_:)`` when there is no such segment, or an I/O error.
+    public func inspect(segment: String) throws -> SegmentInspection {
+        try withState(writer: false) { s in
+            let names = try FileSystem.contentsOfDirectory(s.segmentsDirectory).filter { $0.hasSuffix(".seg") }
+            let wanted: String?
+            if names.contains(segment) {
+                wanted = segment
+            } else if names.contains(segment + ".seg") {
+                wanted = segment + ".seg"
+            } else if let p = UInt64(segment) {
+                wanted = names.last { (LogFormat.firstPosition(ofSegmentName: $0) ?? .max) <= p }
+            } else {
+                wanted = nil
+            }
+            guard let name = wanted else {
+                throw EventStoreError.invalidRequest("no segment '\(segment)' in \(path); segments: \(names.joined(separator: ", "))")
+            }
+            return try SegmentInspector(state: s).inspect(name: name)
+        }
+    }
+}
+
+/// Lays open a segment file for `log inspect`.
+struct SegmentInspector {
+    let state: LogState
+
+    func inspect(name: String) throws -> SegmentInspection {
+        let path = state.segmentsDirectory + "/" + name
+        let fd = try FileDescriptor.open(path, .readOnly)
+        let size = try fd.size()
+        let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
+        var footer: SegmentFooter?
+        var footerOK: Bool?
+        var end = size
+        if let t = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
+            let f = try SegmentFooter.read(fd: fd, file: path, footerOffset: t.footerOffset, footerLength: t.footerLength)
+            footer = f
+            end = f.dataEnd
+            var crc = CRC32C()
+            var o: UInt64 = 0
+            while o < f.dataEnd {
+                let chunk = try fd.read(at: o, count: Int(min(UInt64(4 << 20), f.dataEnd - o)))
+                if chunk.isEmpty { break }
+                crc.update(chunk)
+                o += UInt64(chunk.count)
+            }
+            footerOK = crc.value == f.checksum
+        } else if let head = try state.peekHead(), head.activeFirstPosition == header.firstPosition {
+            end = min(size, head.endOffset)
+        }
+        var frames: [SegmentInspection.Frame] = []
+        var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
+        while true {
+            let (found, stop) = try scanner.next()
+            if let stop {
+                let (o, _) = { switch stop { case .truncated(let o, let r), .corrupt(let o, let r): return (o, r) } }()
+                frames.append(.init(offset: o, length: end - o, kind: "damaged", firstPosition: 0, events: 0, commits: 0, codec: "-", rawLength: 0,
+                                    firstRecordedAt: Timestamp(microsecondsSinceEpoch: 0), lastRecordedAt: Timestamp(microsecondsSinceEpoch: 0), checksumOK: false))
+                break
+            }
+            guard let f = found else { break }
+            let h = f.header
+            let codec: String
+            switch h.codec {
+            case .none: codec = "none"
+            case .zstd: codec = "zstd"
+            case .zstdDictionary: codec = "zstd+dictionary \(h.dictionaryID)"
+            }
+            frames.append(.init(
+                offset: f.offset, length: UInt64(f.totalLength), kind: h.type == .block ? "block" : "commit", firstPosition: h.firstPosition,
+                events: Int(h.eventCount), commits: Int(h.commitCount), codec: codec, rawLength: Int(h.rawLength),
+                firstRecordedAt: h.firstRecordedAt, lastRecordedAt: h.lastRecordedAt, checksumOK: true))
+        }
+        let base = String(path.dropLast(4))
+        let sidx = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition)
+        let eidx = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition)
+        var indexStreams = sidx?.streamCount ?? 0
+        var indexIDs = eidx?.count ?? 0
+        if footer == nil, let a = state.active, a.firstPosition == header.firstPosition {
+            indexStreams = a.streams.count
+            indexIDs = a.eventIDs.count
+        }
+        return SegmentInspection(
+            name: name, formatVersion: Int(header.formatVersion), minimumReaderVersion: Int(header.minimumReaderVersion),
+            state: footer == nil ? "active" : (header.layout == .blocks ? "compacted" : "sealed"), firstPosition: header.firstPosition,
+            createdAt: header.createdAt, fileBytes: size, frames: frames, footerEvents: footer?.eventCount,
+            footerLastPosition: footer?.lastPosition, footerChecksum: footer?.checksum, footerChecksumOK: footerOK,
+            indexStreams: indexStreams, indexEventIDs: indexIDs, timeIndexEntries: footer?.index.count ?? frames.count)
+    }
+}
+
+extension FileEventStore {
+    /// The last position recorded at or before a time, found through the time index (sealed segments' footers
+    /// and the active segment's frames) without scanning the log: what "as of time T" reads start from.
+    ///
+    /// - Parameter time: The moment.
+    /// - Returns: The position of the last event recorded at or before `time`, `nil` if none was.
+    /// - Throws: An I/O or corruption error.
+    public func lastPosition(atOrBefore time: Timestamp) throws -> UInt64? {
+        try withState(writer: false) { s in
+            if let a = s.active, let first = a.frames.first, first.recordedAt <= time {
+                var lo = 0
+                var hi = a.frames.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if a.frames[mid].recordedAt <= time { lo = mid + 1 } else { hi = mid }
+                }
+                return a.frames[lo - 1].lastPosition
+            }
+            // recordedAt never decreases along the log, so segments and their index entries are ordered by time.
+            var lo = 0
+            var hi = s.sealed.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if s.sealed[mid].footer.firstRecordedAt <= time { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo > 0 else { return nil }
+            let segment = s.sealed[lo - 1]
+            if segment.footer.lastRecordedAt <= time { return segment.lastPosition }
+            let entries = segment.footer.index
+            var i = 0
+            var j = entries.count
+            while i < j {
+                let mid = (i + j) / 2
+                if entries[mid].recordedAt <= time { i = mid + 1 } else { j = mid }
+            }
+            // Entries are sparse: walk the frames after the last entry at or before `time`.
+            let start = entries[max(i - 1, 0)].firstPosition
+            // Everything before `start` was recorded no later than it, hence no later than `time`.
+            var result: UInt64? = start == 0 ? nil : start - 1
+            var ref: FrameRef? = try segment.locate(start)
+            while let r = ref {
+                var past = false
+                try s.walk(segment, r) { e in
+                    if e.recordedAt > time {
+                        past = true
+                        return false
+                    }
+                    result = e.position
+                    return true
+                }
+                if past { break }
+                ref = try segment.frame(after: r)
+            }
+            return result
+        }
+    }
+}

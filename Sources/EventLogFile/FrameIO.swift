@@ -1,0 +1,129 @@
+import EventLog
+import PawtrailIO
+
+/// Builds and opens frames: `u32 body length | body | u32 CRC32C(body)`, body = ``FrameHeader`` + payload
+/// (zstd-compressed, with or without a dictionary, or stored as is when compression does not pay).
+enum FrameIO {
+    /// Encodes a frame around an uncompressed payload, appending it to `output`.
+    static func encode(
+        type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
+        lastRecordedAt: Timestamp, payload: [UInt8], compressor: ZstdCompressor, level: Int32,
+        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, into output: inout [UInt8]
+    ) throws {
+        var compressed: [UInt8] = []
+        try payload.withUnsafeBytes { raw in
+            try compressor.compress(raw, level: level, dictionary: dictionary?.dictionary, appendingTo: &compressed)
+        }
+        let useCompressed = compressed.count < payload.count
+        let header = FrameHeader(
+            type: type, codec: useCompressed ? (dictionary == nil ? .zstd : .zstdDictionary) : FrameCodec.none,
+            dictionaryID: useCompressed ? (dictionary?.id ?? 0) : 0, firstPosition: firstPosition,
+            eventCount: UInt32(eventCount), commitCount: UInt32(commitCount), firstRecordedAt: firstRecordedAt,
+            lastRecordedAt: lastRecordedAt, rawLength: UInt32(payload.count))
+        let body = useCompressed ? compressed : payload
+        var w = ByteWriter(capacity: LogFormat.frameOverhead + LogFormat.frameHeaderSize + body.count)
+        w.write(UInt32(LogFormat.frameHeaderSize + body.count))
+        header.write(to: &w)
+        w.write(bytes: body)
+        let crc = w.bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[4...])) }
+        w.write(crc)
+        output.append(contentsOf: w.bytes)
+    }
+
+    /// Checks a frame body's checksum and decodes its header. `body` excludes the length prefix and the CRC.
+    static func openBody(_ body: UnsafeRawBufferPointer, storedCRC: UInt32) -> FrameHeader? {
+        guard body.count >= LogFormat.frameHeaderSize, CRC32C.checksum(body) == storedCRC else { return nil }
+        return try? FrameHeader.decode(body)
+    }
+
+    /// Decompresses a frame body's payload.
+    static func payload(
+        of body: UnsafeRawBufferPointer, header: FrameHeader, decompressor: ZstdDecompressor,
+        dictionary: (UInt32) throws -> ZstdDictionary
+    ) throws -> [UInt8] {
+        let stored = UnsafeRawBufferPointer(rebasing: body[LogFormat.frameHeaderSize...])
+        switch header.codec {
+        case .none:
+            guard stored.count == Int(header.rawLength) else {
+                throw ZstdError(operation: "read", reason: "stored payload is \(stored.count) bytes, header says \(header.rawLength)")
+            }
+            return [UInt8](stored)
+        case .zstd:
+            return try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: nil)
+        case .zstdDictionary:
+            return try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: try dictionary(header.dictionaryID))
+        }
+    }
+}
+
+/// Reads a file's frames sequentially through a large buffer (one `pread` per megabyte, not per frame).
+struct FrameScanner {
+    /// Why a scan stopped before the end it was given.
+    enum Stop: Equatable {
+        /// The length prefix is impossible or the frame runs past the end.
+        case truncated(offset: UInt64, reason: String)
+        /// The frame is complete but its checksum or header is wrong.
+        case corrupt(offset: UInt64, reason: String)
+    }
+
+    /// A frame found by the scanner; `body` is valid until the next call.
+    struct Found {
+        var offset: UInt64
+        var totalLength: Int
+        var header: FrameHeader
+        var storedCRC: UInt32
+    }
+
+    let fd: FileDescriptor
+    let end: UInt64
+    private(set) var offset: UInt64
+    private var buffer: [UInt8] = []
+    private var bufferStart: UInt64 = 0
+
+    init(fd: FileDescriptor, from offset: UInt64, to end: UInt64) {
+        self.fd = fd
+        self.offset = offset
+        self.end = end
+    }
+
+    /// Makes `[from, from + count)` available in the buffer; returns false if the file ends first.
+    private mutating func ensure(_ from: UInt64, _ count: Int) throws -> Bool {
+        if from >= bufferStart && from + UInt64(count) <= bufferStart + UInt64(buffer.count) { return true }
+        guard from + UInt64(count) <= end else { return false }
+        let want = Int(min(UInt64(max(count, 1 << 20)), end - from))
+        buffer = try fd.read(at: from, count: want)
+        bufferStart = from
+        return buffer.count >= count
+    }
+
+    /// Reads the next frame, or returns why the data ends here; `nil`/`nil` at a clean end.
+    mutating func next(visitBody: ((UnsafeRawBufferPointer, FrameHeader) throws -> Void)? = nil) throws -> (Found?, Stop?) {
+        if offset >= end { return (nil, nil) }
+        guard try ensure(offset, 4) else {
+            return (nil, .truncated(offset: offset, reason: "a frame's length is cut short at the end of the file"))
+        }
+        let rel = Int(offset - bufferStart)
+        let bodyLength = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: rel, as: UInt32.self).littleEndian })
+        if bodyLength == LogFormat.trailerSize || bodyLength < LogFormat.frameHeaderSize || bodyLength > LogFormat.maxFrameBody {
+            // A footer frame is not a data frame; callers stop at the footer offset they know.
+            return (nil, .truncated(offset: offset, reason: "impossible frame length \(bodyLength)"))
+        }
+        let total = bodyLength + LogFormat.frameOverhead
+        guard try ensure(offset, total) else {
+            return (nil, .truncated(offset: offset, reason: "a frame of \(total) bytes runs past the end of the data (\(end - offset) bytes left)"))
+        }
+        let start = Int(offset - bufferStart)
+        let found: Found? = try buffer.withUnsafeBytes { raw in
+            let body = UnsafeRawBufferPointer(rebasing: raw[(start + 4)..<(start + 4 + bodyLength)])
+            let crc = raw.loadUnaligned(fromByteOffset: start + 4 + bodyLength, as: UInt32.self).littleEndian
+            guard let header = FrameIO.openBody(body, storedCRC: crc) else { return nil }
+            try visitBody?(body, header)
+            return Found(offset: offset, totalLength: total, header: header, storedCRC: crc)
+        }
+        guard let found else {
+            return (nil, .corrupt(offset: offset, reason: "frame checksum or header does not match its contents"))
+        }
+        offset += UInt64(total)
+        return (found, nil)
+    }
+}

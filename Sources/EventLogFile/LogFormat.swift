@@ -1,0 +1,80 @@
+/// Constants of the on-disk format, version 1. Every multi-byte integer is little-endian.
+///
+/// A store directory holds:
+/// - `pawtrail.store`: the manifest (magic, format version, oldest compatible reader, creation time, store id);
+/// - `writer.lock`: `flock`ed by the one process writing at a time;
+/// - `head`: where the durable log ends (active segment, end offset, next position), rewritten after each flush;
+/// - `segments/<first position, 20 digits>.seg`: the log, plus `.sidx` (stream index) and `.eidx` (event-id
+///   index) beside each sealed segment;
+/// - `dictionaries/<id>.zdict`: zstd dictionaries trained from the store's own events.
+enum LogFormat {
+    /// The format this build writes.
+    static let formatVersion: UInt16 = 1
+    /// The oldest reader that can read what this build writes.
+    static let minimumReaderVersion: UInt16 = 1
+    /// The newest format this build can read.
+    static let readableVersion: UInt16 = 1
+
+    static let manifestName = "pawtrail.store"
+    static let lockName = "writer.lock"
+    static let compactionLockName = "compaction.lock"
+    static let headName = "head"
+    static let segmentsDirectory = "segments"
+    static let dictionariesDirectory = "dictionaries"
+
+    static let manifestMagic: [UInt8] = Array("PAWTRAIL".utf8)
+    static let segmentMagic: [UInt8] = Array("PAWTSEG1".utf8)
+    static let trailerMagic: [UInt8] = Array("PAWTSEAL".utf8)
+    static let headMagic: UInt32 = 0x4441_4548  // "HEAD"
+    static let streamIndexMagic: UInt32 = 0x5844_4953  // "SIDX"
+    static let eventIDIndexMagic: UInt32 = 0x5844_4945  // "EIDX"
+
+    /// Segment header size; frames start right after it.
+    static let segmentHeaderSize = 64
+    /// Frame = u32 body length, body, u32 CRC32C of the body.
+    static let frameOverhead = 8
+    /// The fixed part of a frame body before the compressed payload.
+    static let frameHeaderSize = 44
+    /// The fixed trailer at the very end of a sealed segment, pointing at its footer.
+    static let trailerSize = 24
+    /// The largest frame body accepted when reading (a 10,000-event append of 1 MiB events compresses below this
+    /// only in theory; appends are limited to 64 MiB of events, so 96 MiB bounds any honest frame).
+    static let maxFrameBody = 96 << 20
+    /// A sealed segment's footer indexes a frame at least this often, for position and time lookups.
+    static let sparseIndexInterval = 64 << 10
+
+    static func segmentName(firstPosition: UInt64) -> String {
+        let digits = String(firstPosition)
+        return String(repeating: "0", count: 20 - digits.count) + digits + ".seg"
+    }
+
+    static func firstPosition(ofSegmentName name: String) -> UInt64? {
+        guard name.hasSuffix(".seg"), name.utf8.count == 24 else { return nil }
+        return UInt64(name.prefix(20))
+    }
+}
+
+/// The kind of a frame.
+enum FrameType: UInt8 {
+    /// One commit (one append call), in the active layout.
+    case commit = 1
+    /// Several whole commits, in the compacted layout.
+    case block = 2
+    /// The footer of a sealed segment.
+    case footer = 3
+}
+
+/// How a frame's payload is stored.
+enum FrameCodec: UInt8 {
+    case none = 0
+    case zstd = 1
+    case zstdDictionary = 2
+}
+
+/// The layout of a segment file, from its header.
+enum SegmentLayout: UInt8 {
+    /// Commit frames, appended one per commit; sealed with a footer when full.
+    case commits = 0
+    /// Rewritten after sealing into large compressed blocks of whole commits.
+    case blocks = 1
+}

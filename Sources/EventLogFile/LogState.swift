@@ -1,0 +1,611 @@
+import EventLog
+import Foundation
+import PawtrailIO
+
+/// One process's view of the store directory: its sealed segments, the active segment with its in-memory index,
+/// the dictionaries, and a cache of decompressed frames. Not thread-safe: the owner serializes access.
+///
+/// ``refresh(writer:)`` brings the view up to date with the disk (other processes append too). As a writer
+/// (holding the writer lock) it also recovers: a torn or corrupt tail of the active segment beyond the last
+/// acknowledged commit is cut off and reported; damage inside acknowledged data is never cut, only reported.
+final class LogState {
+    let root: String
+    let segmentsDirectory: String
+    let options: FileEventStoreOptions
+    let dictionaries: DictionarySet
+    private(set) var sealed: [SealedSegment] = []
+    private(set) var active: ActiveSegment?
+    /// Damage found inside the acknowledged part of the active segment: reads reaching it and appends fail.
+    private(set) var activeDamage: EventStoreError?
+    private(set) var recoveries: [RecoveryReport] = []
+    private var head: FileDescriptor?
+    private let decompressor = ZstdDecompressor()
+    let compressor = ZstdCompressor()
+    private var cache = FrameCache(capacityBytes: 64 << 20)
+    private(set) var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
+    private var dictionaryAttemptRawBytes: UInt64 = 0
+
+    init(root: String, options: FileEventStoreOptions) {
+        self.root = root
+        self.segmentsDirectory = root + "/" + LogFormat.segmentsDirectory
+        self.options = options
+        self.dictionaries = DictionarySet(
+            directory: root + "/" + LogFormat.dictionariesDirectory, commitLevel: options.commitCompressionLevel,
+            blockLevel: options.blockCompressionLevel)
+    }
+
+    /// The position the next event will take.
+    var nextPosition: UInt64 {
+        if let a = active { return a.firstPosition + a.eventCount }
+        if let s = sealed.last { return s.lastPosition + 1 }
+        return 0
+    }
+
+    /// Uncompressed bytes of every event in the store.
+    var rawBytes: UInt64 { sealed.reduce(0) { $0 + $1.footer.rawBytes } + (active?.rawBytes ?? 0) }
+
+    // MARK: - Refresh and recovery
+
+    private func headDescriptor(create: Bool) throws -> FileDescriptor? {
+        if let head { return head }
+        let path = root + "/" + LogFormat.headName
+        if !create && !FileSystem.exists(path) { return nil }
+        head = try FileDescriptor.open(path, create ? .readWriteCreate : .readOnly)
+        return head
+    }
+
+    private func segmentPath(_ name: String) -> String { segmentsDirectory + "/" + name }
+
+    /// Brings the view up to date with the directory.
+    func refresh(writer: Bool) throws {
+        let headRecord = try headDescriptor(create: writer).flatMap { try HeadFile.read(fd: $0) }
+        let names = try FileSystem.contentsOfDirectory(segmentsDirectory).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
+        let knownSealed = sealed.last?.firstPosition
+        for (i, name) in names.enumerated() {
+            let first = LogFormat.firstPosition(ofSegmentName: name)!
+            if let k = knownSealed, first <= k { continue }
+            let path = segmentPath(name)
+            let isLast = i == names.count - 1
+            if let a = active, a.firstPosition == first, isLast, try SegmentFooter.readTrailer(fd: a.fd, fileSize: try a.fd.size()) == nil {
+                continue
+            }
+            let fd = try openSegment(path)
+            let size = try fd.size()
+            if let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
+                let segment = try loadSealed(name: name, path: path, fd: fd, size: size, trailer: trailer)
+                let expected = sealed.last.map { $0.lastPosition + 1 } ?? 0
+                guard segment.firstPosition == expected else {
+                    throw EventStoreError.corrupted(file: path, offset: 0, reason: "segment starts at position \(segment.firstPosition), expected \(expected): a segment is missing")
+                }
+                if active?.firstPosition == first {
+                    active = nil
+                    activeDamage = nil
+                }
+                sealed.append(segment)
+                continue
+            }
+            guard isLast else {
+                throw EventStoreError.corrupted(file: path, offset: size, reason: "segment has no valid footer, but newer segments follow it")
+            }
+            if size < UInt64(LogFormat.segmentHeaderSize) {
+                // A crash while creating the segment: nothing was ever committed to it.
+                guard writer else { continue }
+                try FileSystem.removeFile(path)
+                recoveries.append(RecoveryReport(segment: name, truncatedAt: 0, bytesRemoved: size, reason: "segment file was created but its header never completed"))
+                continue
+            }
+            let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
+            let expected = sealed.last.map { $0.lastPosition + 1 } ?? 0
+            guard header.firstPosition == first, first == expected else {
+                throw EventStoreError.corrupted(file: path, offset: 0, reason: "segment starts at position \(header.firstPosition), expected \(expected)")
+            }
+            active = ActiveSegment(name: name, path: path, fd: fd, header: header)
+            activeDamage = nil
+        }
+        if let a = active {
+            let durableEnd = headRecord.flatMap { $0.activeFirstPosition == a.firstPosition ? $0.endOffset : nil }
+            try catchUp(a, durableEnd: durableEnd, writer: writer)
+            if let at = a.lastRecordedAt { lastRecordedAt = max(lastRecordedAt, at) }
+        }
+        if let s = sealed.last { lastRecordedAt = max(lastRecordedAt, s.footer.lastRecordedAt) }
+        if let h = headRecord { lastRecordedAt = max(lastRecordedAt, h.lastRecordedAt) }
+        if writer, headRecord != currentHead() { try writeHead() }
+    }
+
+    private func openSegment(_ path: String) throws -> FileDescriptor {
+        let readWrite = Result { () throws(SystemError) in try FileDescriptor.open(path, .readWrite) }
+        if case .failure(let e) = readWrite, e.errno == EACCES || e.errno == EROFS {
+            return try FileDescriptor.open(path, .readOnly)
+        }
+        return try readWrite.get()
+    }
+
+    /// Indexes the active segment's frames beyond what this view has seen.
+    private func catchUp(_ a: ActiveSegment, durableEnd: UInt64?, writer: Bool) throws {
+        guard activeDamage == nil else { return }
+        let size = try a.fd.size()
+        let end = writer ? size : min(size, durableEnd ?? size)
+        guard a.endOffset < end else { return }
+        var scanner = FrameScanner(fd: a.fd, from: a.endOffset, to: end)
+        while true {
+            var payload: [UInt8] = []
+            var problem: String?
+            let (found, stop) = try scanner.next { body, header in
+                guard header.type == .commit, header.firstPosition == a.firstPosition + a.eventCount else {
+                    problem = "frame holds positions from \(header.firstPosition), expected \(a.firstPosition + a.eventCount)"
+                    return
+                }
+                do {
+                    payload = try FrameIO.payload(of: body, header: header, decompressor: self.decompressor) { try self.dictionaries.get($0).commit }
+                } catch {
+                    problem = "frame payload does not decompress: \(error)"
+                }
+            }
+            if let f = found, problem == nil {
+                let ref = FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
+                do {
+                    try a.index(frame: ref, payload: payload, header: f.header)
+                    continue
+                } catch {
+                    problem = "frame events do not decode: \(error)"
+                }
+            }
+            guard let offset = found?.offset ?? stopOffset(stop) else { return }
+            let reason = problem ?? stopReason(stop)
+            if let d = durableEnd, offset < d, size >= d {
+                // Acknowledged data is damaged: never cut it off, never skip it.
+                activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)
+                return
+            }
+            if writer {
+                try a.fd.truncate(to: offset)
+                try a.fd.synchronizeData()
+                recoveries.append(RecoveryReport(segment: a.name, truncatedAt: offset, bytesRemoved: size - offset, reason: reason))
+            }
+            return
+        }
+    }
+
+    private func stopOffset(_ stop: FrameScanner.Stop?) -> UInt64? {
+        switch stop {
+        case .truncated(let o, _), .corrupt(let o, _): return o
+        case nil: return nil
+        }
+    }
+
+    private func stopReason(_ stop: FrameScanner.Stop?) -> String {
+        switch stop {
+        case .truncated(_, let r), .corrupt(_, let r): return r
+        case nil: return "end"
+        }
+    }
+
+    private func loadSealed(name: String, path: String, fd: FileDescriptor, size: UInt64, trailer: (footerOffset: UInt64, footerLength: Int)) throws -> SealedSegment {
+        let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
+        let footer = try SegmentFooter.read(fd: fd, file: path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
+        let base = String(path.dropLast(4))
+        var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition)
+        var ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition)
+        if streams?.eventCount != Int(footer.eventCount) || ids?.count != Int(footer.eventCount) {
+            try buildIndexes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)
+            streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition)
+            ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition)
+        }
+        guard let streams, let ids else {
+            throw EventStoreError.storeFailure("cannot load the indexes of \(path) after rebuilding them")
+        }
+        return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: streams, ids: ids)
+    }
+
+    /// The index files' bytes for a sealed segment, from its data.
+    func indexBytes(fd: FileDescriptor, path: String, header: SegmentHeader, dataEnd: UInt64) throws -> (streams: [UInt8], ids: [UInt8]) {
+        var order: [StreamID] = []
+        var streams: [StreamID: (firstVersion: UInt64, positions: [UInt64])] = [:]
+        var ids: [(prefix: UInt64, position: UInt64)] = []
+        try forEachFrame(fd: fd, path: path, from: UInt64(LogFormat.segmentHeaderSize), to: dataEnd) { _, h, payload in
+            try payload.withUnsafeBytes { raw in
+                try CommitCodec.walkEvents(raw, header: h) { e in
+                    let s = e.streamID()
+                    if streams[s] == nil {
+                        order.append(s)
+                        streams[s] = (e.version, [])
+                    }
+                    streams[s]!.positions.append(e.position)
+                    ids.append((UUIDBytes(e.id).prefix, e.position))
+                    return true
+                }
+            }
+        }
+        return (
+            StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.firstVersion, streams[$0]!.positions) }),
+            EventIDIndexFile.encode(segmentFirstPosition: header.firstPosition, ids: ids)
+        )
+    }
+
+    private func buildIndexes(fd: FileDescriptor, path: String, header: SegmentHeader, dataEnd: UInt64) throws {
+        let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: dataEnd)
+        let base = String(path.dropLast(4))
+        try FileSystem.writeAtomically(s, to: base + ".sidx", sync: false)
+        try FileSystem.writeAtomically(e, to: base + ".eidx", sync: false)
+    }
+
+    /// Visits every frame between two offsets with its decompressed payload, failing on any damage.
+    func forEachFrame(fd: FileDescriptor, path: String, from: UInt64, to end: UInt64, _ body: (FrameRef, FrameHeader, [UInt8]) throws -> Void) throws {
+        var scanner = FrameScanner(fd: fd, from: from, to: end)
+        while true {
+            var payload: [UInt8] = []
+            let (found, stop) = try scanner.next { b, h in
+                payload = try FrameIO.payload(of: b, header: h, decompressor: self.decompressor) { try self.dictionary($0, for: h) }
+            }
+            if let stop {
+                switch stop {
+                case .truncated(let o, let r), .corrupt(let o, let r): throw EventStoreError.corrupted(file: path, offset: o, reason: r)
+                }
+            }
+            guard let f = found else { return }
+            try body(FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt), f.header, payload)
+        }
+    }
+
+    private func dictionary(_ id: UInt32, for header: FrameHeader) throws -> ZstdDictionary {
+        header.type == .block ? try dictionaries.get(id).block : try dictionaries.get(id).commit
+    }
+
+    // MARK: - Head
+
+    func currentHead() -> HeadFile {
+        HeadFile(
+            activeFirstPosition: active?.firstPosition ?? nextPosition,
+            endOffset: active?.endOffset ?? UInt64(LogFormat.segmentHeaderSize), nextPosition: nextPosition,
+            lastRecordedAt: lastRecordedAt)
+    }
+
+    func writeHead() throws {
+        guard let fd = try headDescriptor(create: true) else { return }
+        try fd.write(currentHead().encoded(), at: 0)
+    }
+
+    /// Reads the head file without changing the view (to notice other processes' appends cheaply).
+    func peekHead() throws -> HeadFile? {
+        try headDescriptor(create: false).flatMap { try HeadFile.read(fd: $0) }
+    }
+
+    // MARK: - Writing (the caller holds the writer lock and has refreshed as a writer)
+
+    /// Creates the next segment file and makes it the active one.
+    func createActiveSegment() throws {
+        let first = nextPosition
+        let name = LogFormat.segmentName(firstPosition: first)
+        let path = segmentPath(name)
+        let header = SegmentHeader(layout: .commits, firstPosition: first, createdAt: .now())
+        let fd = try FileDescriptor.open(path, .readWriteCreate)
+        try fd.truncate(to: 0)
+        try fd.write(header.encoded(), at: 0)
+        if options.durability == .sync {
+            try fd.synchronizeData()
+            try FileSystem.synchronizeDirectory(segmentsDirectory)
+        }
+        active = ActiveSegment(name: name, path: path, fd: fd, header: header)
+        activeDamage = nil
+        try writeHead()
+    }
+
+    /// Appends encoded commit frames to the active segment, flushes them, and indexes them.
+    func appendFrames(_ bytes: [UInt8], frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])]) throws {
+        if let damage = activeDamage { throw damage }
+        if active == nil { try createActiveSegment() }
+        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes.count) > UInt64(options.segmentSize) {
+            try sealActive()
+            try createActiveSegment()
+        }
+        let a = active!
+        let start = a.endOffset
+        do {
+            try a.fd.write(bytes, at: start)
+            if options.durability == .sync { try a.fd.synchronizeData() }
+        } catch {
+            // The bytes may be partly on disk; cut them off so the file ends at the last durable commit.
+            try? a.fd.truncate(to: start)
+            throw error
+        }
+        for f in frames {
+            let ref = FrameRef(firstPosition: f.header.firstPosition, offset: start + UInt64(f.offsetInBatch), length: UInt32(f.length), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
+            try a.index(frame: ref, payload: f.payload, header: f.header)
+            cache.insert(FrameCache.Key(segment: a.firstPosition, layout: .commits, offset: ref.offset), header: f.header, payload: f.payload)
+        }
+        lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt)
+        try writeHead()
+    }
+
+    /// Seals the active segment: footer with the sparse index and whole-segment checksum, then its index files.
+    func sealActive() throws {
+        guard let a = active, a.eventCount > 0 else { return }
+        var crc = CRC32C()
+        var offset: UInt64 = 0
+        while offset < a.endOffset {
+            let chunk = try a.fd.read(at: offset, count: Int(min(UInt64(4 << 20), a.endOffset - offset)))
+            guard !chunk.isEmpty else { throw EventStoreError.corrupted(file: a.path, offset: offset, reason: "segment ends before its indexed data") }
+            crc.update(chunk)
+            offset += UInt64(chunk.count)
+        }
+        var index: [SegmentFooter.IndexEntry] = []
+        var lastIndexed: UInt64 = 0
+        for f in a.frames where index.isEmpty || f.offset - lastIndexed >= UInt64(LogFormat.sparseIndexInterval) {
+            index.append(.init(firstPosition: f.firstPosition, offset: f.offset, recordedAt: f.recordedAt))
+            lastIndexed = f.offset
+        }
+        let footer = SegmentFooter(
+            layout: .commits, eventCount: a.eventCount, commitCount: UInt64(a.frames.count), lastPosition: a.lastPosition,
+            firstRecordedAt: a.frames[0].recordedAt, lastRecordedAt: a.lastRecordedAt ?? a.frames[0].recordedAt,
+            dataEnd: a.endOffset, rawBytes: a.rawBytes, checksum: crc.value, index: index)
+        let bytes = footer.encodedWithTrailer()
+        try a.fd.write(bytes, at: a.endOffset)
+        if options.durability == .sync { try a.fd.synchronizeData() }
+        let base = String(a.path.dropLast(4))
+        let order = a.streams.keys.sorted()
+        try FileSystem.writeAtomically(
+            StreamIndexFile.encode(segmentFirstPosition: a.firstPosition, streams: order.map { ($0, a.streams[$0]!.firstVersion, a.streams[$0]!.positions) }),
+            to: base + ".sidx", sync: false)
+        try FileSystem.writeAtomically(
+            EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.eventIDs.map { (UUIDBytes($0.key).prefix, $0.value) }),
+            to: base + ".eidx", sync: false)
+        let size = a.endOffset + UInt64(bytes.count)
+        guard let trailer = try SegmentFooter.readTrailer(fd: a.fd, fileSize: size) else {
+            throw EventStoreError.storeFailure("the footer just written to \(a.path) does not read back")
+        }
+        let segment = try loadSealed(name: a.name, path: a.path, fd: a.fd, size: size, trailer: trailer)
+        sealed.append(segment)
+        active = nil
+    }
+
+    /// Replaces a sealed segment's view after it was rewritten into blocks.
+    func reloadSealed(firstPosition: UInt64) throws {
+        guard let i = sealed.firstIndex(where: { $0.firstPosition == firstPosition }) else { return }
+        let old = sealed[i]
+        let fd = try openSegment(old.path)
+        let size = try fd.size()
+        guard let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) else { return }
+        sealed[i] = try loadSealed(name: old.name, path: old.path, fd: fd, size: size, trailer: trailer)
+    }
+
+    /// Trains the store's first dictionary once enough uncompressed data exists, from the active segment's events.
+    func trainDictionaryIfDue() throws {
+        let raw = rawBytes
+        guard raw >= UInt64(options.dictionaryTrainingThreshold), raw >= dictionaryAttemptRawBytes * 2,
+            try dictionaries.idsOnDisk().isEmpty, let a = active, a.eventCount > 0
+        else { return }
+        dictionaryAttemptRawBytes = raw
+        var samples: [UInt8] = []
+        var sizes: [Int] = []
+        let budget = 8 << 20
+        // The newest events first: they are the most like what comes next.
+        let segments: [any SegmentFile] = [a] + sealed.reversed()
+        outer: for segment in segments where segment.eventCount > 0 {
+            var ref: FrameRef? = try segment.locate(segment.firstPosition)
+            while let r = ref {
+                try walk(segment, r) { e in
+                    samples.append(contentsOf: e.encoded)
+                    sizes.append(e.encoded.count)
+                    return true
+                }
+                if samples.count >= budget { break outer }
+                ref = try segment.frame(after: r)
+            }
+        }
+        guard sizes.count >= 1000 else { return }
+        guard let dict = try? ZstdDictionary.train(samples: samples, sizes: sizes, capacity: min(64 << 10, samples.count / 16)) else { return }
+        _ = try dictionaries.add(dict)
+    }
+
+    // MARK: - Lookups
+
+    /// The current version of a stream.
+    func currentVersion(_ stream: StreamID) throws -> UInt64? {
+        if let s = active?.streams[stream] { return s.lastVersion }
+        let h = Hash128(stream.rawValue)
+        for segment in sealed.reversed() {
+            let entries = segment.streams.entries(for: h)
+            if entries.isEmpty { continue }
+            for e in entries {
+                let last = e.firstVersion + UInt64(e.count) - 1
+                if entries.count == 1 { return last }
+                // Two streams share a 128-bit hash: tell them apart by reading the event.
+                let positions = try segment.streams.positions(of: e)
+                if try event(at: positions[positions.count - 1]).stream == stream { return last }
+            }
+        }
+        return nil
+    }
+
+    /// The committed event with an id, if any.
+    func committedEvent(_ id: UUID) throws -> RecordedEvent? {
+        if let p = active?.eventIDs[id] { return try event(at: p) }
+        let prefix = UUIDBytes(id).prefix
+        for segment in sealed.reversed() {
+            for p in segment.ids.candidates(prefix: prefix) {
+                let e = try event(at: p)
+                if e.id == id { return e }
+            }
+        }
+        return nil
+    }
+
+    /// Every (version, position) of a stream, in version order.
+    func streamPositions(_ stream: StreamID) throws -> [(version: UInt64, position: UInt64)] {
+        var out: [(UInt64, UInt64)] = []
+        let h = Hash128(stream.rawValue)
+        for segment in sealed {
+            let entries = segment.streams.entries(for: h)
+            for e in entries {
+                let positions = try segment.streams.positions(of: e)
+                if entries.count > 1, try event(at: positions[0]).stream != stream { continue }
+                for (i, p) in positions.enumerated() { out.append((e.firstVersion + UInt64(i), p)) }
+            }
+        }
+        if let s = active?.streams[stream] {
+            for (i, p) in s.positions.enumerated() { out.append((s.firstVersion + UInt64(i), p)) }
+        }
+        return out
+    }
+
+    // MARK: - Reading
+
+    func segment(containing position: UInt64) throws -> any SegmentFile {
+        if let a = active, a.contains(position) { return a }
+        var lo = 0
+        var hi = sealed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sealed[mid].firstPosition <= position { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0, sealed[lo - 1].contains(position) else {
+            if let damage = activeDamage { throw damage }
+            throw EventStoreError.storeFailure("position \(position) is beyond the end of the log")
+        }
+        return sealed[lo - 1]
+    }
+
+    /// A frame's header and decompressed payload, checked and cached.
+    func framePayload(_ segment: any SegmentFile, _ ref: FrameRef) throws -> (FrameHeader, [UInt8]) {
+        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
+        if let hit = cache.get(key) { return hit }
+        let bytes = try segment.fd.read(at: ref.offset, count: Int(ref.length))
+        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
+        guard bytes.count == Int(ref.length), bytes.count >= LogFormat.frameOverhead + LogFormat.frameHeaderSize else {
+            throw corrupt("frame is cut short")
+        }
+        let result: (FrameHeader, [UInt8]) = try bytes.withUnsafeBytes { raw in
+            let bodyLength = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
+            guard bodyLength + LogFormat.frameOverhead == bytes.count else { throw corrupt("frame length changed") }
+            let body = UnsafeRawBufferPointer(rebasing: raw[4..<(4 + bodyLength)])
+            let crc = raw.loadUnaligned(fromByteOffset: 4 + bodyLength, as: UInt32.self).littleEndian
+            guard let h = FrameIO.openBody(body, storedCRC: crc) else { throw corrupt("frame checksum mismatch: the commit's bytes are damaged") }
+            do {
+                return (h, try FrameIO.payload(of: body, header: h, decompressor: decompressor) { try self.dictionary($0, for: h) })
+            } catch let e as EventStoreError {
+                throw e
+            } catch {
+                throw corrupt("frame payload does not decompress: \(error)")
+            }
+        }
+        cache.insert(key, header: result.0, payload: result.1)
+        return result
+    }
+
+    /// Visits the events of one frame.
+    func walk(_ segment: any SegmentFile, _ ref: FrameRef, _ body: (EventView) throws -> Bool) throws {
+        let (h, payload) = try framePayload(segment, ref)
+        do {
+            try payload.withUnsafeBytes { raw in try CommitCodec.walkEvents(raw, header: h, body) }
+        } catch let e as ByteReaderError {
+            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
+        }
+    }
+
+    /// The event at a position.
+    func event(at position: UInt64) throws -> RecordedEvent {
+        let segment = try self.segment(containing: position)
+        let ref = try segment.locate(position)
+        var found: RecordedEvent?
+        try walk(segment, ref) { e in
+            if e.position == position {
+                found = try e.materialize()
+                return false
+            }
+            return true
+        }
+        guard let found else { throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame") }
+        return found
+    }
+
+    /// Reads forward by position from `from`, keeping events that pass `keep`, until `limit` events or the end.
+    /// Returns the events and the first position not examined (`nil` at the end of the log).
+    func readForward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> Bool) throws -> ([RecordedEvent], UInt64?) {
+        var out: [RecordedEvent] = []
+        var position = from
+        let end = nextPosition
+        var examined = 0
+        while position < end && out.count < limit && examined < maxExamined {
+            let segment = try self.segment(containing: position)
+            var ref: FrameRef? = try segment.locate(position)
+            while let r = ref, out.count < limit, examined < maxExamined {
+                try walk(segment, r) { e in
+                    if e.position < position { return true }
+                    if out.count == limit || examined >= maxExamined { return false }
+                    examined += 1
+                    if keep(e) { out.append(try e.materialize()) }
+                    position = e.position + 1
+                    return true
+                }
+                ref = try segment.frame(after: r)
+            }
+        }
+        if position >= end, let damage = activeDamage, out.count < limit { throw damage }
+        return (out, position < end ? position : nil)
+    }
+
+    /// Reads backward by position from `from` (inclusive).
+    func readBackward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> Bool) throws -> ([RecordedEvent], UInt64?) {
+        var out: [RecordedEvent] = []
+        guard nextPosition > 0 else { return ([], nil) }
+        var position: Int64 = Int64(min(from, nextPosition - 1))
+        var examined = 0
+        while position >= 0 && out.count < limit && examined < maxExamined {
+            let segment = try self.segment(containing: UInt64(position))
+            let ref = try segment.locate(UInt64(position))
+            var frameEvents: [(UInt64, RecordedEvent?)] = []
+            try walk(segment, ref) { e in
+                if e.position > UInt64(position) { return false }
+                frameEvents.append((e.position, keep(e) ? try e.materialize() : nil))
+                return true
+            }
+            for (p, e) in frameEvents.reversed() {
+                if out.count == limit || examined >= maxExamined { break }
+                examined += 1
+                if let e { out.append(e) }
+                position = Int64(p) - 1
+            }
+        }
+        return (out, position >= 0 ? UInt64(position) : nil)
+    }
+}
+
+/// A bounded cache of decompressed frames, least recently used out first.
+struct FrameCache {
+    struct Key: Hashable {
+        var segment: UInt64
+        var layout: SegmentLayout
+        var offset: UInt64
+    }
+
+    let capacityBytes: Int
+    private var entries: [Key: (header: FrameHeader, payload: [UInt8], tick: UInt64)] = [:]
+    private var bytes = 0
+    private var tick: UInt64 = 0
+
+    init(capacityBytes: Int) {
+        self.capacityBytes = capacityBytes
+    }
+
+    mutating func get(_ key: Key) -> (FrameHeader, [UInt8])? {
+        guard let e = entries[key] else { return nil }
+        tick += 1
+        entries[key]!.tick = tick
+        return (e.header, e.payload)
+    }
+
+    mutating func insert(_ key: Key, header: FrameHeader, payload: [UInt8]) {
+        guard payload.count <= capacityBytes / 4 else { return }
+        tick += 1
+        if let old = entries.updateValue((header, payload, tick), forKey: key) { bytes -= old.payload.count }
+        bytes += payload.count
+        if bytes > capacityBytes {
+            // Evict the older half in one pass rather than one entry at a time.
+            let sorted = entries.sorted { $0.value.tick < $1.value.tick }
+            for (k, v) in sorted.prefix(sorted.count / 2) {
+                entries[k] = nil
+                bytes -= v.payload.count
+            }
+        }
+    }
+}

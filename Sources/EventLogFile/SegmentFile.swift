@@ -1,0 +1,169 @@
+import EventLog
+import Foundation
+import PawtrailIO
+
+/// Where a frame sits in a segment file.
+struct FrameRef: Hashable {
+    var firstPosition: UInt64
+    var offset: UInt64
+    var length: UInt32
+    var eventCount: UInt32
+    var recordedAt: Timestamp
+
+    var lastPosition: UInt64 { firstPosition + UInt64(eventCount) - 1 }
+}
+
+/// What every segment offers readers: which positions it holds and where their frames are.
+protocol SegmentFile: AnyObject {
+    var name: String { get }
+    var path: String { get }
+    var fd: FileDescriptor { get }
+    var header: SegmentHeader { get }
+    var firstPosition: UInt64 { get }
+    /// The number of events readable in it.
+    var eventCount: UInt64 { get }
+    /// The frame holding a position (which must be in this segment).
+    func locate(_ position: UInt64) throws -> FrameRef
+    /// The frame after a frame, `nil` at the end of the segment.
+    func frame(after ref: FrameRef) throws -> FrameRef?
+}
+
+extension SegmentFile {
+    var lastPosition: UInt64 { firstPosition + eventCount - 1 }
+    func contains(_ position: UInt64) -> Bool { eventCount > 0 && position >= firstPosition && position <= lastPosition }
+}
+
+/// A sealed segment: immutable, with its footer (sparse position/time index) and its stream and event-id indexes.
+final class SealedSegment: SegmentFile {
+    let name: String
+    let path: String
+    let fd: FileDescriptor
+    let header: SegmentHeader
+    let footer: SegmentFooter
+    let fileSize: UInt64
+    let streams: StreamIndexFile
+    let ids: EventIDIndexFile
+
+    var firstPosition: UInt64 { header.firstPosition }
+    var eventCount: UInt64 { footer.eventCount }
+
+    init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader, footer: SegmentFooter, fileSize: UInt64, streams: StreamIndexFile, ids: EventIDIndexFile) {
+        self.name = name
+        self.path = path
+        self.fd = fd
+        self.header = header
+        self.footer = footer
+        self.fileSize = fileSize
+        self.streams = streams
+        self.ids = ids
+    }
+
+    func locate(_ position: UInt64) throws -> FrameRef {
+        let index = footer.index
+        var lo = 0
+        var hi = index.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if index[mid].firstPosition <= position { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { throw corrupt(UInt64(LogFormat.segmentHeaderSize), "position \(position) is not covered by the segment's index") }
+        var scanner = FrameScanner(fd: fd, from: index[lo - 1].offset, to: footer.dataEnd)
+        while true {
+            let (found, stop) = try scanner.next()
+            if let stop { throw corrupt(stop) }
+            guard let f = found else { throw corrupt(footer.dataEnd, "position \(position) not found before the end of the data") }
+            let ref = FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
+            if ref.lastPosition >= position { return ref }
+        }
+    }
+
+    func frame(after ref: FrameRef) throws -> FrameRef? {
+        let next = ref.offset + UInt64(ref.length)
+        guard next < footer.dataEnd else { return nil }
+        var scanner = FrameScanner(fd: fd, from: next, to: footer.dataEnd)
+        let (found, stop) = try scanner.next()
+        if let stop { throw corrupt(stop) }
+        guard let f = found else { return nil }
+        return FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
+    }
+
+    private func corrupt(_ offset: UInt64, _ reason: String) -> EventStoreError {
+        .corrupted(file: path, offset: offset, reason: reason)
+    }
+
+    private func corrupt(_ stop: FrameScanner.Stop) -> EventStoreError {
+        switch stop {
+        case .truncated(let o, let r), .corrupt(let o, let r): return .corrupted(file: path, offset: o, reason: r)
+        }
+    }
+}
+
+/// The segment being appended to: its frames and an in-memory index of its streams and event ids, rebuilt by
+/// scanning it when the store is opened.
+final class ActiveSegment: SegmentFile {
+    struct Stream {
+        var firstVersion: UInt64
+        var positions: [UInt64]
+        var lastVersion: UInt64 { firstVersion + UInt64(positions.count) - 1 }
+    }
+
+    let name: String
+    let path: String
+    let fd: FileDescriptor
+    let header: SegmentHeader
+    /// The end of the data this process has indexed (the durable end once refreshed).
+    var endOffset: UInt64
+    var frames: [FrameRef] = []
+    var streams: [StreamID: Stream] = [:]
+    var eventIDs: [UUID: UInt64] = [:]
+    var rawBytes: UInt64 = 0
+    var eventCount: UInt64 = 0
+    var lastRecordedAt: Timestamp?
+
+    var firstPosition: UInt64 { header.firstPosition }
+
+    init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader) {
+        self.name = name
+        self.path = path
+        self.fd = fd
+        self.header = header
+        self.endOffset = UInt64(LogFormat.segmentHeaderSize)
+    }
+
+    func locate(_ position: UInt64) throws -> FrameRef {
+        var lo = 0
+        var hi = frames.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if frames[mid].firstPosition <= position { lo = mid + 1 } else { hi = mid }
+        }
+        precondition(lo > 0 && frames[lo - 1].lastPosition >= position, "position \(position) is not in the active segment")
+        return frames[lo - 1]
+    }
+
+    func frame(after ref: FrameRef) throws -> FrameRef? {
+        var lo = 0
+        var hi = frames.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if frames[mid].firstPosition <= ref.firstPosition { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < frames.count ? frames[lo] : nil
+    }
+
+    /// Adds a frame's events to the in-memory index.
+    func index(frame ref: FrameRef, payload: [UInt8], header: FrameHeader) throws {
+        try payload.withUnsafeBytes { raw in
+            try CommitCodec.walkEvents(raw, header: header) { e in
+                streams[e.streamID(), default: Stream(firstVersion: e.version, positions: [])].positions.append(e.position)
+                eventIDs[e.id] = e.position
+                return true
+            }
+        }
+        frames.append(ref)
+        rawBytes += UInt64(header.rawLength)
+        eventCount += UInt64(header.eventCount)
+        lastRecordedAt = header.lastRecordedAt
+        endOffset = ref.offset + UInt64(ref.length)
+    }
+}

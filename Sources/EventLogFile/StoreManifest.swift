@@ -1,0 +1,71 @@
+import EventLog
+import Foundation
+import PawtrailIO
+
+/// The file that marks a directory as a Pawtrail store and says which format wrote it.
+///
+/// Layout (44 bytes): "PAWTRAIL" (8), format version u16, minimum reader version u16, reserved u32,
+/// created-at µs i64, store id (16 bytes), CRC32C of the preceding 40 bytes u32.
+struct StoreManifest {
+    var formatVersion: UInt16
+    var minimumReaderVersion: UInt16
+    var createdAt: Timestamp
+    var storeID: UUID
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter(capacity: 44)
+        w.write(bytes: LogFormat.manifestMagic)
+        w.write(formatVersion)
+        w.write(minimumReaderVersion)
+        w.write(UInt32(0))
+        w.write(createdAt.microsecondsSinceEpoch)
+        withUnsafeBytes(of: storeID.uuid) { w.write(bytes: $0) }
+        w.write(CRC32C.checksum(w.bytes))
+        return w.bytes
+    }
+
+    /// Opens the store directory's manifest, creating the store when asked.
+    ///
+    /// - Throws: ``EventStoreError/storeNotFound(path:)``, ``EventStoreError/incompatibleFormat(path:found:supported:)``,
+    ///   ``EventStoreError/corrupted(file:offset:reason:)``.
+    static func openOrCreate(root: String, create: Bool) throws -> StoreManifest {
+        let path = root + "/" + LogFormat.manifestName
+        if !FileSystem.exists(path) {
+            guard create else {
+                if try FileSystem.isDirectory(root) && !FileSystem.contentsOfDirectory(root).isEmpty {
+                    throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
+                }
+                throw EventStoreError.storeNotFound(path: root)
+            }
+            if FileSystem.exists(root) && !FileSystem.isDirectory(root) {
+                throw EventStoreError.storeFailure("\(root) exists and is not a directory")
+            }
+            try FileSystem.createDirectories(root)
+            try FileSystem.createDirectory(root + "/" + LogFormat.segmentsDirectory)
+            try FileSystem.createDirectory(root + "/" + LogFormat.dictionariesDirectory)
+            try FileSystem.synchronizeDirectory(root)
+            let m = StoreManifest(
+                formatVersion: LogFormat.formatVersion, minimumReaderVersion: LogFormat.minimumReaderVersion,
+                createdAt: .now(), storeID: UUID())
+            try FileSystem.writeAtomically(m.encoded(), to: path, sync: true)
+        }
+        let bytes = try FileSystem.readFile(path)
+        guard bytes.count == 44, Array(bytes[0..<8]) == LogFormat.manifestMagic else {
+            throw EventStoreError.corrupted(file: path, offset: 0, reason: "not a Pawtrail store manifest")
+        }
+        return try bytes.withUnsafeBytes { raw in
+            let version = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self).littleEndian
+            let minimum = raw.loadUnaligned(fromByteOffset: 10, as: UInt16.self).littleEndian
+            guard minimum <= LogFormat.readableVersion else {
+                throw EventStoreError.incompatibleFormat(path: root, found: Int(version), supported: Int(LogFormat.readableVersion))
+            }
+            guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<40])) == raw.loadUnaligned(fromByteOffset: 40, as: UInt32.self).littleEndian else {
+                throw EventStoreError.corrupted(file: path, offset: 0, reason: "store manifest checksum mismatch")
+            }
+            return StoreManifest(
+                formatVersion: version, minimumReaderVersion: minimum,
+                createdAt: Timestamp(microsecondsSinceEpoch: raw.loadUnaligned(fromByteOffset: 16, as: Int64.self).littleEndian),
+                storeID: UUID(uuid: raw.loadUnaligned(fromByteOffset: 24, as: uuid_t.self)))
+        }
+    }
+}

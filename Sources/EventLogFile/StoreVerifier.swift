@@ -1,0 +1,161 @@
+import EventLog
+import Foundation
+import PawtrailIO
+
+/// `log verify`: reads every byte of the store and checks it against its checksums, its indexes and itself.
+///
+/// Checks: segment headers; every frame's CRC32C, decompression and event decoding; gapless positions across
+/// segments; every stream's versions 0, 1, 2, ... with no gap or repeat; event ids unique; sealed footers
+/// (whole-segment checksum, counts, sparse index entries pointing at real frames); the `.sidx` and `.eidx`
+/// files equal to indexes rebuilt from the data; the head file within the data; dictionaries' checksums.
+struct StoreVerifier {
+    let state: LogState
+
+    func run() throws -> VerifyReport {
+        var problems: [VerifyReport.Problem] = []
+        var events: UInt64 = 0
+        var indexEntries: UInt64 = 0
+        var nextPosition: UInt64 = 0
+        var versions: [StreamID: UInt64] = [:]
+        var ids = Set<UUID>()
+        let dir = state.segmentsDirectory
+        let names = try FileSystem.contentsOfDirectory(dir).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
+        let head = try state.peekHead()
+        for id in try state.dictionaries.idsOnDisk() {
+            do { _ = try state.dictionaries.get(id) } catch { problems.append(.init(file: "dictionaries/\(DictionarySet.fileName(id))", offset: 0, message: "\(error)")) }
+        }
+        segments: for (i, name) in names.enumerated() {
+            let path = dir + "/" + name
+            let fd = try FileDescriptor.open(path, .readOnly)
+            let size = try fd.size()
+            let header: SegmentHeader
+            do {
+                header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: name)
+            } catch {
+                problems.append(.init(file: name, offset: 0, message: "\(error)"))
+                continue
+            }
+            if header.firstPosition != nextPosition {
+                problems.append(.init(file: name, offset: 0, message: "segment starts at position \(header.firstPosition), expected \(nextPosition) (gap or overlap)"))
+                nextPosition = header.firstPosition
+            }
+            var footer: SegmentFooter?
+            var end = size
+            if let t = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
+                do {
+                    footer = try SegmentFooter.read(fd: fd, file: name, footerOffset: t.footerOffset, footerLength: t.footerLength)
+                    end = footer!.dataEnd
+                } catch {
+                    problems.append(.init(file: name, offset: t.footerOffset, message: "\(error)"))
+                    continue segments
+                }
+            } else if i < names.count - 1 {
+                problems.append(.init(file: name, offset: size, message: "segment has no valid footer but is not the last segment"))
+            } else if let h = head, h.activeFirstPosition == header.firstPosition, h.endOffset < size {
+                problems.append(.init(file: name, offset: h.endOffset, message: "\(size - h.endOffset) bytes past the durable end (a torn or unfinished commit; the next writer cuts it off)"))
+                end = h.endOffset
+            }
+            var crc = CRC32C()
+            crc.update(try fd.read(at: 0, count: LogFormat.segmentHeaderSize))
+            var frameOffsets = Set<UInt64>()
+            var segmentEvents: UInt64 = 0
+            var commits: UInt64 = 0
+            var streams: [StreamID: (UInt64, [UInt64])] = [:]
+            var order: [StreamID] = []
+            var idEntries: [(prefix: UInt64, position: UInt64)] = []
+            var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
+            let decompressor = ZstdDecompressor()
+            while true {
+                var frameProblem: String?
+                var payload: [UInt8] = []
+                let (found, stop) = try scanner.next { body, h in
+                    do {
+                        payload = try FrameIO.payload(of: body, header: h, decompressor: decompressor) { id in
+                            h.type == .block ? try state.dictionaries.get(id).block : try state.dictionaries.get(id).commit
+                        }
+                    } catch {
+                        frameProblem = "payload does not decompress: \(error)"
+                    }
+                }
+                if let stop {
+                    switch stop {
+                    case .truncated(let o, let r), .corrupt(let o, let r): problems.append(.init(file: name, offset: o, message: r))
+                    }
+                    continue segments
+                }
+                guard let f = found else { break }
+                let frameBytes = try fd.read(at: f.offset, count: f.totalLength)
+                crc.update(frameBytes)
+                frameOffsets.insert(f.offset)
+                if let frameProblem {
+                    problems.append(.init(file: name, offset: f.offset, message: frameProblem))
+                    continue segments
+                }
+                if f.header.firstPosition != nextPosition {
+                    problems.append(.init(file: name, offset: f.offset, message: "frame starts at position \(f.header.firstPosition), expected \(nextPosition)"))
+                }
+                do {
+                    try payload.withUnsafeBytes { raw in
+                        try CommitCodec.walkCommits(raw, header: f.header) { _ in commits += 1 }
+                        try CommitCodec.walkEvents(raw, header: f.header) { e in
+                            let stream = e.streamID()
+                            let expected = versions[stream].map { $0 + 1 } ?? 0
+                            if e.version != expected {
+                                problems.append(.init(file: name, offset: f.offset, message: "stream '\(stream)' has version \(e.version) at position \(e.position), expected \(expected)"))
+                            }
+                            versions[stream] = e.version
+                            if !ids.insert(e.id).inserted {
+                                problems.append(.init(file: name, offset: f.offset, message: "event id \(e.id.uuidString.lowercased()) appears twice (position \(e.position))"))
+                            }
+                            if streams[stream] == nil {
+                                order.append(stream)
+                                streams[stream] = (e.version, [])
+                            }
+                            streams[stream]!.1.append(e.position)
+                            idEntries.append((UUIDBytes(e.id).prefix, e.position))
+                            return true
+                        }
+                    }
+                } catch {
+                    problems.append(.init(file: name, offset: f.offset, message: "events do not decode: \(error)"))
+                    continue segments
+                }
+                nextPosition = f.header.firstPosition + UInt64(f.header.eventCount)
+                segmentEvents += UInt64(f.header.eventCount)
+                events += UInt64(f.header.eventCount)
+            }
+            guard let footer else { continue }
+            if crc.value != footer.checksum {
+                problems.append(.init(file: name, offset: 0, message: "whole-segment checksum mismatch (footer \(footer.checksum), data \(crc.value))"))
+            }
+            if footer.eventCount != segmentEvents || footer.lastPosition + 1 != nextPosition || footer.commitCount != commits {
+                problems.append(.init(file: name, offset: footer.dataEnd, message: "footer counts \(footer.eventCount) events in \(footer.commitCount) commits up to position \(footer.lastPosition); the data holds \(segmentEvents) in \(commits)"))
+            }
+            for entry in footer.index where !frameOffsets.contains(entry.offset) {
+                problems.append(.init(file: name, offset: entry.offset, message: "footer index entry for position \(entry.firstPosition) points at no frame"))
+            }
+            indexEntries += UInt64(footer.index.count)
+            let base = String(path.dropLast(4))
+            let expectedStreams = StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) })
+            let expectedIDs = EventIDIndexFile.encode(segmentFirstPosition: header.firstPosition, ids: idEntries)
+            for (suffix, expected, count) in [(".sidx", expectedStreams, order.count + Int(segmentEvents)), (".eidx", expectedIDs, Int(segmentEvents))] {
+                let indexName = String(name.dropLast(4)) + suffix
+                guard FileSystem.exists(base + suffix) else {
+                    problems.append(.init(file: indexName, offset: nil, message: "index file is missing (the next open rebuilds it)"))
+                    continue
+                }
+                let actual = try FileSystem.readFile(base + suffix)
+                if actual != expected {
+                    let at = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
+                    problems.append(.init(file: indexName, offset: UInt64(at), message: "index does not match the segment's data"))
+                } else {
+                    indexEntries += UInt64(count)
+                }
+            }
+        }
+        if let h = head, h.nextPosition > nextPosition {
+            problems.append(.init(file: LogFormat.headName, offset: 0, message: "head says the log ends before position \(h.nextPosition); the data ends before \(nextPosition)"))
+        }
+        return VerifyReport(segments: names.count, events: events, indexEntries: indexEntries, problems: problems)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import EventLog
+import PawtrailIO
+
+/// A sealed segment's stream index (`.sidx`): for each stream with events in the segment, its first version
+/// there and the positions of its events. Within one segment a stream's versions are contiguous, so the
+/// versions are implied by the first version and the count.
+///
+/// Layout: header (magic u32, version u16, reserved u16, segment first position u64, stream count u32, event
+/// count u32, postings bytes u32, CRC32C of everything after the header u32) = 32 bytes; directory sorted by
+/// stream hash: (hash high u64, hash low u64, first version u64, count u32, postings offset u32) = 32 bytes each;
+/// postings: per stream, positions as varint deltas (the first relative to the segment's first position).
+/// Derived data: written without a flush, checked on load, rebuilt from the segment when missing or invalid.
+struct StreamIndexFile {
+    struct Entry {
+        var hash: Hash128
+        var firstVersion: UInt64
+        var count: Int
+        var postingsOffset: Int
+    }
+
+    static let headerSize = 32
+    static let entrySize = 32
+
+    let mapped: MappedFile
+    let segmentFirstPosition: UInt64
+    let streamCount: Int
+    let eventCount: Int
+
+    /// Builds the file's bytes from a segment's streams.
+    static func encode(segmentFirstPosition: UInt64, streams: [(stream: StreamID, firstVersion: UInt64, positions: [UInt64])]) -> [UInt8] {
+        let sorted = streams.map { (Hash128($0.stream.rawValue), $0) }.sorted { $0.0 < $1.0 }
+        var directory = ByteWriter(capacity: sorted.count * entrySize)
+        var postings = ByteWriter()
+        var events = 0
+        for (hash, s) in sorted {
+            directory.write(hash.high)
+            directory.write(hash.low)
+            directory.write(s.firstVersion)
+            directory.write(UInt32(s.positions.count))
+            directory.write(UInt32(postings.count))
+            var previous = segmentFirstPosition
+            for p in s.positions {
+                postings.writeVarint(p - previous)
+                previous = p
+            }
+            events += s.positions.count
+        }
+        var body = directory.bytes
+        body.append(contentsOf: postings.bytes)
+        var w = ByteWriter(capacity: headerSize + body.count)
+        w.write(LogFormat.streamIndexMagic)
+        w.write(UInt16(1))
+        w.write(UInt16(0))
+        w.write(segmentFirstPosition)
+        w.write(UInt32(sorted.count))
+        w.write(UInt32(events))
+        w.write(UInt32(postings.count))
+        w.write(CRC32C.checksum(body))
+        w.write(bytes: body)
+        return w.bytes
+    }
+
+    /// Maps and checks an index file; `nil` when it does not belong to the segment or is malformed.
+    static func load(path: String, segmentFirstPosition: UInt64, verifyChecksum: Bool = false) -> StreamIndexFile? {
+        guard FileSystem.exists(path), let m = try? MappedFile(path: path), m.bytes.count >= headerSize else { return nil }
+        let b = m.bytes
+        guard b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.streamIndexMagic,
+            b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
+        else { return nil }
+        let streams = Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
+        let events = Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
+        let postings = Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
+        guard headerSize + streams * entrySize + postings == b.count else { return nil }
+        if verifyChecksum {
+            let crc = b.loadUnaligned(fromByteOffset: 28, as: UInt32.self).littleEndian
+            guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        }
+        return StreamIndexFile(mapped: m, segmentFirstPosition: segmentFirstPosition, streamCount: streams, eventCount: events)
+    }
+
+    func entry(at i: Int) -> Entry {
+        let o = Self.headerSize + i * Self.entrySize
+        let b = mapped.bytes
+        return Entry(
+            hash: Hash128(
+                high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
+                low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian),
+            firstVersion: b.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self).littleEndian,
+            count: Int(b.loadUnaligned(fromByteOffset: o + 24, as: UInt32.self).littleEndian),
+            postingsOffset: Int(b.loadUnaligned(fromByteOffset: o + 28, as: UInt32.self).littleEndian))
+    }
+
+    /// The entries for a stream hash (more than one only on a 128-bit hash collision).
+    func entries(for hash: Hash128) -> [Entry] {
+        var lo = 0
+        var hi = streamCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entry(at: mid).hash < hash { lo = mid + 1 } else { hi = mid }
+        }
+        var out: [Entry] = []
+        while lo < streamCount {
+            let e = entry(at: lo)
+            guard e.hash == hash else { break }
+            out.append(e)
+            lo += 1
+        }
+        return out
+    }
+
+    /// The positions of an entry's events, in version order.
+    func positions(of e: Entry) throws(ByteReaderError) -> [UInt64] {
+        let start = Self.headerSize + streamCount * Self.entrySize + e.postingsOffset
+        var r = ByteReader(mapped.bytes, offset: start)
+        var out: [UInt64] = []
+        out.reserveCapacity(e.count)
+        var p = segmentFirstPosition
+        for _ in 0..<e.count {
+            p += try r.readVarint()
+            out.append(p)
+        }
+        return out
+    }
+
+    /// Every hash in the index, in order.
+    func allHashes() -> [Hash128] {
+        (0..<streamCount).map { entry(at: $0).hash }
+    }
+}
+
+/// A sealed segment's event-id index (`.eidx`): the first 8 bytes of every event id with its position, sorted,
+/// so an idempotency check finds a committed id with a binary search and confirms it by reading the event.
+///
+/// Layout: header (magic u32, version u16, reserved u16, segment first position u64, count u32, CRC32C of the
+/// entries u32) = 24 bytes; entries of (id prefix u64, position relative to the segment u32) = 12 bytes.
+struct EventIDIndexFile {
+    static let headerSize = 24
+    static let entrySize = 12
+
+    let mapped: MappedFile
+    let segmentFirstPosition: UInt64
+    let count: Int
+
+    static func prefix(of id: UUIDBytes) -> UInt64 { id.prefix }
+
+    static func encode(segmentFirstPosition: UInt64, ids: [(prefix: UInt64, position: UInt64)]) -> [UInt8] {
+        let sorted = ids.sorted { ($0.prefix, $0.position) < ($1.prefix, $1.position) }
+        var body = ByteWriter(capacity: sorted.count * entrySize)
+        for e in sorted {
+            body.write(e.prefix)
+            body.write(UInt32(e.position - segmentFirstPosition))
+        }
+        var w = ByteWriter(capacity: headerSize + body.count)
+        w.write(LogFormat.eventIDIndexMagic)
+        w.write(UInt16(1))
+        w.write(UInt16(0))
+        w.write(segmentFirstPosition)
+        w.write(UInt32(sorted.count))
+        w.write(CRC32C.checksum(body.bytes))
+        w.write(bytes: body.bytes)
+        return w.bytes
+    }
+
+    static func load(path: String, segmentFirstPosition: UInt64, verifyChecksum: Bool = false) -> EventIDIndexFile? {
+        guard FileSystem.exists(path), let m = try? MappedFile(path: path), m.bytes.count >= headerSize else { return nil }
+        let b = m.bytes
+        guard b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.eventIDIndexMagic,
+            b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
+        else { return nil }
+        let n = Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
+        guard headerSize + n * entrySize == b.count else { return nil }
+        if verifyChecksum {
+            let crc = b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian
+            guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        }
+        return EventIDIndexFile(mapped: m, segmentFirstPosition: segmentFirstPosition, count: n)
+    }
+
+    private func prefix(at i: Int) -> UInt64 {
+        mapped.bytes.loadUnaligned(fromByteOffset: Self.headerSize + i * Self.entrySize, as: UInt64.self).littleEndian
+    }
+
+    /// Positions whose event id starts with the same 8 bytes (candidates to confirm by reading the event).
+    func candidates(prefix: UInt64) -> [UInt64] {
+        var lo = 0
+        var hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if self.prefix(at: mid) < prefix { lo = mid + 1 } else { hi = mid }
+        }
+        var out: [UInt64] = []
+        while lo < count, self.prefix(at: lo) == prefix {
+            let rel = mapped.bytes.loadUnaligned(fromByteOffset: Self.headerSize + lo * Self.entrySize + 8, as: UInt32.self).littleEndian
+            out.append(segmentFirstPosition + UInt64(rel))
+            lo += 1
+        }
+        return out
+    }
+}
+
+/// The 16 bytes of an event id, with the 8-byte prefix the event-id index sorts by.
+struct UUIDBytes {
+    var prefix: UInt64
+
+    init(_ id: UUID) {
+        prefix = withUnsafeBytes(of: id.uuid) { $0.loadUnaligned(as: UInt64.self).littleEndian }
+    }
+}

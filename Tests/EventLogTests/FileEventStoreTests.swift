@@ -44,7 +44,7 @@ struct FileEventStoreTests {
     @Test
     func everythingSurvivesReopeningAcrossManySegments() async throws {
         let h = try Harness(.fileSmallSegments)
-        let pad = String(repeating: "p", count: 200)
+        let pad = noise(200)
         var written: [ProposedEvent] = []
         for round in 0..<40 {
             let s = try StreamID("pet-\(round % 4)")
@@ -87,7 +87,7 @@ struct FileEventStoreTests {
     func aCommitLargerThanASegmentIsStillOneCommit() async throws {
         let h = try Harness(.fileSmallSegments)
         try await h.store.append(to: "small-1", events(3))
-        let big = (0..<50).map { i in event("Big", "{\"i\":\(i),\"pad\":\"\(String(repeating: "b", count: 500))\"}") }
+        let big = (0..<50).map { i in event("Big", "{\"i\":\(i),\"pad\":\"\(noise(500))\"}") }
         let r = try await h.store.append(to: "big-1", expected: .noStream, big)
         #expect(r.firstPosition == 3)
         #expect(r.lastPosition == 52)
@@ -101,7 +101,7 @@ struct FileEventStoreTests {
     func statsAndVerifyAgreeWithWhatWasWritten() async throws {
         let h = try Harness(.fileSmallSegments)
         for i in 0..<20 {
-            try await h.store.append(to: try StreamID("pet-\(i % 5)"), events(3, prefix: String(repeating: "s", count: 100)))
+            try await h.store.append(to: try StreamID("pet-\(i % 5)"), events(3, prefix: noise(100)))
         }
         do {
             let store = try #require(h.store as? FileEventStore)

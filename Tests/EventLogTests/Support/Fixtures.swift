@@ -156,3 +156,12 @@ func withWatchdog<R: Sendable>(
 func sid(_ raw: String) throws(EventStoreError) -> StreamID {
     try StreamID(raw)
 }
+
+/// `count` characters of random hex: padding that zstd cannot squeeze away (about 4 bits of entropy per
+/// character), so that small segments really fill up and roll over.
+func noise(_ count: Int) -> String {
+    var out = ""
+    out.reserveCapacity(count + 32)
+    while out.utf8.count < count { out += UUID().uuidString.replacingOccurrences(of: "-", with: "") }
+    return String(out.prefix(count))
+}

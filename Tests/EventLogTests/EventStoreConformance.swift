@@ -174,6 +174,7 @@ struct RecordRoundTripTests {
         try await h.store.append(to: precomposed, expected: .noStream, [event("Named", "{\"pad\":\"\(pad)\"}")])
         try await h.store.append(to: decomposed, [event("Named", "{\"pad\":\"\(pad)\"}")])
         for _ in 0..<3 { try await h.store.append(to: "other-1", [event("Named", "{\"pad\":\"\(pad)\"}")]) }
+        try h.expectRolledOver()
         try h.checkpoint()
         for id in [precomposed, decomposed] {
             let version = try await h.store.streamVersion(of: id)
@@ -249,6 +250,7 @@ struct PositionTests {
             expectedPosition += UInt64(n)
             if round == 5 { try h.checkpoint() }
         }
+        try h.expectRolledOver()
         try h.checkpoint()
         let all = try await h.store.readAll(pageSize: 7)
         #expect(all.map(\.position) == Array(0..<expectedPosition))

@@ -58,6 +58,35 @@ struct IdempotencyTests {
         #expect(try await h.store.lastPosition() == 4)
     }
 
+    /// Ids committed long ago (in sealed, compacted segments of the file store) are found as well as recent ones.
+    @Test(arguments: Backend.allCases)
+    func retriesAreRecognisedForOldCommits(backend: Backend) async throws {
+        let h = try Harness(backend)
+        var requests: [(AppendRequest, AppendResult)] = []
+        for i in 0..<24 {
+            let s = try StreamID("pet-\(i % 3)")
+            let request = AppendRequest(
+                stream: s, expected: .any,
+                events: [event("Padded", "{\"i\":\(i),\"pad\":\"\(noise(600))\"}"), event("Small", "{\"i\":\(i)}")])
+            requests.append((request, try await h.store.append(request)))
+        }
+        try h.expectRolledOver()
+        try h.checkpoint()
+        let last = try await h.store.lastPosition()
+        #expect(last == 47)
+        for (request, original) in requests {
+            let retry = try await h.store.append(request)
+            #expect(retry.wasAlreadyCommitted)
+            #expect(retry.firstPosition == original.firstPosition)
+            #expect(retry.lastPosition == original.lastPosition)
+            #expect(retry.streams == original.streams)
+        }
+        // Reusing the first id ever written on another stream conflicts.
+        let first = requests[0].0.entries[0].event
+        await expectIdempotencyConflict { try await h.store.append(to: "pet-9", [first]) }
+        #expect(try await h.store.lastPosition() == last)
+    }
+
     @Test(arguments: Backend.allCases)
     func retryWithExactExpectedVersionSucceedsAfterTheStreamMovedOn(backend: Backend) async throws {
         let h = try Harness(backend)

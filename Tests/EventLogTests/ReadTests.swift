@@ -6,7 +6,8 @@ import Testing
 @Suite("Conformance: reads")
 struct ReadTests {
     /// A log of 30 events over five streams of three categories, interleaved:
-    /// positions 0..<30; event i goes to `streams[i % 5]`; types alternate Even/Odd by position.
+    /// positions 0..<30; event i goes to `streams[i % 5]`; types alternate Even/Odd by position. Each event
+    /// carries ~200 bytes of incompressible padding, so 4 KiB segments spread the log over several segments.
     static let streams: [StreamID] = ["order-1", "inventory-a", "order-2", "order", "orders-1"]
 
     static func populate(_ h: Harness) async throws -> [RecordedEvent] {
@@ -17,12 +18,14 @@ struct ReadTests {
             let n = min(size, 30 - position)
             let entries = (position..<(position + n)).map { p in
                 AppendRequest.Entry(
-                    stream: streams[p % 5], event: event(p % 2 == 0 ? "Even" : "Odd", "{\"p\":\(p)}"))
+                    stream: streams[p % 5],
+                    event: event(p % 2 == 0 ? "Even" : "Odd", "{\"p\":\(p),\"pad\":\"\(noise(400))\"}"))
             }
             try await h.store.append(AppendRequest(entries: entries))
             position += n
             size = size % 4 + 1
         }
+        try h.expectRolledOver()
         try h.checkpoint()
         let all = try await h.store.readAll()
         try #require(all.map(\.position) == Array(0..<30))

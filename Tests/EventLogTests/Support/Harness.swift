@@ -69,6 +69,14 @@ final class Harness: @unchecked Sendable {
         current = try FileEventStore.open(path: directory, options: Self.options(backend))
     }
 
+    /// For `fileSmallSegments`: asserts the store has rolled over to more than one segment (the premise of cases
+    /// that mean to read across segments). Does nothing for the other backends.
+    func expectRolledOver(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard backend == .fileSmallSegments, let file = current as? FileEventStore else { return }
+        let segments = try file.segmentNames()
+        #expect(segments.count > 1, "4 KiB segments should have rolled over", sourceLocation: sourceLocation)
+    }
+
     /// Called by cases between appends and reads: reopens the `fileReopened` backend, does nothing for the others.
     func checkpoint() throws {
         if backend == .fileReopened { try reopen() }

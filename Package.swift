@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
-        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog"]),
+        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog", "EventLogFile", "EventLogMemory"]),
     ]
 )
 

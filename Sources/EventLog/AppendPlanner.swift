@@ -35,7 +35,7 @@ public enum AppendPlanner {
         var total = 0
         var ids = Set<UUID>()
         ids.reserveCapacity(request.entries.count)
-        var written = Set<StreamID>()
+        let checkOnly = Set(request.expectations.lazy.filter(\.checkOnly).map(\.stream))
         for entry in request.entries {
             try EventLimits.validateEvent(entry.event)
             total += entry.event.payloadSize
@@ -43,7 +43,9 @@ public enum AppendPlanner {
                 throw .invalidRequest(
                     "event id \(entry.event.id.uuidString.lowercased()) appears more than once in the same append")
             }
-            written.insert(entry.stream)
+            if !checkOnly.isEmpty && checkOnly.contains(entry.stream) {
+                throw .invalidRequest("stream '\(entry.stream)' is both written and check-only in the same append")
+            }
         }
         guard total <= EventLimits.maxAppendBytes else {
             throw .invalidRequest("the append holds \(total) bytes of events; the limit is \(EventLimits.maxAppendBytes) per append")
@@ -53,11 +55,12 @@ public enum AppendPlanner {
             guard named.insert(e.stream).inserted else {
                 throw .invalidRequest("stream '\(e.stream)' has more than one expected version in the same append")
             }
-            if e.checkOnly && written.contains(e.stream) {
-                throw .invalidRequest("stream '\(e.stream)' is both written and check-only in the same append")
-            }
         }
-        guard written.union(named).count <= EventLimits.maxStreamsPerAppend else {
+        // Entries are at most maxEventsPerAppend, so only the expectations can push the stream count past it.
+        if named.count > EventLimits.maxStreamsPerAppend
+            || named.count + request.entries.count > EventLimits.maxStreamsPerAppend,
+            named.union(request.entries.map(\.stream)).count > EventLimits.maxStreamsPerAppend
+        {
             throw .invalidRequest("the append names more than \(EventLimits.maxStreamsPerAppend) streams")
         }
     }
@@ -78,10 +81,24 @@ public enum AppendPlanner {
     ) throws -> Outcome {
         var expected: [StreamID: ExpectedVersion] = [:]
         for e in request.expectations where !e.checkOnly { expected[e.stream] = e.expected }
+        // Each written stream gets a slot (in order of first appearance), so per-event work indexes arrays.
+        var slotOf: [StreamID: Int] = [:]
         var order: [StreamID] = []
-        var seen = Set<StreamID>()
-        for entry in request.entries where seen.insert(entry.stream).inserted { order.append(entry.stream) }
-        for e in request.expectations where !e.checkOnly && seen.insert(e.stream).inserted { order.append(e.stream) }
+        var entrySlots: [Int] = []
+        entrySlots.reserveCapacity(request.entries.count)
+        for entry in request.entries {
+            if let slot = slotOf[entry.stream] {
+                entrySlots.append(slot)
+            } else {
+                slotOf[entry.stream] = order.count
+                entrySlots.append(order.count)
+                order.append(entry.stream)
+            }
+        }
+        for e in request.expectations where !e.checkOnly && slotOf[e.stream] == nil {
+            slotOf[e.stream] = order.count
+            order.append(e.stream)
+        }
 
         if !request.entries.isEmpty {
             var found: [(AppendRequest.Entry, RecordedEvent)] = []
@@ -112,26 +129,20 @@ public enum AppendPlanner {
                 throw EventStoreError.wrongExpectedVersion(stream: e.stream, expected: e.expected, actual: current)
             }
         }
-        var next: [StreamID: UInt64] = [:]
+        var current: [UInt64?] = []
+        current.reserveCapacity(order.count)
+        for s in order { current.append(try currentVersion(s)) }
+        var next: [UInt64] = current.map { $0.map { $0 + 1 } ?? 0 }
         var planned: [PlannedEvent] = []
         planned.reserveCapacity(request.entries.count)
-        for entry in request.entries {
-            let version: UInt64
-            if let n = next[entry.stream] {
-                version = n
-            } else {
-                version = try currentVersion(entry.stream).map { $0 + 1 } ?? 0
-            }
-            next[entry.stream] = version + 1
-            planned.append(PlannedEvent(stream: entry.stream, version: version, event: entry.event))
+        for (entry, slot) in zip(request.entries, entrySlots) {
+            planned.append(PlannedEvent(stream: entry.stream, version: next[slot], event: entry.event))
+            next[slot] += 1
         }
         var streams: [AppendResult.StreamVersion] = []
-        for s in order {
-            if let n = next[s] {
-                streams.append(.init(stream: s, version: n - 1))
-            } else {
-                streams.append(.init(stream: s, version: try currentVersion(s)))
-            }
+        for (slot, s) in order.enumerated() {
+            let wrote = next[slot] != (current[slot].map { $0 + 1 } ?? 0)
+            streams.append(.init(stream: s, version: wrote ? next[slot] - 1 : current[slot]))
         }
         return .write(events: planned, streams: streams)
     }

@@ -30,11 +30,26 @@ public enum EventLimits {
         guard !id.hasPrefix("$") else {
             throw .invalidRequest("stream id '\(id)' starts with '$', which is reserved for system streams")
         }
-        for scalar in id.unicodeScalars where scalar.properties.isWhitespace || isControl(scalar) {
+        if let bad = firstWhitespaceOrControl(id) {
             throw .invalidRequest(
-                "stream id '\(id.debugDescription.dropFirst().dropLast())' contains whitespace or a control character (U+\(hex(scalar.value)))"
+                "stream id '\(id.debugDescription.dropFirst().dropLast())' contains whitespace or a control character (U+\(hex(bad.value)))"
             )
         }
+    }
+
+    /// The first whitespace or control character of a string, if any. ASCII is checked byte by byte; only
+    /// non-ASCII text pays for Unicode property lookups.
+    private static func firstWhitespaceOrControl(_ text: String) -> Unicode.Scalar? {
+        var ascii = true
+        for byte in text.utf8 {
+            if byte >= 0x80 {
+                ascii = false
+                break
+            }
+            if byte <= 0x20 || byte == 0x7F { return Unicode.Scalar(byte) }
+        }
+        if ascii { return nil }
+        return text.unicodeScalars.first { $0.properties.isWhitespace || isControl($0) }
     }
 
     /// Checks an event type: 1 to 128 ASCII characters, a letter first, then letters, digits, `.`, `_`, `-`, `:`.
@@ -42,13 +57,13 @@ public enum EventLimits {
     /// - Parameter type: The event type.
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the problem.
     public static func validateEventType(_ type: String) throws(EventStoreError) {
-        let bytes = Array(type.utf8)
+        let bytes = type.utf8
         guard !bytes.isEmpty else { throw .invalidRequest("event type is empty") }
         guard bytes.count <= maxEventTypeBytes else {
             throw .invalidRequest("event type is \(bytes.count) bytes long; the limit is \(maxEventTypeBytes)")
         }
         func isLetter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
-        guard isLetter(bytes[0]) else {
+        guard isLetter(bytes.first!) else {
             throw .invalidRequest("event type '\(type)' must start with an ASCII letter")
         }
         for c in bytes where !(isLetter(c) || (c >= 48 && c <= 57) || c == 46 || c == 95 || c == 45 || c == 58) {
@@ -72,7 +87,7 @@ public enum EventLimits {
             guard n > 0, n <= maxMetadataKeyBytes else {
                 throw .invalidRequest("metadata key '\(pair.key)' must be 1 to \(maxMetadataKeyBytes) bytes long")
             }
-            for scalar in pair.key.unicodeScalars where scalar.properties.isWhitespace || isControl(scalar) {
+            if firstWhitespaceOrControl(pair.key) != nil {
                 throw .invalidRequest("metadata key '\(pair.key)' contains whitespace or a control character")
             }
         }

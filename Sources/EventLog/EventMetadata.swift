@@ -1,7 +1,8 @@
 /// Free-form string pairs carried by an event, with well-known keys for correlation, causation and actor.
 ///
-/// Pairs are kept sorted by key with unique keys, so two metadata values with the same pairs are equal and
-/// encode to the same bytes.
+/// Pairs are kept sorted by key with unique keys, in one canonical byte encoding (each key and value as a
+/// LEB128 length and UTF-8), so equal metadata has equal bytes, and the log stores and returns those bytes
+/// without building strings until someone asks for them.
 public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The key of the id that ties together every event caused by one user action.
     public static let correlationID = "correlationId"
@@ -10,75 +11,159 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     /// The key of who caused the event (a user id, a service name).
     public static let actor = "actor"
 
-    /// The pairs, sorted by key, keys unique.
-    public private(set) var pairs: [(key: String, value: String)]
+    /// The canonical encoding: for each pair in key order, key length (LEB128), key, value length, value.
+    public private(set) var encoded: [UInt8]
+    /// The number of pairs.
+    public private(set) var count: Int
 
     /// Creates empty metadata.
-    public init() { pairs = [] }
+    public init() {
+        encoded = []
+        count = 0
+    }
 
     /// Creates metadata from a dictionary.
     public init(_ dictionary: [String: String]) {
-        pairs = dictionary.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        self.init(sortedUniquePairs: dictionary.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        self.init([:])
-        for (k, v) in elements { self[k] = v }
+        var d: [String: String] = [:]
+        for (k, v) in elements { d[k] = v }
+        self.init(d)
     }
 
-    /// Builds metadata from pairs that are already sorted by key and unique (the log's own encoding).
+    /// Builds metadata from pairs already sorted by key with unique keys.
     public init(sortedUniquePairs: [(key: String, value: String)]) {
-        pairs = sortedUniquePairs
+        encoded = []
+        count = sortedUniquePairs.count
+        for p in sortedUniquePairs {
+            Self.append(p.key, to: &encoded)
+            Self.append(p.value, to: &encoded)
+        }
     }
+
+    /// Wraps bytes in the canonical encoding (as the log stores them) holding `count` pairs.
+    ///
+    /// - Parameters:
+    ///   - encoded: The bytes; they must be the canonical encoding (the log checks its data by checksum).
+    ///   - count: The number of pairs in them.
+    public init(encoded: [UInt8], count: Int) {
+        self.encoded = encoded
+        self.count = count
+    }
+
+    /// The pairs, sorted by key.
+    public var pairs: [(key: String, value: String)] {
+        var out: [(key: String, value: String)] = []
+        out.reserveCapacity(count)
+        forEachPair { k, v in
+            out.append((key: k, value: v))
+            return true
+        }
+        return out
+    }
+
+    /// Whether there are no pairs.
+    public var isEmpty: Bool { count == 0 }
 
     /// The value for a key, or `nil`. Setting `nil` removes the key.
     public subscript(key: String) -> String? {
         get {
-            var lo = 0
-            var hi = pairs.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if pairs[mid].key < key { lo = mid + 1 } else { hi = mid }
+            var found: String?
+            forEachPair { k, v in
+                if k == key {
+                    found = v
+                    return false
+                }
+                return k < key
             }
-            return lo < pairs.count && pairs[lo].key == key ? pairs[lo].value : nil
+            return found
         }
         set {
+            var p = pairs
             var lo = 0
-            var hi = pairs.count
+            var hi = p.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if pairs[mid].key < key { lo = mid + 1 } else { hi = mid }
+                if p[mid].key < key { lo = mid + 1 } else { hi = mid }
             }
-            let found = lo < pairs.count && pairs[lo].key == key
-            switch (found, newValue) {
-            case (true, .some(let v)): pairs[lo].value = v
-            case (true, .none): pairs.remove(at: lo)
-            case (false, .some(let v)): pairs.insert((key: key, value: v), at: lo)
-            case (false, .none): break
+            let exists = lo < p.count && p[lo].key == key
+            switch (exists, newValue) {
+            case (true, .some(let v)): p[lo].value = v
+            case (true, .none): p.remove(at: lo)
+            case (false, .some(let v)): p.insert((key: key, value: v), at: lo)
+            case (false, .none): return
             }
+            self = EventMetadata(sortedUniquePairs: p)
         }
     }
-
-    /// The number of pairs.
-    public var count: Int { pairs.count }
-    /// Whether there are no pairs.
-    public var isEmpty: Bool { pairs.isEmpty }
 
     public func makeIterator() -> IndexingIterator<[(key: String, value: String)]> { pairs.makeIterator() }
 
     /// The pairs as a dictionary.
     public var dictionary: [String: String] {
-        Dictionary(uniqueKeysWithValues: pairs.map { ($0.key, $0.value) })
+        var d: [String: String] = [:]
+        forEachPair { k, v in
+            d[k] = v
+            return true
+        }
+        return d
+    }
+
+    /// The total UTF-8 size of keys and values.
+    public var contentSize: Int {
+        var n = 0
+        forEachPair { k, v in
+            n += k.utf8.count + v.utf8.count
+            return true
+        }
+        return n
     }
 
     public static func == (lhs: EventMetadata, rhs: EventMetadata) -> Bool {
-        lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        lhs.count == rhs.count && lhs.encoded == rhs.encoded
     }
 
     public func hash(into hasher: inout Hasher) {
-        for p in pairs {
-            hasher.combine(p.key)
-            hasher.combine(p.value)
+        hasher.combine(encoded)
+    }
+
+    /// Visits the pairs in key order; return `false` to stop. Malformed bytes end the visit (never trap).
+    private func forEachPair(_ body: (String, String) -> Bool) {
+        encoded.withUnsafeBufferPointer { b in
+            var i = 0
+            func string() -> String? {
+                var length = 0
+                var shift = 0
+                while i < b.count {
+                    let byte = b[i]
+                    i += 1
+                    length |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 {
+                        guard length <= b.count - i else { return nil }
+                        let s = String(decoding: UnsafeBufferPointer(rebasing: b[i..<(i + length)]), as: UTF8.self)
+                        i += length
+                        return s
+                    }
+                    shift += 7
+                    if shift > 28 { return nil }
+                }
+                return nil
+            }
+            for _ in 0..<count {
+                guard let k = string(), let v = string(), body(k, v) else { return }
+            }
         }
+    }
+
+    private static func append(_ s: String, to bytes: inout [UInt8]) {
+        var v = s.utf8.count
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+        bytes.append(contentsOf: s.utf8)
     }
 }

@@ -28,6 +28,6 @@ public struct ProposedEvent: Hashable, Sendable {
 
     /// The size the limits apply to: data plus metadata keys and values, in bytes.
     public var payloadSize: Int {
-        data.count + metadata.pairs.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        data.count + metadata.contentSize
     }
 }

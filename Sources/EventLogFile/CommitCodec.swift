@@ -24,22 +24,14 @@ struct EventView {
         return s.withUTF8 { $0.count == stream.count && memcmp($0.baseAddress!, stream.baseAddress!, stream.count) == 0 }
     }
 
-    func decodeMetadata() throws(ByteReaderError) -> EventMetadata {
-        var r = ByteReader(metadata)
-        var pairs: [(key: String, value: String)] = []
-        pairs.reserveCapacity(metadataCount)
-        for _ in 0..<metadataCount {
-            let k = try r.readLengthPrefixedString()
-            let v = try r.readLengthPrefixedString()
-            pairs.append((key: k, value: v))
-        }
-        return EventMetadata(sortedUniquePairs: pairs)
+    func decodeMetadata() -> EventMetadata {
+        metadataCount == 0 ? EventMetadata() : EventMetadata(encoded: [UInt8](metadata), count: metadataCount)
     }
 
     func materialize() throws(ByteReaderError) -> RecordedEvent {
         RecordedEvent(
             position: position, stream: streamID(), version: version, type: typeName(), id: id, recordedAt: recordedAt,
-            metadata: try decodeMetadata(), data: [UInt8](data))
+            metadata: decodeMetadata(), data: [UInt8](data))
     }
 }
 
@@ -67,11 +59,9 @@ enum CommitCodec {
         w.writeVarint(version)
         w.writeLengthPrefixed(event.type)
         withUnsafeBytes(of: event.id.uuid) { w.write(bytes: $0) }
+        // The metadata's canonical encoding is the log's: count, then the pairs' bytes as they are.
         w.writeVarint(UInt64(event.metadata.count))
-        for pair in event.metadata {
-            w.writeLengthPrefixed(pair.key)
-            w.writeLengthPrefixed(pair.value)
-        }
+        w.write(bytes: event.metadata.encoded)
         w.writeLengthPrefixed(event.data)
     }
 

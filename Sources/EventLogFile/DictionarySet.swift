@@ -39,9 +39,25 @@ final class DictionarySet: @unchecked Sendable {
         }.sorted()
     }
 
-    /// The newest dictionary, loading it if another process trained it.
+    private var newestID: UInt32?
+    private var listedAt = ContinuousClock.now - .seconds(10)
+
+    /// The newest dictionary, loading it if another process trained it. The directory is listed at most once a
+    /// second: a dictionary another process just trained is picked up a moment later, which costs only ratio.
     func newest() throws -> Entry? {
-        guard let id = try idsOnDisk().last else { return nil }
+        let now = ContinuousClock.now
+        lock.lock()
+        let stale = now - listedAt > .seconds(1)
+        var id = newestID
+        lock.unlock()
+        if stale {
+            id = try idsOnDisk().last
+            lock.lock()
+            newestID = id
+            listedAt = now
+            lock.unlock()
+        }
+        guard let id else { return nil }
         return try get(id)
     }
 
@@ -86,6 +102,10 @@ final class DictionarySet: @unchecked Sendable {
         w.write(UInt32(0))
         w.write(bytes: dictionary)
         try FileSystem.writeAtomically(w.bytes, to: directory + "/" + Self.fileName(id), sync: true)
+        lock.lock()
+        newestID = id
+        listedAt = ContinuousClock.now
+        lock.unlock()
         return try get(id)
     }
 }

@@ -28,6 +28,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var pending: [Pending] = []
     private var committerRunning = false
     private var failure: EventStoreError?
+    /// The writer lock file, opened once; only the committer thread uses it.
+    private var writerLock: FileDescriptor?
     private let compaction = NSCondition()
     private var compactionRunning = false
 
@@ -272,7 +274,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func commit(_ requests: [AppendRequest]) -> [Result<AppendResult, any Error>] {
         if let failure { return requests.map { _ in .failure(failure) } }
         do {
-            let lock = try FileDescriptor.open(writerLockPath, .readWriteCreate)
+            if writerLock == nil { writerLock = try FileDescriptor.open(writerLockPath, .readWriteCreate) }
+            let lock = writerLock!
             try lock.lockExclusive()
             defer { try? lock.unlock() }
             return try stateLock.withLock { try commitLocked(requests) }
@@ -286,9 +289,12 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func commitLocked(_ requests: [AppendRequest]) throws -> [Result<AppendResult, any Error>] {
         try state.refresh(writer: true)
         var results: [Result<AppendResult, any Error>] = []
+        // What earlier appends of this group wrote, for the later ones to see (unused for a group of one).
         var versions: [StreamID: UInt64] = [:]
         var written: [UUID: RecordedEvent] = [:]
+        let overlay = requests.count > 1
         var frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])] = []
+        var plannedEvents: [AppendPlanner.PlannedEvent] = []
         var bytes: [UInt8] = []
         var position = state.nextPosition
         var lastAt = state.lastRecordedAt
@@ -311,12 +317,16 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     lastAt = at
                     var payload = ByteWriter(capacity: request.entries.reduce(64) { $0 + $1.event.payloadSize + 64 })
                     CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &payload)
-                    for (i, e) in events.enumerated() {
+                    for e in events {
                         CommitCodec.encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &payload)
-                        versions[e.stream] = e.version
-                        written[e.event.id] = RecordedEvent(
-                            position: position + UInt64(i), stream: e.stream, version: e.version, type: e.event.type,
-                            id: e.event.id, recordedAt: at, metadata: e.event.metadata, data: e.event.data)
+                    }
+                    if overlay {
+                        for s in streams { if let v = s.version { versions[s.stream] = v } }
+                        for (i, e) in events.enumerated() {
+                            written[e.event.id] = RecordedEvent(
+                                position: position + UInt64(i), stream: e.stream, version: e.version, type: e.event.type,
+                                id: e.event.id, recordedAt: at, metadata: e.event.metadata, data: e.event.data)
+                        }
                     }
                     let start = bytes.count
                     try FrameIO.encode(
@@ -327,6 +337,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
                     }
                     frames.append((start, bytes.count - start, header, payload.bytes))
+                    plannedEvents.append(contentsOf: events)
                     results.append(.success(AppendResult(firstPosition: position, lastPosition: position + UInt64(events.count) - 1, streams: streams)))
                     position += UInt64(events.count)
                 }
@@ -336,7 +347,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         }
         guard !frames.isEmpty else { return results }
         do {
-            try state.appendFrames(bytes, frames: frames)
+            try state.appendFrames(bytes, frames: frames, events: plannedEvents)
         } catch {
             // After a failed write or flush the page cache cannot be trusted: refuse further appends in this
             // process (reopen the store to continue), and fail every append of this group.
@@ -348,7 +359,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 return r
             }
         }
-        if let a = state.active, a.endOffset >= UInt64(options.segmentSize) {
+        if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
             try state.sealActive()
             try state.createActiveSegment()
         }

@@ -12,6 +12,11 @@ public struct FileEventStoreOptions: Sendable {
     public var createIfMissing: Bool
     /// The size at which the active segment is sealed and a new one started (default 64 MiB).
     public var segmentSize: Int
+    /// The event count at which the active segment is sealed even if smaller than ``segmentSize`` (default
+    /// 131,072). The active segment's index lives in memory and is rebuilt by scanning the segment when a
+    /// process opens the store, so this bounds both that memory and the time to open (as Kafka rolls a segment
+    /// when its index is full).
+    public var maxSegmentEvents: Int
     /// Flush policy of appends.
     public var durability: Durability
     /// The uncompressed size of the blocks sealed segments are rewritten into (default 1 MiB).
@@ -29,15 +34,17 @@ public struct FileEventStoreOptions: Sendable {
     public init(
         createIfMissing: Bool = false,
         segmentSize: Int = 64 << 20,
+        maxSegmentEvents: Int = 131_072,
         durability: Durability = .sync,
         blockSize: Int = 1 << 20,
         blockCompressionLevel: Int32 = 6,
-        commitCompressionLevel: Int32 = 3,
+        commitCompressionLevel: Int32 = 1,
         dictionaryTrainingThreshold: Int = 4 << 20,
         compactSealedSegments: Bool = true
     ) {
         self.createIfMissing = createIfMissing
         self.segmentSize = segmentSize
+        self.maxSegmentEvents = maxSegmentEvents
         self.durability = durability
         self.blockSize = blockSize
         self.blockCompressionLevel = blockCompressionLevel

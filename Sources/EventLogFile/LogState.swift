@@ -46,11 +46,15 @@ final class LogState {
 
     // MARK: - Refresh and recovery
 
+    private var headWritable = false
+
+    /// The head file: read-only for readers; a writer needs (and reopens) it read-write.
     private func headDescriptor(create: Bool) throws -> FileDescriptor? {
-        if let head { return head }
+        if let head, headWritable || !create { return head }
         let path = root + "/" + LogFormat.headName
         if !create && !FileSystem.exists(path) { return nil }
         head = try FileDescriptor.open(path, create ? .readWriteCreate : .readOnly)
+        headWritable = create
         return head
     }
 
@@ -59,6 +63,14 @@ final class LogState {
     /// Brings the view up to date with the directory.
     func refresh(writer: Bool) throws {
         let headRecord = try headDescriptor(create: writer).flatMap { try HeadFile.read(fd: $0) }
+        // The directory only changes when a segment is sealed or created, which moves the head to a new
+        // segment; while the head still names our active segment, catching up on its frames is enough.
+        if let a = active, let h = headRecord, h.activeFirstPosition == a.firstPosition, activeDamage == nil {
+            try catchUp(a, durableEnd: h.endOffset, writer: writer)
+            lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt, h.lastRecordedAt)
+            if writer, h != currentHead() { try writeHead() }
+            return
+        }
         let names = try FileSystem.contentsOfDirectory(segmentsDirectory).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         let knownSealed = sealed.last?.firstPosition
         for (i, name) in names.enumerated() {
@@ -291,10 +303,12 @@ final class LogState {
     }
 
     /// Appends encoded commit frames to the active segment, flushes them, and indexes them.
-    func appendFrames(_ bytes: [UInt8], frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])]) throws {
+    func appendFrames(_ bytes: [UInt8], frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])], events: [AppendPlanner.PlannedEvent]) throws {
         if let damage = activeDamage { throw damage }
         if active == nil { try createActiveSegment() }
-        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes.count) > UInt64(options.segmentSize) {
+        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes.count) > UInt64(options.segmentSize)
+            || a.eventCount + UInt64(events.count) > UInt64(options.maxSegmentEvents)
+        {
             try sealActive()
             try createActiveSegment()
         }
@@ -308,9 +322,11 @@ final class LogState {
             try? a.fd.truncate(to: start)
             throw error
         }
+        var next = 0
         for f in frames {
             let ref = FrameRef(firstPosition: f.header.firstPosition, offset: start + UInt64(f.offsetInBatch), length: UInt32(f.length), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
-            try a.index(frame: ref, payload: f.payload, header: f.header)
+            a.index(frame: ref, header: f.header, events: events[next..<(next + Int(f.header.eventCount))])
+            next += Int(f.header.eventCount)
             cache.insert(FrameCache.Key(segment: a.firstPosition, layout: .commits, offset: ref.offset), header: f.header, payload: f.payload)
         }
         lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt)

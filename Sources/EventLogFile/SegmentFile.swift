@@ -151,6 +151,21 @@ final class ActiveSegment: SegmentFile {
         return lo < frames.count ? frames[lo] : nil
     }
 
+    /// Adds a just-written frame's events to the in-memory index, from the events themselves.
+    func index(frame ref: FrameRef, header: FrameHeader, events: ArraySlice<AppendPlanner.PlannedEvent>) {
+        var position = ref.firstPosition
+        for e in events {
+            streams[e.stream, default: Stream(firstVersion: e.version, positions: [])].positions.append(position)
+            eventIDs[e.event.id] = position
+            position += 1
+        }
+        frames.append(ref)
+        rawBytes += UInt64(header.rawLength)
+        eventCount += UInt64(header.eventCount)
+        lastRecordedAt = header.lastRecordedAt
+        endOffset = ref.offset + UInt64(ref.length)
+    }
+
     /// Adds a frame's events to the in-memory index.
     func index(frame ref: FrameRef, payload: [UInt8], header: FrameHeader) throws {
         try payload.withUnsafeBytes { raw in

@@ -1,11 +1,53 @@
+import EventLog
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The `pawtrail` command: parses the arguments, runs the subcommand, exits with its status.
 public enum PawtrailCommand {
+    /// The command tree.
+    static let root = CommandSpec(
+        name: "pawtrail",
+        abstract: "Pawtrail: the event store of a pet-care business.",
+        subcommands: [LogCommand.spec, EventsCommand.spec, DemoCommand.spec])
+
     /// Runs the process's command line and exits.
     public static func main() async {
-        exit(0)
+        let console = StandardConsole()
+        let status = await run(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+            console: console, storeOpener: FileStoreOpener())
+        console.flush()
+        exit(status.rawValue)
+    }
+
+    /// Runs one command line.
+    ///
+    /// - Parameters:
+    ///   - arguments: The words after `pawtrail`.
+    ///   - environment: The environment (`PAWTRAIL_STORE`).
+    ///   - console: Where to print.
+    ///   - storeOpener: How to open the store.
+    /// - Returns: The exit status; errors are printed, never thrown.
+    public static func run(
+        arguments: [String], environment: [String: String], console: any Console, storeOpener: any StoreOpener
+    ) async -> ExitCode {
+        let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        let reporter = ErrorReporter(root: root, console: console, json: wantsJSON)
+        do {
+            switch try ArgumentParser(root: root).parse(arguments) {
+            case .help(let path):
+                console.write(HelpFormatter().help(for: path), to: .standardOutput)
+                return .success
+            case .run(let command, let parsed):
+                guard let run = command.run else { return .success }
+                let context = CommandContext(
+                    arguments: parsed, console: console, environment: environment, storeOpener: storeOpener)
+                return try await run(context)
+            }
+        } catch {
+            return reporter.report(error)
+        }
     }
 }

@@ -1,0 +1,15 @@
+/// The kind of a JSON value, as the scanner reports it.
+enum JSONKind: Sendable, Hashable, CustomStringConvertible {
+    case object, array, string, number, `true`, `false`, null
+
+    var description: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .true, .false: "a boolean"
+        case .null: "null"
+        }
+    }
+}

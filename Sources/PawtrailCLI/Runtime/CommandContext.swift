@@ -1,0 +1,55 @@
+/// Everything a verb needs: its parsed arguments, where to print, the environment and how to open the store.
+struct CommandContext: Sendable {
+    /// The parsed command line.
+    var arguments: ParsedArguments
+    /// Where output goes.
+    var console: any Console
+    /// The process environment (for `$PAWTRAIL_STORE`).
+    var environment: [String: String]
+    /// Opens the store.
+    var storeOpener: any StoreOpener
+
+    /// `--store`, else `$PAWTRAIL_STORE`, else `./pawtrail-data`.
+    var storePath: String {
+        if let p = arguments.value(GlobalOptions.store.name) { return p }
+        if let p = environment[GlobalOptions.storeEnvironmentVariable], !p.isEmpty { return p }
+        return GlobalOptions.defaultStorePath
+    }
+
+    /// Whether `--json` was given.
+    var wantsJSON: Bool { arguments.flag("json") }
+
+    /// Prints a line on standard output.
+    func out(_ line: String) {
+        console.write(line + "\n", to: .standardOutput)
+    }
+
+    /// Prints a JSON value as one line on standard output.
+    func out(_ json: JSONValue) {
+        out(json.serialized)
+    }
+
+    /// Prints a line on standard error.
+    func err(_ line: String) {
+        console.write(line + "\n", to: .standardError)
+    }
+
+    /// Opens the store and warns once on stderr when opening repaired it.
+    ///
+    /// - Parameter access: Read or write.
+    /// - Returns: The store.
+    /// - Throws: The opener's errors.
+    func openStore(_ access: StoreAccess) throws -> OpenedStore {
+        let opened = try storeOpener.open(path: storePath, access: access)
+        if let recovery = opened.recovery { err("Warning: \(recovery)") }
+        return opened
+    }
+
+    /// The file-level operations, or a failure when the store has none.
+    func maintenance(of store: OpenedStore) throws -> any LogMaintenance {
+        guard let m = store.maintenance else {
+            throw CommandFailure(kind: .failure, message: "this store has no files to inspect")
+        }
+        return m
+    }
+}

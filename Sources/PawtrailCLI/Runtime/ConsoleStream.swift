@@ -1,0 +1,5 @@
+/// Standard output or standard error.
+public enum ConsoleStream: Sendable, Hashable {
+    case standardOutput
+    case standardError
+}

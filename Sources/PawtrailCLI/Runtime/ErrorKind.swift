@@ -1,0 +1,43 @@
+public import EventLog
+
+/// The machine-readable kind of an error, printed as `{"error":"<kind>",...}` with `--json`.
+public enum ErrorKind: String, Sendable, Hashable {
+    case usage
+    case invalidRequest = "invalid-request"
+    case idempotencyConflict = "idempotency-conflict"
+    case wrongExpectedVersion = "wrong-expected-version"
+    case corrupted
+    case io
+    case storeNotFound = "store-not-found"
+    case incompatibleFormat = "incompatible-format"
+    case failure
+
+    /// The exit status of errors of this kind.
+    public var exitCode: ExitCode {
+        switch self {
+        case .usage: .usage
+        case .invalidRequest, .idempotencyConflict: .dataError
+        case .wrongExpectedVersion: .tryAgain
+        case .corrupted, .io, .storeNotFound, .incompatibleFormat: .ioError
+        case .failure: .failure
+        }
+    }
+
+    /// The kind of a store error.
+    ///
+    /// - Parameter error: The error.
+    /// - Returns: Its kind.
+    public init(_ error: EventStoreError) {
+        switch error {
+        case .wrongExpectedVersion: self = .wrongExpectedVersion
+        case .idempotencyConflict: self = .idempotencyConflict
+        case .invalidRequest: self = .invalidRequest
+        case .corrupted: self = .corrupted
+        case .io: self = .io
+        case .storeNotFound: self = .storeNotFound
+        case .incompatibleFormat: self = .incompatibleFormat
+        // A store failure is the store's own problem, not the user's input: it is reported as an I/O error.
+        case .storeFailure: self = .io
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// Opens the store a command works on; the tool opens a ``FileStoreOpener``, tests pass an in-memory store.
+public protocol StoreOpener: Sendable {
+    /// Opens the store at a path.
+    ///
+    /// - Parameters:
+    ///   - path: The store directory.
+    ///   - access: Read, or write (which creates a missing store).
+    /// - Returns: The store.
+    /// - Throws: `EventStoreError` (e.g. `storeNotFound`).
+    func open(path: String, access: StoreAccess) throws -> OpenedStore
+}

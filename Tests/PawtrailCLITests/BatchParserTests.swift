@@ -1,0 +1,90 @@
+import EventLog
+import Foundation
+@testable import PawtrailCLI
+import Testing
+
+@Suite struct BatchParserTests {
+    func parse(_ text: String) throws -> AppendRequest {
+        try BatchParser.parse(Array(text.utf8))
+    }
+
+    func message(_ text: String) -> String? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return (error as? CommandFailure)?.message
+        }
+    }
+
+    @Test func parsesEventsChecksAndKeepsRawData() throws {
+        let text = """
+            {"stream":"order-1","type":"OrderPlaced","data":{"total":12.50,"b":1,"a":2},"eventId":"0E6D6F4A-0000-4000-8000-000000000001","metadata":{"actor":"sam"},"expectedVersion":"no-stream"}
+
+            {"stream":"inventory-litter","type":"StockReserved","data":[1, 2],"expectedVersion":3}
+            {"stream":"inventory-litter","type":"StockReserved","data":"x","expectedVersion":"3"}
+            {"stream":"pet-1","expectedVersion":"stream-exists","check":true}
+            """
+        let request = try parse(text)
+        #expect(request.entries.count == 3)
+        #expect(String(decoding: request.entries[0].event.data, as: UTF8.self) == #"{"total":12.50,"b":1,"a":2}"#)
+        #expect(String(decoding: request.entries[1].event.data, as: UTF8.self) == "[1, 2]")
+        #expect(request.entries[0].event.id.uuidString.lowercased() == "0e6d6f4a-0000-4000-8000-000000000001")
+        #expect(request.entries[0].event.metadata["actor"] == "sam")
+        #expect(
+            request.expectations == [
+                .init(stream: try StreamID("order-1"), expected: .noStream),
+                .init(stream: try StreamID("inventory-litter"), expected: .exact(3)),
+                .init(stream: try StreamID("pet-1"), expected: .streamExists, checkOnly: true),
+            ])
+    }
+
+    @Test func errorsNameTheLine() {
+        #expect(message("{\"stream\":\"a\",\"type\":\"T\",\"data\":{}}\n\n{\"stream\":\"b\",\"type\":\"T\",\"data\":{]}")?.hasPrefix("line 3: invalid JSON") == true)
+        #expect(message(#"{"stream":"a b","type":"T","data":{}}"#)?.hasPrefix("line 1: stream id") == true)
+        #expect(message(#"{"stream":"a","type":"9T","data":{}}"#)?.hasPrefix("line 1: event type") == true)
+        #expect(message(#"{"stream":"a","type":"T"}"#) == #"line 1: missing "data""#)
+        #expect(message(#"{"stream":"a","type":"T","data":1,"metadata":{"k":1}}"#)?.hasPrefix("line 1: metadata value") == true)
+        #expect(message(#"{"stream":"a","type":"T","data":1,"extra":1}"#)?.hasPrefix("line 1: unknown field \"extra\"") == true)
+        #expect(message(#"{"stream":"a","type":"T","data":1,"expectedVersion":-1}"#)?.hasPrefix("line 1: \"expectedVersion\"") == true)
+        #expect(message(#"{"stream":"a","type":"T","data":1,"eventId":"nope"}"#)?.hasPrefix("line 1: \"eventId\"") == true)
+        #expect(message("[1]")?.hasPrefix("line 1: invalid JSON: expected a JSON object") == true)
+        #expect(message("\n \n") == "the batch holds no events and no checks")
+    }
+
+    @Test func oneExpectedVersionPerStream() {
+        let same = """
+            {"stream":"a","type":"T","data":1,"expectedVersion":2}
+            {"stream":"a","type":"T","data":2,"expectedVersion":2}
+            """
+        #expect(message(same) == nil)
+        let different = """
+            {"stream":"a","type":"T","data":1,"expectedVersion":2}
+            {"stream":"a","type":"T","data":2,"expectedVersion":"any"}
+            """
+        #expect(message(different)?.hasPrefix("line 2: stream 'a' has expected version any here but 2 on line 1") == true)
+    }
+
+    @Test func checkOnlyLinesAreChecks() {
+        #expect(message(#"{"stream":"a","check":true}"#)?.contains("needs \"expectedVersion\"") == true)
+        #expect(message(#"{"stream":"a","expectedVersion":1,"check":true,"data":1}"#)?.contains("may not have \"data\"") == true)
+        let writtenThenChecked = """
+            {"stream":"a","type":"T","data":1}
+            {"stream":"a","expectedVersion":1,"check":true}
+            """
+        #expect(message(writtenThenChecked)?.hasPrefix("line 2: stream 'a' is check-only here but written on line 1") == true)
+        let checkedThenWritten = """
+            {"stream":"a","expectedVersion":1,"check":true}
+            {"stream":"a","type":"T","data":1}
+            """
+        #expect(message(checkedThenWritten)?.hasPrefix("line 2: stream 'a' is written here but check-only on line 1") == true)
+    }
+
+    @Test func duplicateEventIDsNameBothLines() {
+        let text = """
+            {"stream":"a","type":"T","data":1,"eventId":"0e6d6f4a-0000-4000-8000-000000000001"}
+            {"stream":"b","type":"T","data":1,"eventId":"0e6d6f4a-0000-4000-8000-000000000001"}
+            """
+        #expect(message(text)?.hasPrefix("line 2: event id 0e6d6f4a-0000-4000-8000-000000000001 is also used on line 1") == true)
+    }
+}

@@ -138,4 +138,90 @@ struct ConcurrencyTests {
             try await group.waitForAll()
         }
     }
+
+    /// Appends that land in one group commit must each be planned against the ones before them in the group.
+    @Test(arguments: Backend.allCases)
+    func racingAppendsWithNoStreamCreateTheStreamOnce(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let store = h.store
+        let outcomes = try await withThrowingTaskGroup(of: UInt64?.self) { group in
+            for i in 0..<10 {
+                group.addTask {
+                    do {
+                        return try await store.append(to: "order-1", expected: .noStream, [event("Placed", "{\"i\":\(i)}")]).firstPosition
+                    } catch EventStoreError.wrongExpectedVersion(let s, let expected, let actual) {
+                        #expect(s == "order-1")
+                        #expect(expected == .noStream)
+                        #expect(actual == 0)
+                        return nil
+                    }
+                }
+            }
+            var out: [UInt64?] = []
+            for try await o in group { out.append(o) }
+            return out
+        }
+        #expect(outcomes.compactMap { $0 } == [0])
+        #expect(try await store.events(of: "order-1").count == 1)
+        #expect(try await store.lastPosition() == 0)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func racingAppendsReusingOneIDOnDifferentStreamsCommitOnce(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let store = h.store
+        let shared = event("Shared", id: uuid(99))
+        let outcomes = try await withThrowingTaskGroup(of: StreamID?.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    let s = try StreamID("target-\(i)")
+                    do {
+                        try await store.append(to: s, [shared])
+                        return s
+                    } catch EventStoreError.idempotencyConflict(let id, _) {
+                        #expect(id == uuid(99))
+                        return nil
+                    }
+                }
+            }
+            var out: [StreamID?] = []
+            for try await o in group { out.append(o) }
+            return out
+        }
+        let winners = outcomes.compactMap { $0 }
+        #expect(winners.count == 1)
+        let all = try await store.readAll()
+        #expect(all.count == 1)
+        #expect(all.first?.stream == winners.first)
+    }
+
+    /// A group of appends where some fail their expectations: the others commit, with gapless positions.
+    @Test(arguments: Backend.allCases)
+    func failuresInAGroupDoNotDisturbTheOthers(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let store = h.store
+        try await store.append(to: "fixed-1", events(1))
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<20 {
+                group.addTask {
+                    if i % 2 == 0 {
+                        try await store.append(to: try StreamID("free-\(i)"), expected: .noStream, events(2))
+                        return true
+                    }
+                    // Always wrong: fixed-1 stays at version 0 (nobody else writes it).
+                    await expectError(.wrongExpectedVersion(stream: "fixed-1", expected: .exact(5), actual: 0)) {
+                        try await store.append(to: "fixed-1", expected: .exact(5), events(1))
+                    }
+                    return false
+                }
+            }
+            var out: [Bool] = []
+            for try await r in group { out.append(r) }
+            return out
+        }
+        #expect(results.filter { $0 }.count == 10)
+        let all = try await store.readAll()
+        #expect(all.map(\.position) == Array(0..<21))
+        #expect(try await store.streamVersion(of: "fixed-1") == 0)
+    }
 }

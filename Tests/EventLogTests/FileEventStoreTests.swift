@@ -133,4 +133,65 @@ struct FileEventStoreTests {
         #expect(try await h.store.lastPosition() == 1)
         #expect(try await h.store.append(to: "pet-1", expected: .exact(1), events(1)).firstPosition == 2)
     }
+
+    /// Two store instances on one directory behave like two processes: each sees what the other commits, and
+    /// optimistic concurrency holds across them.
+    @Test
+    func twoInstancesOnOneDirectorySeeEachOthersAppends() async throws {
+        let h = try Harness(.fileSmallSegments)
+        let other = try FileEventStore.open(path: h.directory, options: Harness.options(.fileSmallSegments))
+        try await h.store.append(to: "pet-1", expected: .noStream, [event("A")])
+        #expect(try await other.waitForAppends(after: nil, timeout: .seconds(20)))
+        #expect(try await other.streamVersion(of: "pet-1") == 0)
+        #expect(try await other.events(of: "pet-1").map(\.type) == ["A"])
+        // The other instance appends with the version it read; the first sees it and is refused the same slot.
+        try await other.append(to: "pet-1", expected: .exact(0), [event("B")])
+        await expectError(.wrongExpectedVersion(stream: "pet-1", expected: .exact(0), actual: 1)) {
+            try await h.store.append(to: "pet-1", expected: .exact(0), [event("C")])
+        }
+        #expect(try await h.store.events(of: "pet-1").map(\.type) == ["A", "B"])
+        #expect(try await h.store.lastPosition() == 1)
+        // Idempotency spans instances too.
+        let e = event("D")
+        try await h.store.append(to: "pet-2", [e])
+        #expect(try await other.append(to: "pet-2", [e]).wasAlreadyCommitted)
+        await expectIdempotencyConflict { try await other.append(to: "pet-3", [e]) }
+    }
+
+    @Test
+    func writersOnTwoInstancesRacingOnOneStreamLoseNothing() async throws {
+        let h = try Harness(.fileSmallSegments)
+        let stores: [any EventStore] = [
+            h.store, try FileEventStore.open(path: h.directory, options: Harness.options(.fileSmallSegments)),
+        ]
+        let perWriter = 10
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<6 {
+                let store = stores[w % 2]
+                group.addTask {
+                    for i in 0..<perWriter {
+                        let e = event("Inc", "{\"w\":\(w),\"i\":\(i),\"pad\":\"\(noise(300))\"}")
+                        while true {
+                            let v = try await store.streamVersion(of: "counter-1")
+                            do {
+                                try await store.append(to: "counter-1", expected: v.map { .exact($0) } ?? .noStream, [e])
+                                break
+                            } catch EventStoreError.wrongExpectedVersion {
+                                continue
+                            }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for store in stores {
+            let read = try await store.events(of: "counter-1")
+            #expect(read.map(\.version) == Array(0..<60))
+            #expect(read.map(\.position) == Array(0..<60))
+            #expect(Set(read.map(\.id)).count == 60)
+        }
+        try h.reopen()
+        #expect(try await h.store.readAll().count == 60)
+    }
 }

@@ -12,8 +12,16 @@
 // - FileEventStoreTests.swift: what only the file backend has (opening, reopening, segments).
 
 import EventLog
+import EventLogMemory
 import Foundation
+import Synchronization
 import Testing
+
+/// A thread-safe counter for test clocks.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { v in defer { v += 1 }; return v } }
+}
 
 @Suite("Conformance: records round-trip")
 struct RecordRoundTripTests {
@@ -264,6 +272,18 @@ struct PositionTests {
         for (a, b) in zip(all, all.dropFirst()) {
             #expect(a.recordedAt <= b.recordedAt, "recordedAt decreased from position \(a.position) to \(b.position)")
         }
+    }
+
+    /// The reference store takes its time from an injectable clock; a clock that steps back must not make
+    /// recordedAt decrease along the log.
+    @Test
+    func recordedAtNeverDecreasesEvenWhenTheClockStepsBack() async throws {
+        let times: [Int64] = [5_000, 9_000, 3_000, 9_500, 1]
+        let tick = Counter()
+        let store = InMemoryEventStore(clock: { Timestamp(microsecondsSinceEpoch: times[min(tick.next(), times.count - 1)]) })
+        for _ in times { try await store.append(to: "pet-1", events(2)) }
+        let read = try await store.readAll()
+        #expect(read.map(\.recordedAt.microsecondsSinceEpoch) == [5_000, 5_000, 9_000, 9_000, 9_000, 9_000, 9_500, 9_500, 9_500, 9_500])
     }
 
     @Test(arguments: Backend.allCases)

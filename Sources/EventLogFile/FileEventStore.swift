@@ -346,8 +346,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             do {
                 let outcome = try AppendPlanner.plan(
                     request,
-                    currentVersion: { s in try versions[s] ?? self.state.currentVersion(s) },
-                    committedEvent: { id in try written[id] ?? self.state.committedEvent(id) })
+                    currentVersion: { s in try (overlay ? versions[s] : nil) ?? self.state.currentVersion(s) },
+                    committedEvent: { id in try (overlay ? written[id] : nil) ?? self.state.committedEvent(id) })
                 switch outcome {
                 case .alreadyCommitted(let result):
                     results.append(.success(result))

@@ -278,7 +278,35 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             let lock = writerLock!
             try lock.lockExclusive()
             defer { try? lock.unlock() }
-            return try stateLock.withLock { try commitLocked(requests) }
+            var group = try stateLock.withLock { try planGroup(requests) }
+            guard let write = group.write else { return group.results }
+            // Readers in this process go on while the group is written and flushed: the state they read
+            // does not change until the frames are published below, and the head only moves then.
+            do {
+                try write.segment.fd.write(write.bytes, at: write.offset)
+                if options.durability == .sync { try write.segment.fd.synchronizeData() }
+            } catch {
+                // The bytes may be partly on disk; cut them off so the file ends at the last durable commit.
+                // After a failed write or flush the page cache cannot be trusted: refuse further appends in
+                // this process (reopen the store to continue), and fail every append of this group that wrote.
+                try? write.segment.fd.truncate(to: write.offset)
+                let e = EventStoreError.io(operation: error.operation, path: error.path, errno: error.errno)
+                failure = e
+                group.results = group.results.map { r in
+                    if case .success(let s) = r, s.firstPosition != nil, !s.wasAlreadyCommitted { return .failure(e) }
+                    return r
+                }
+                return group.results
+            }
+            try stateLock.withLock {
+                try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events)
+                if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
+                    try state.sealActive()
+                    try state.createActiveSegment()
+                }
+                try state.trainDictionaryIfDue()
+            }
+            return group.results
         } catch let e as SystemError {
             return requests.map { _ in .failure(EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)) }
         } catch {
@@ -286,7 +314,22 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         }
     }
 
-    private func commitLocked(_ requests: [AppendRequest]) throws -> [Result<AppendResult, any Error>] {
+    /// A planned group commit: each append's outcome, and the frames to write for those that write.
+    private struct PlannedGroup {
+        struct Write {
+            var segment: ActiveSegment
+            var offset: UInt64
+            var bytes: [UInt8]
+            var frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])]
+            var events: [AppendPlanner.PlannedEvent]
+        }
+
+        var results: [Result<AppendResult, any Error>]
+        var write: Write?
+    }
+
+    /// Plans and encodes a group under the state lock (and the writer lock), and makes room for it.
+    private func planGroup(_ requests: [AppendRequest]) throws -> PlannedGroup {
         try state.refresh(writer: true)
         var results: [Result<AppendResult, any Error>] = []
         // What earlier appends of this group wrote, for the later ones to see (unused for a group of one).
@@ -303,8 +346,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             do {
                 let outcome = try AppendPlanner.plan(
                     request,
-                    currentVersion: { s in try versions[s] ?? self.state.currentVersion(s) },
-                    committedEvent: { id in try written[id] ?? self.state.committedEvent(id) })
+                    currentVersion: { s in try (overlay ? versions[s] : nil) ?? self.state.currentVersion(s) },
+                    committedEvent: { id in try (overlay ? written[id] : nil) ?? self.state.committedEvent(id) })
                 switch outcome {
                 case .alreadyCommitted(let result):
                     results.append(.success(result))
@@ -345,26 +388,11 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 results.append(.failure(error))
             }
         }
-        guard !frames.isEmpty else { return results }
-        do {
-            try state.appendFrames(bytes, frames: frames, events: plannedEvents)
-        } catch {
-            // After a failed write or flush the page cache cannot be trusted: refuse further appends in this
-            // process (reopen the store to continue), and fail every append of this group.
-            let e = (error as? SystemError).map { EventStoreError.io(operation: $0.operation, path: $0.path, errno: $0.errno) }
-                ?? (error as? EventStoreError) ?? .storeFailure("\(error)")
-            failure = e
-            return results.map { r in
-                if case .success(let s) = r, s.firstPosition != nil, !s.wasAlreadyCommitted { return .failure(e) }
-                return r
-            }
-        }
-        if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
-            try state.sealActive()
-            try state.createActiveSegment()
-        }
-        try state.trainDictionaryIfDue()
-        return results
+        guard !frames.isEmpty else { return PlannedGroup(results: results, write: nil) }
+        let (segment, offset) = try state.prepareAppend(bytes: bytes.count, events: plannedEvents.count)
+        return PlannedGroup(
+            results: results,
+            write: .init(segment: segment, offset: offset, bytes: bytes, frames: frames, events: plannedEvents))
     }
 
     // MARK: - Compaction

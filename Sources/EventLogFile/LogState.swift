@@ -303,25 +303,26 @@ final class LogState {
     }
 
     /// Appends encoded commit frames to the active segment, flushes them, and indexes them.
-    func appendFrames(_ bytes: [UInt8], frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])], events: [AppendPlanner.PlannedEvent]) throws {
+    /// Makes room for a group of commit frames: rolls to a new segment when the active one would pass its
+    /// size or event limit. Returns the segment and offset to write at; the caller writes and flushes outside
+    /// the state lock (holding the writer lock), then calls ``publish(_:at:frames:events:)``.
+    func prepareAppend(bytes: Int, events: Int) throws -> (segment: ActiveSegment, offset: UInt64) {
         if let damage = activeDamage { throw damage }
         if active == nil { try createActiveSegment() }
-        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes.count) > UInt64(options.segmentSize)
-            || a.eventCount + UInt64(events.count) > UInt64(options.maxSegmentEvents)
+        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes) > UInt64(options.segmentSize)
+            || a.eventCount + UInt64(events) > UInt64(options.maxSegmentEvents)
         {
             try sealActive()
             try createActiveSegment()
         }
-        let a = active!
-        let start = a.endOffset
-        do {
-            try a.fd.write(bytes, at: start)
-            if options.durability == .sync { try a.fd.synchronizeData() }
-        } catch {
-            // The bytes may be partly on disk; cut them off so the file ends at the last durable commit.
-            try? a.fd.truncate(to: start)
-            throw error
-        }
+        return (active!, active!.endOffset)
+    }
+
+    /// Indexes frames that were written and flushed at `offset`, then moves the head past them.
+    func publish(
+        _ a: ActiveSegment, at start: UInt64, frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])],
+        events: [AppendPlanner.PlannedEvent]
+    ) throws {
         var next = 0
         for f in frames {
             let ref = FrameRef(firstPosition: f.header.firstPosition, offset: start + UInt64(f.offsetInBatch), length: UInt32(f.length), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)

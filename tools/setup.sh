@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what Pawtrail needs on a fresh Debian 12 machine (as root), skipping what is already there:
+# the C libraries it wraps (libzstd, libsqlite3 for the benchmark peer) and pkg-config.
+set -euo pipefail
+missing=()
+for pkg in libzstd-dev libsqlite3-dev pkg-config; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
+  echo "setup: no Swift toolchain found (expected swift on PATH or /opt/swift/usr/bin/swift)" >&2
+  exit 1
+fi

@@ -9,7 +9,10 @@
 // - ConcurrencyTests.swift: concurrent writers within a process.
 // - ReadTests.swift: stream, all and category reads, paging, filters.
 // - FollowTests.swift: follow and waitForAppends.
-// - FileEventStoreTests.swift: what only the file backend has (opening, reopening, segments).
+// - FileEventStoreTests.swift: what only the file backend has (opening, reopening, segments, two instances).
+// - ModelTests.swift, TimestampTests.swift: the value types.
+//
+// Helpers: Support/Harness.swift (backends, fresh temporary store per case, reopen) and Support/Fixtures.swift.
 
 import EventLog
 import EventLogMemory

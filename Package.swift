@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
-        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog", "EventLogFile", "EventLogMemory"]),
+        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
     ]
 )
 

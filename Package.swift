@@ -14,8 +14,10 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+        // Hardware CRC-32C (SSE4.2), which Swift cannot emit; a few lines of our own C.
+        .target(name: "CPawtrailSupport"),
         // Layer 1: file I/O, checksums, compression. Knows nothing about events.
-        .target(name: "PawtrailIO", dependencies: ["CZstd"]),
+        .target(name: "PawtrailIO", dependencies: ["CZstd", "CPawtrailSupport"]),
         // Layer 2: the store protocol and its value types. Knows nothing about files.
         .target(name: "EventLog"),
         // Layer 2 implementations.
@@ -36,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
-        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog", "EventLogFile", "EventLogMemory"]),
+        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
     ]
 )
 

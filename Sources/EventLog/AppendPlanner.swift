@@ -37,6 +37,8 @@ public enum AppendPlanner {
         ids.reserveCapacity(request.entries.count)
         let checkOnly = Set(request.expectations.lazy.filter(\.checkOnly).map(\.stream))
         for entry in request.entries {
+            // StreamID(unchecked:) exists for decoding the log; what is written must pass the rules again.
+            try EventLimits.validateStreamID(entry.stream.rawValue)
             try EventLimits.validateEvent(entry.event)
             total += entry.event.payloadSize
             guard ids.insert(entry.event.id).inserted else {
@@ -52,6 +54,7 @@ public enum AppendPlanner {
         }
         var named = Set<StreamID>()
         for e in request.expectations {
+            try EventLimits.validateStreamID(e.stream.rawValue)
             guard named.insert(e.stream).inserted else {
                 throw .invalidRequest("stream '\(e.stream)' has more than one expected version in the same append")
             }

@@ -29,5 +29,19 @@ public struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     public var description: String { rawValue }
 
-    public static func < (lhs: StreamID, rhs: StreamID) -> Bool { lhs.rawValue < rhs.rawValue }
+    // Stream ids compare by their bytes, not by Unicode canonical equivalence as `String` does: the log
+    // indexes streams by the bytes of their ids, so "café" (é precomposed) and "café" (e + combining acute)
+    // are two streams everywhere, in memory and on disk alike.
+    public static func == (lhs: StreamID, rhs: StreamID) -> Bool {
+        lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        var s = rawValue
+        s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func < (lhs: StreamID, rhs: StreamID) -> Bool {
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
 }

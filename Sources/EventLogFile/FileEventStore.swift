@@ -190,12 +190,12 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     // MARK: - Reading
 
     private static func isInCategory(_ stream: UnsafeRawBufferPointer, _ category: [UInt8]) -> Bool {
-        guard stream.count >= category.count else { return false }
+        // A category is what comes before a stream id's first '-', so a name holding '-' is no category.
+        guard !category.contains(UInt8(ascii: "-")), stream.count >= category.count else { return false }
         for i in 0..<category.count where stream[i] != category[i] { return false }
         if stream.count == category.count { return true }
         // The category is the prefix before the first '-': no '-' may come earlier.
-        guard stream[category.count] == UInt8(ascii: "-") else { return false }
-        return !category.contains(UInt8(ascii: "-"))
+        return stream[category.count] == UInt8(ascii: "-")
     }
 
     /// How many events one filtered page may examine before it returns (possibly empty) with a cursor.
@@ -346,8 +346,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             do {
                 let outcome = try AppendPlanner.plan(
                     request,
-                    currentVersion: { s in try versions[s] ?? self.state.currentVersion(s) },
-                    committedEvent: { id in try written[id] ?? self.state.committedEvent(id) })
+                    currentVersion: { s in try (overlay ? versions[s] : nil) ?? self.state.currentVersion(s) },
+                    committedEvent: { id in try (overlay ? written[id] : nil) ?? self.state.committedEvent(id) })
                 switch outcome {
                 case .alreadyCommitted(let result):
                     results.append(.success(result))

@@ -51,7 +51,10 @@ public struct ByteReader {
             guard offset < buffer.count else { throw ByteReaderError(reason: "varint ends early", offset: offset) }
             let b = buffer[offset]
             offset += 1
-            guard shift < 64 else { throw ByteReaderError(reason: "varint too long", offset: offset) }
+            // The tenth byte may only carry bit 63; anything more does not fit in 64 bits.
+            guard shift < 63 || (shift == 63 && b <= 1) else {
+                throw ByteReaderError(reason: "varint too long", offset: offset)
+            }
             result |= UInt64(b & 0x7F) << shift
             if b < 0x80 { return result }
             shift += 7

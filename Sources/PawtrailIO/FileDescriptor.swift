@@ -78,12 +78,17 @@ public final class FileDescriptor: @unchecked Sendable {
     /// - Returns: The bytes read.
     /// - Throws: ``SystemError`` from `pread`.
     public func read(at offset: UInt64, count: Int) throws(SystemError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let outcome: Result<Int, SystemError> = buffer.withUnsafeMutableBytes { raw in
-            do throws(SystemError) { return .success(try self.read(at: offset, into: raw)) } catch { return .failure(error) }
+        // No zero-fill: the buffer is only ever as long as what pread wrote into it.
+        var failure: SystemError?
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+            do throws(SystemError) {
+                initialized = try self.read(at: offset, into: UnsafeMutableRawBufferPointer(raw))
+            } catch {
+                failure = error
+                initialized = 0
+            }
         }
-        let n = try outcome.get()
-        if n < count { buffer.removeLast(count - n) }
+        if let failure { throw failure }
         return buffer
     }
 

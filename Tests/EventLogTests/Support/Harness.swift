@@ -1,0 +1,93 @@
+import EventLog
+import EventLogFile
+import EventLogMemory
+import Foundation
+import Testing
+
+/// The backends every conformance case runs against.
+///
+/// - `memory`: ``InMemoryEventStore``, the reference.
+/// - `file`: ``FileEventStore`` with the default (large) segment size: everything stays in the active segment.
+/// - `fileSmallSegments`: ``FileEventStore`` with 4 KiB segments, so that most cases roll over to new segments
+///   (and a single commit is often larger than a whole segment).
+/// - `fileReopened`: ``FileEventStore`` reopened (a fresh `FileEventStore.open` on the same directory) at every
+///   ``Harness/checkpoint()``, i.e. between the appends of a case and its reads: proves what was read came from disk.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory
+    case file
+    case fileSmallSegments
+    case fileReopened
+
+    /// Only the file-backed variants.
+    static let fileBacked: [Backend] = [.file, .fileSmallSegments, .fileReopened]
+
+    var isFile: Bool { self != .memory }
+
+    var testDescription: String { rawValue }
+
+    var segmentSize: Int {
+        switch self {
+        case .fileSmallSegments: return 4096
+        default: return 64 << 20
+        }
+    }
+}
+
+/// A fresh store of one backend in a fresh temporary directory, removed when the harness goes away.
+final class Harness: @unchecked Sendable {
+    let backend: Backend
+    /// The temporary directory (also the store directory of the file backends).
+    let directory: String
+    private var current: (any EventStore)?
+
+    /// The store under test.
+    var store: any EventStore { current! }
+
+    init(_ backend: Backend) throws {
+        self.backend = backend
+        self.directory = try makeTemporaryDirectory()
+        switch backend {
+        case .memory: current = InMemoryEventStore()
+        default: current = try FileEventStore.open(path: directory, options: Self.options(backend))
+        }
+    }
+
+    deinit {
+        current = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    static func options(_ backend: Backend) -> FileEventStoreOptions {
+        FileEventStoreOptions(createIfMissing: true, segmentSize: backend.segmentSize)
+    }
+
+    /// Closes the file store (drops the only reference) and opens it again on the same directory. The memory
+    /// backend keeps its store (it has nothing to reopen).
+    func reopen() throws {
+        guard backend.isFile else { return }
+        current = nil
+        current = try FileEventStore.open(path: directory, options: Self.options(backend))
+    }
+
+    /// For `fileSmallSegments`: asserts the store has rolled over to more than one segment (the premise of cases
+    /// that mean to read across segments). Does nothing for the other backends.
+    func expectRolledOver(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard backend == .fileSmallSegments, let file = current as? FileEventStore else { return }
+        let segments = try file.segmentNames()
+        #expect(segments.count > 1, "4 KiB segments should have rolled over", sourceLocation: sourceLocation)
+    }
+
+    /// Called by cases between appends and reads: reopens the `fileReopened` backend, does nothing for the others.
+    func checkpoint() throws {
+        if backend == .fileReopened { try reopen() }
+    }
+}
+
+/// Creates a fresh, empty temporary directory.
+func makeTemporaryDirectory() throws -> String {
+    let base = FileManager.default.temporaryDirectory.path
+    var template = Array("\(base)/pawtrail-test-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    guard made != nil else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -29,11 +29,13 @@ struct BenchOptions {
     var events = 10_000
     /// `generate`: events per commit (they share a correlation id).
     var perCommit = 1
+    /// `generate`: write each stream's exact expected version on its first line of each commit.
+    var expectedVersions = false
 
     static let usage = """
         usage: pawtrail-bench [--seed S] [--scale X] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
-               pawtrail-bench generate --events N [--seed S] [--per-commit K] > workload.jsonl
+               pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
@@ -43,7 +45,9 @@ struct BenchOptions {
           --no-sqlite-threads skip the optional 8-thread SQLite writers
           --keep              keep the stores after the run
           --only LIST         run only these scenarios (read-all and size also run append-1000)
-        generate writes the workload as JSON Lines in the `pawtrail log append --batch` shape.
+        generate writes the workload as JSON Lines in the `pawtrail log append --batch` shape. Each K lines
+        (--per-commit) are one commit; with --expected-versions, each stream's first line in a commit carries
+        its exact expected version, so `split -l K` files appended in order with --batch all succeed.
         """
 
     /// Parses arguments (without the program name).
@@ -77,6 +81,7 @@ struct BenchOptions {
             case "--json": options.json = true
             case "--no-sqlite-threads": options.sqliteThreads = false
             case "--keep": options.keep = true
+            case "--expected-versions": options.expectedVersions = true
             case "--only":
                 let keys = Set(try value(argument).split(separator: ",").map(String.init))
                 let known: Set = ["append-1", "append-100", "append-1000", "writers-8", "read-all", "size"]

@@ -5,7 +5,12 @@ import EventLog
 /// `pawtrail log append --batch`). The size of this form is the benchmark's "raw JSON bytes".
 enum JSONLinesEncoder {
     /// One event as one line, newline included.
-    static func line(_ e: WorkloadEvent) -> [UInt8] {
+    ///
+    /// - Parameters:
+    ///   - e: The event.
+    ///   - expectedVersion: When set, the line carries `"expectedVersion"` (`no-stream` or the version number):
+    ///     the stream's version before its first event of the batch.
+    static func line(_ e: WorkloadEvent, expectedVersion: ExpectedVersion? = nil) -> [UInt8] {
         var json = JSONBuffer(capacity: e.event.data.count + 200)
         json.openObject()
         json.field("stream", e.stream.rawValue)
@@ -17,6 +22,11 @@ enum JSONLinesEncoder {
         json.openObject()
         for pair in e.event.metadata { json.field(pair.key, pair.value) }
         json.closeObject()
+        switch expectedVersion {
+        case .exact(let v)?: json.field("expectedVersion", Int(v))
+        case let other?: json.field("expectedVersion", other.description)
+        case nil: break
+        }
         json.closeObject()
         var bytes = json.bytes
         bytes.append(UInt8(ascii: "\n"))

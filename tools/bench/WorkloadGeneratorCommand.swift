@@ -1,3 +1,5 @@
+import EventLog
+
 /// `pawtrail-bench generate`: the workload as JSON Lines on standard output, for `pawtrail log append --batch`.
 enum WorkloadGeneratorCommand {
     /// Writes `options.events` events, streaming commit by commit so any size fits in memory.
@@ -10,8 +12,13 @@ enum WorkloadGeneratorCommand {
         while left > 0 {
             let commit = workload.nextCommit(size: min(options.perCommit, left))
             left -= commit.events.count
+            var seen = Set<Int>()
             for e in commit.events {
-                let line = JSONLinesEncoder.line(e)
+                // A batch takes one expectation per stream: on the stream's first line in this commit.
+                let expected: ExpectedVersion? =
+                    options.expectedVersions && seen.insert(e.streamIndex).inserted
+                    ? (e.versionBefore.map { .exact($0) } ?? .noStream) : nil
+                let line = JSONLinesEncoder.line(e, expectedVersion: expected)
                 bytes += UInt64(line.count)
                 out.append(contentsOf: line)
             }

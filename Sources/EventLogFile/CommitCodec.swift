@@ -73,13 +73,15 @@ enum CommitCodec {
         var events = 0
         for _ in 0..<header.commitCount {
             let delta = try r.readSignedVarint()
-            let count = Int(try r.readVarint())
+            guard let count = Int(exactly: try r.readVarint()), count <= Int(header.eventCount) else {
+                throw ByteReaderError(reason: "commit event count exceeds the frame's", offset: r.offset)
+            }
             let start = r.offset
             for _ in 0..<count { try skipEvent(&r) }
             events += count
             try body(
                 CommitView(
-                    recordedAt: Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch + delta),
+                    recordedAt: Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch &+ delta),
                     eventCount: count, events: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset])))
         }
         guard r.isAtEnd, events == Int(header.eventCount) else {
@@ -96,8 +98,11 @@ enum CommitCodec {
         var seen: UInt32 = 0
         for _ in 0..<header.commitCount {
             let delta = try r.readSignedVarint()
-            let at = Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch + delta)
+            let at = Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch &+ delta)
             let count = try r.readVarint()
+            guard count <= UInt64(header.eventCount) else {
+                throw ByteReaderError(reason: "commit event count exceeds the frame's", offset: r.offset)
+            }
             for _ in 0..<count {
                 let start = r.offset
                 let stream = try r.readView(try r.readLength())
@@ -105,7 +110,9 @@ enum CommitCodec {
                 let type = try r.readView(try r.readLength())
                 let idBytes = try r.readView(16)
                 let id = UUID(uuid: idBytes.loadUnaligned(as: uuid_t.self))
-                let metaCount = Int(try r.readVarint())
+                guard let metaCount = Int(exactly: try r.readVarint()), metaCount <= r.remaining else {
+                    throw ByteReaderError(reason: "metadata count exceeds the payload", offset: r.offset)
+                }
                 let metaStart = r.offset
                 for _ in 0..<metaCount {
                     _ = try r.readView(try r.readLength())
@@ -118,6 +125,9 @@ enum CommitCodec {
                     metadataCount: metaCount, metadata: metadata, data: data,
                     encoded: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset]))
                 if try !body(view) { return }
+                guard seen < header.eventCount else {
+                    throw ByteReaderError(reason: "payload holds more events than the frame header says", offset: r.offset)
+                }
                 position += 1
                 seen += 1
             }

@@ -562,20 +562,40 @@ final class LogState {
         }
     }
 
-    /// The event at a position.
+    /// The event at a position. Each cached frame remembers where its events start, so looking up many
+    /// events of one large commit decodes each once instead of walking the frame from its start every time.
     func event(at position: UInt64) throws -> RecordedEvent {
         let segment = try self.segment(containing: position)
         let ref = try segment.locate(position)
-        var found: RecordedEvent?
-        try walk(segment, ref) { e in
-            if e.position == position {
-                found = try e.materialize()
-                return false
+        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
+        let (h, payload) = try framePayload(segment, ref)
+        let starts: [FrameCache.EventStart]
+        if let known = cache.starts(key) {
+            starts = known
+        } else {
+            var found: [FrameCache.EventStart] = []
+            found.reserveCapacity(Int(h.eventCount))
+            try walk(segment, ref) { e in
+                payload.withUnsafeBytes { base in
+                    found.append(.init(offset: base.baseAddress!.distance(to: e.encoded.baseAddress!), recordedAt: e.recordedAt))
+                }
+                return true
             }
-            return true
+            cache.setStarts(key, found)
+            starts = found
         }
-        guard let found else { throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame") }
-        return found
+        let index = Int(position - h.firstPosition)
+        guard index < starts.count else {
+            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame")
+        }
+        do {
+            return try payload.withUnsafeBytes { raw in
+                var r = ByteReader(raw, offset: starts[index].offset)
+                return try CommitCodec.parseEvent(raw, &r, position: position, recordedAt: starts[index].recordedAt).materialize()
+            }
+        } catch let e as ByteReaderError {
+            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
+        }
     }
 
     /// Reads forward by position from `from`, keeping events that pass `keep`, until `limit` events or the end.
@@ -638,8 +658,23 @@ struct FrameCache {
         var offset: UInt64
     }
 
+    /// Where an event starts in a frame's payload, and its commit's time.
+    struct EventStart {
+        var offset: Int
+        var recordedAt: Timestamp
+    }
+
     let capacityBytes: Int
     private var entries: [Key: (header: FrameHeader, payload: [UInt8], tick: UInt64)] = [:]
+    private var eventStarts: [Key: [EventStart]] = [:]
+
+    func starts(_ key: Key) -> [EventStart]? { entries[key] == nil ? nil : eventStarts[key] }
+
+    mutating func setStarts(_ key: Key, _ starts: [EventStart]) {
+        guard entries[key] != nil else { return }
+        eventStarts[key] = starts
+        bytes += starts.count * MemoryLayout<EventStart>.stride
+    }
     private var bytes = 0
     private var tick: UInt64 = 0
 
@@ -657,7 +692,10 @@ struct FrameCache {
     mutating func insert(_ key: Key, header: FrameHeader, payload: [UInt8]) {
         guard payload.count <= capacityBytes / 4 else { return }
         tick += 1
-        if let old = entries.updateValue((header, payload, tick), forKey: key) { bytes -= old.payload.count }
+        if let old = entries.updateValue((header, payload, tick), forKey: key) {
+            bytes -= old.payload.count
+            if let starts = eventStarts.removeValue(forKey: key) { bytes -= starts.count * MemoryLayout<EventStart>.stride }
+        }
         bytes += payload.count
         if bytes > capacityBytes {
             // Evict the older half in one pass rather than one entry at a time.
@@ -665,6 +703,7 @@ struct FrameCache {
             for (k, v) in sorted.prefix(sorted.count / 2) {
                 entries[k] = nil
                 bytes -= v.payload.count
+                if let starts = eventStarts.removeValue(forKey: k) { bytes -= starts.count * MemoryLayout<EventStart>.stride }
             }
         }
     }

@@ -73,13 +73,15 @@ enum CommitCodec {
         var events = 0
         for _ in 0..<header.commitCount {
             let delta = try r.readSignedVarint()
-            let count = Int(try r.readVarint())
+            guard let count = Int(exactly: try r.readVarint()), count <= Int(header.eventCount) else {
+                throw ByteReaderError(reason: "commit event count exceeds the frame's", offset: r.offset)
+            }
             let start = r.offset
             for _ in 0..<count { try skipEvent(&r) }
             events += count
             try body(
                 CommitView(
-                    recordedAt: Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch + delta),
+                    recordedAt: Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch &+ delta),
                     eventCount: count, events: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset])))
         }
         guard r.isAtEnd, events == Int(header.eventCount) else {
@@ -96,28 +98,17 @@ enum CommitCodec {
         var seen: UInt32 = 0
         for _ in 0..<header.commitCount {
             let delta = try r.readSignedVarint()
-            let at = Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch + delta)
+            let at = Timestamp(microsecondsSinceEpoch: header.firstRecordedAt.microsecondsSinceEpoch &+ delta)
             let count = try r.readVarint()
+            guard count <= UInt64(header.eventCount) else {
+                throw ByteReaderError(reason: "commit event count exceeds the frame's", offset: r.offset)
+            }
             for _ in 0..<count {
-                let start = r.offset
-                let stream = try r.readView(try r.readLength())
-                let version = try r.readVarint()
-                let type = try r.readView(try r.readLength())
-                let idBytes = try r.readView(16)
-                let id = UUID(uuid: idBytes.loadUnaligned(as: uuid_t.self))
-                let metaCount = Int(try r.readVarint())
-                let metaStart = r.offset
-                for _ in 0..<metaCount {
-                    _ = try r.readView(try r.readLength())
-                    _ = try r.readView(try r.readLength())
-                }
-                let metadata = UnsafeRawBufferPointer(rebasing: payload[metaStart..<r.offset])
-                let data = try r.readView(try r.readLength())
-                let view = EventView(
-                    position: position, recordedAt: at, stream: stream, version: version, type: type, id: id,
-                    metadataCount: metaCount, metadata: metadata, data: data,
-                    encoded: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset]))
+                let view = try parseEvent(payload, &r, position: position, recordedAt: at)
                 if try !body(view) { return }
+                guard seen < header.eventCount else {
+                    throw ByteReaderError(reason: "payload holds more events than the frame header says", offset: r.offset)
+                }
                 position += 1
                 seen += 1
             }
@@ -125,6 +116,32 @@ enum CommitCodec {
         guard seen == header.eventCount, r.isAtEnd else {
             throw ByteReaderError(reason: "payload holds \(seen) events; the frame header says \(header.eventCount)", offset: r.offset)
         }
+    }
+
+    /// Parses the event that starts at the reader's offset.
+    static func parseEvent(
+        _ payload: UnsafeRawBufferPointer, _ r: inout ByteReader, position: UInt64, recordedAt: Timestamp
+    ) throws(ByteReaderError) -> EventView {
+        let start = r.offset
+        let stream = try r.readView(try r.readLength())
+        let version = try r.readVarint()
+        let type = try r.readView(try r.readLength())
+        let idBytes = try r.readView(16)
+        let id = UUID(uuid: idBytes.loadUnaligned(as: uuid_t.self))
+        guard let metaCount = Int(exactly: try r.readVarint()), metaCount <= r.remaining else {
+            throw ByteReaderError(reason: "metadata count exceeds the payload", offset: r.offset)
+        }
+        let metaStart = r.offset
+        for _ in 0..<metaCount {
+            _ = try r.readView(try r.readLength())
+            _ = try r.readView(try r.readLength())
+        }
+        let metadata = UnsafeRawBufferPointer(rebasing: payload[metaStart..<r.offset])
+        let data = try r.readView(try r.readLength())
+        return EventView(
+            position: position, recordedAt: recordedAt, stream: stream, version: version, type: type, id: id,
+            metadataCount: metaCount, metadata: metadata, data: data,
+            encoded: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset]))
     }
 
     private static func skipEvent(_ r: inout ByteReader) throws(ByteReaderError) {

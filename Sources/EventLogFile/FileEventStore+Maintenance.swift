@@ -132,8 +132,8 @@ struct SegmentInspector {
                 firstRecordedAt: h.firstRecordedAt, lastRecordedAt: h.lastRecordedAt, checksumOK: true))
         }
         let base = String(path.dropLast(4))
-        let sidx = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition)
-        let eidx = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition)
+        let sidx = footer.flatMap { StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: $0.eventCount) }
+        let eidx = footer.flatMap { EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: $0.eventCount) }
         var indexStreams = sidx?.streamCount ?? 0
         var indexIDs = eidx?.count ?? 0
         if footer == nil, let a = state.active, a.firstPosition == header.firstPosition {
@@ -178,6 +178,9 @@ extension FileEventStore {
             let segment = s.sealed[lo - 1]
             if segment.footer.lastRecordedAt <= time { return segment.lastPosition }
             let entries = segment.footer.index
+            guard !entries.isEmpty else {
+                throw EventStoreError.corrupted(file: segment.path, offset: segment.footer.dataEnd, reason: "sealed segment footer has no index entries")
+            }
             var i = 0
             var j = entries.count
             while i < j {

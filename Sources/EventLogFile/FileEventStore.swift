@@ -32,6 +32,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var writerLock: FileDescriptor?
     private let compaction = NSCondition()
     private var compactionRunning = false
+    /// Segments whose compaction failed (damage): not retried in this process; `log verify` reports them.
+    private var compactionFailed = Set<UInt64>()
 
     private init(path: String, options: FileEventStoreOptions, state: LogState) {
         self.path = path
@@ -300,11 +302,15 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             }
             try stateLock.withLock {
                 try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events)
+                // The group is committed now. Sealing and training are upkeep: if they fail, the commits stand,
+                // and the next group (or open) tries again; they never turn a commit into a reported failure.
                 if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
-                    try state.sealActive()
-                    try state.createActiveSegment()
+                    do {
+                        try state.sealActive()
+                        try state.createActiveSegment()
+                    } catch {}
                 }
-                try state.trainDictionaryIfDue()
+                do { try state.trainDictionaryIfDue() } catch {}
             }
             return group.results
         } catch let e as SystemError {
@@ -399,7 +405,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
 
     private func scheduleCompactionIfNeeded() {
         guard options.compactSealedSegments else { return }
-        let due = stateLock.withLock { state.sealed.contains { $0.header.layout == .commits } }
+        let due = stateLock.withLock { state.sealed.contains { $0.header.layout == .commits && !compactionFailed.contains($0.firstPosition) } }
         guard due else { return }
         compaction.lock()
         defer { compaction.unlock() }
@@ -424,18 +430,17 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         let candidates = try withState(writer: false) { s in
             s.sealed.filter { $0.header.layout == .commits }.map { ($0.firstPosition, $0.path, $0.name) }
         }
-        let compactor = SegmentCompactor(
-            dictionaries: state.dictionaries, blockSize: options.blockSize, level: options.blockCompressionLevel,
-            sync: options.durability == .sync)
+        let compactor = SegmentCompactor(dictionaries: state.dictionaries, blockSize: options.blockSize, level: options.blockCompressionLevel)
         var done: [String] = []
         for (first, segmentPath, name) in candidates {
             do {
-                if try compactor.compact(path: segmentPath) {
-                    done.append(name)
-                    try stateLock.withLock { try state.reloadSealed(firstPosition: first) }
-                }
-            } catch let e as SystemError {
-                throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)
+                if try compactor.compact(path: segmentPath) { done.append(name) }
+                // Rewritten now, or already by another process: either way, read the new file from here on.
+                try stateLock.withLock { try state.reloadSealed(firstPosition: first) }
+            } catch {
+                stateLock.withLock { _ = compactionFailed.insert(first) }
+                if let e = error as? SystemError { throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno) }
+                throw error
             }
         }
         return done

@@ -48,7 +48,7 @@ struct FrameHeader: Hashable {
         let firstAt = try r.read(Int64.self)
         let lastAt = try r.read(Int64.self)
         let raw = try r.read(UInt32.self)
-        guard events > 0, commits > 0, commits <= events else {
+        guard events > 0, commits > 0, commits <= events, first <= UInt64.max - UInt64(events) else {
             throw ByteReaderError(reason: "frame counts \(events) events in \(commits) commits", offset: 12)
         }
         return FrameHeader(

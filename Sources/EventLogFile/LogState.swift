@@ -136,8 +136,17 @@ final class LogState {
     private func catchUp(_ a: ActiveSegment, durableEnd: UInt64?, writer: Bool) throws {
         guard activeDamage == nil else { return }
         let size = try a.fd.size()
-        let end = writer ? size : min(size, durableEnd ?? size)
+        // A reader goes only as far as the head says is durable; without a head it sees nothing new (a writer
+        // may be mid-way through its first commit). A writer, holding the lock, examines everything on disk.
+        let end = writer ? size : min(size, durableEnd ?? a.endOffset)
         guard a.endOffset < end else { return }
+        defer {
+            // Frames found past the durable end were written by a writer that died before flushing them, or
+            // before moving the head: flush them before the head exposes them to readers.
+            if writer, a.endOffset > (durableEnd ?? UInt64(LogFormat.segmentHeaderSize)) {
+                try? a.fd.synchronizeData()
+            }
+        }
         var scanner = FrameScanner(fd: a.fd, from: a.endOffset, to: end)
         while true {
             var payload: [UInt8] = []
@@ -164,8 +173,9 @@ final class LogState {
             }
             guard let offset = found?.offset ?? stopOffset(stop) else { return }
             let reason = problem ?? stopReason(stop)
-            if let d = durableEnd, offset < d, size >= d {
-                // Acknowledged data is damaged: never cut it off, never skip it.
+            let insideAcknowledged = durableEnd.map { offset < $0 && size >= $0 } ?? false
+            if try insideAcknowledged || hasValidFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount) {
+                // Damage with good data after it is not a torn write: never cut it off, never skip it.
                 activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)
                 return
             }
@@ -175,6 +185,31 @@ final class LogState {
                 recoveries.append(RecoveryReport(segment: a.name, truncatedAt: offset, bytesRemoved: size - offset, reason: reason))
             }
             return
+        }
+    }
+
+    /// Whether a whole, checksummed commit frame at or past `position` starts anywhere after `offset`: the
+    /// sign that the bad bytes at `offset` are damage in the middle of the log rather than a torn last write
+    /// (the `head` file, not being flushed, may be missing or behind after a power loss).
+    private func hasValidFrame(in a: ActiveSegment, after offset: UInt64, fileSize: UInt64, from position: UInt64) throws -> Bool {
+        guard fileSize > offset + 1 else { return false }
+        let rest = try a.fd.read(at: offset + 1, count: Int(fileSize - offset - 1))
+        return rest.withUnsafeBytes { raw in
+            let n = raw.count
+            var i = 0
+            while i + LogFormat.frameOverhead + LogFormat.frameHeaderSize <= n {
+                defer { i += 1 }
+                // Cheap header checks first, so random bytes rarely reach the checksum.
+                guard raw[i + 4] == FrameType.commit.rawValue, raw[i + 5] <= 2, raw[i + 6] == 0, raw[i + 7] == 0 else { continue }
+                let length = Int(raw.loadUnaligned(fromByteOffset: i, as: UInt32.self).littleEndian)
+                guard length >= LogFormat.frameHeaderSize, length <= n - i - LogFormat.frameOverhead else { continue }
+                let first = raw.loadUnaligned(fromByteOffset: i + 12, as: UInt64.self).littleEndian
+                guard first >= position, first - position < (1 << 32) else { continue }
+                let body = UnsafeRawBufferPointer(rebasing: raw[(i + 4)..<(i + 4 + length)])
+                let crc = raw.loadUnaligned(fromByteOffset: i + 4 + length, as: UInt32.self).littleEndian
+                if FrameIO.openBody(body, storedCRC: crc) != nil { return true }
+            }
+            return false
         }
     }
 
@@ -196,12 +231,16 @@ final class LogState {
         let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
         let footer = try SegmentFooter.read(fd: fd, file: path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
         let base = String(path.dropLast(4))
-        var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition)
-        var ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition)
-        if streams?.eventCount != Int(footer.eventCount) || ids?.count != Int(footer.eventCount) {
-            try buildIndexes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)
-            streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition)
-            ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition)
+        var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+        var ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+        if streams == nil || ids == nil {
+            // Missing, stale or damaged: rebuild from the segment. Saving is best effort (a reader may lack
+            // write permission, or race a writer that is sealing); the rebuilt index serves from memory then.
+            let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)
+            try? FileSystem.writeAtomically(s, to: base + ".sidx", sync: false)
+            try? FileSystem.writeAtomically(e, to: base + ".eidx", sync: false)
+            streams = StreamIndexFile.load(MappedFile(copying: s, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+            ids = EventIDIndexFile.load(MappedFile(copying: e, path: base + ".eidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         }
         guard let streams, let ids else {
             throw EventStoreError.storeFailure("cannot load the indexes of \(path) after rebuilding them")
@@ -232,13 +271,6 @@ final class LogState {
             StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.firstVersion, streams[$0]!.positions) }),
             EventIDIndexFile.encode(segmentFirstPosition: header.firstPosition, ids: ids)
         )
-    }
-
-    private func buildIndexes(fd: FileDescriptor, path: String, header: SegmentHeader, dataEnd: UInt64) throws {
-        let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: dataEnd)
-        let base = String(path.dropLast(4))
-        try FileSystem.writeAtomically(s, to: base + ".sidx", sync: false)
-        try FileSystem.writeAtomically(e, to: base + ".eidx", sync: false)
     }
 
     /// Visits every frame between two offsets with its decompressed payload, failing on any damage.
@@ -273,7 +305,9 @@ final class LogState {
     }
 
     func writeHead() throws {
-        guard let fd = try headDescriptor(create: true) else { return }
+        // With damage in the active segment the in-memory end stops short of what is on disk; a head written
+        // from it would make the damaged, acknowledged commits look like a torn tail to the next writer.
+        guard activeDamage == nil, let fd = try headDescriptor(create: true) else { return }
         try fd.write(currentHead().encoded(), at: 0)
     }
 
@@ -356,14 +390,23 @@ final class LogState {
             firstRecordedAt: a.frames[0].recordedAt, lastRecordedAt: a.lastRecordedAt ?? a.frames[0].recordedAt,
             dataEnd: a.endOffset, rawBytes: a.rawBytes, checksum: crc.value, index: index)
         let bytes = footer.encodedWithTrailer()
-        try a.fd.write(bytes, at: a.endOffset)
-        if options.durability == .sync { try a.fd.synchronizeData() }
+        do {
+            try a.fd.write(bytes, at: a.endOffset)
+            if options.durability == .sync { try a.fd.synchronizeData() }
+        } catch {
+            // Leave the segment active and whole: cut off whatever part of the footer reached the file.
+            try? a.fd.truncate(to: a.endOffset)
+            try? a.fd.synchronizeData()
+            throw error
+        }
         let base = String(a.path.dropLast(4))
         let order = a.streams.keys.sorted()
-        try FileSystem.writeAtomically(
+        // The segment is sealed once its footer is durable; its index files are derived data, rebuilt from it
+        // on load if writing them fails here.
+        try? FileSystem.writeAtomically(
             StreamIndexFile.encode(segmentFirstPosition: a.firstPosition, streams: order.map { ($0, a.streams[$0]!.firstVersion, a.streams[$0]!.positions) }),
             to: base + ".sidx", sync: false)
-        try FileSystem.writeAtomically(
+        try? FileSystem.writeAtomically(
             EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.eventIDs.map { (UUIDBytes($0.key).prefix, $0.value) }),
             to: base + ".eidx", sync: false)
         let size = a.endOffset + UInt64(bytes.count)
@@ -519,20 +562,40 @@ final class LogState {
         }
     }
 
-    /// The event at a position.
+    /// The event at a position. Each cached frame remembers where its events start, so looking up many
+    /// events of one large commit decodes each once instead of walking the frame from its start every time.
     func event(at position: UInt64) throws -> RecordedEvent {
         let segment = try self.segment(containing: position)
         let ref = try segment.locate(position)
-        var found: RecordedEvent?
-        try walk(segment, ref) { e in
-            if e.position == position {
-                found = try e.materialize()
-                return false
+        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
+        let (h, payload) = try framePayload(segment, ref)
+        let starts: [FrameCache.EventStart]
+        if let known = cache.starts(key) {
+            starts = known
+        } else {
+            var found: [FrameCache.EventStart] = []
+            found.reserveCapacity(Int(h.eventCount))
+            try walk(segment, ref) { e in
+                payload.withUnsafeBytes { base in
+                    found.append(.init(offset: base.baseAddress!.distance(to: e.encoded.baseAddress!), recordedAt: e.recordedAt))
+                }
+                return true
             }
-            return true
+            cache.setStarts(key, found)
+            starts = found
         }
-        guard let found else { throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame") }
-        return found
+        let index = Int(position - h.firstPosition)
+        guard index < starts.count else {
+            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame")
+        }
+        do {
+            return try payload.withUnsafeBytes { raw in
+                var r = ByteReader(raw, offset: starts[index].offset)
+                return try CommitCodec.parseEvent(raw, &r, position: position, recordedAt: starts[index].recordedAt).materialize()
+            }
+        } catch let e as ByteReaderError {
+            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
+        }
     }
 
     /// Reads forward by position from `from`, keeping events that pass `keep`, until `limit` events or the end.
@@ -595,8 +658,23 @@ struct FrameCache {
         var offset: UInt64
     }
 
+    /// Where an event starts in a frame's payload, and its commit's time.
+    struct EventStart {
+        var offset: Int
+        var recordedAt: Timestamp
+    }
+
     let capacityBytes: Int
     private var entries: [Key: (header: FrameHeader, payload: [UInt8], tick: UInt64)] = [:]
+    private var eventStarts: [Key: [EventStart]] = [:]
+
+    func starts(_ key: Key) -> [EventStart]? { entries[key] == nil ? nil : eventStarts[key] }
+
+    mutating func setStarts(_ key: Key, _ starts: [EventStart]) {
+        guard entries[key] != nil else { return }
+        eventStarts[key] = starts
+        bytes += starts.count * MemoryLayout<EventStart>.stride
+    }
     private var bytes = 0
     private var tick: UInt64 = 0
 
@@ -614,7 +692,10 @@ struct FrameCache {
     mutating func insert(_ key: Key, header: FrameHeader, payload: [UInt8]) {
         guard payload.count <= capacityBytes / 4 else { return }
         tick += 1
-        if let old = entries.updateValue((header, payload, tick), forKey: key) { bytes -= old.payload.count }
+        if let old = entries.updateValue((header, payload, tick), forKey: key) {
+            bytes -= old.payload.count
+            if let starts = eventStarts.removeValue(forKey: key) { bytes -= starts.count * MemoryLayout<EventStart>.stride }
+        }
         bytes += payload.count
         if bytes > capacityBytes {
             // Evict the older half in one pass rather than one entry at a time.
@@ -622,6 +703,7 @@ struct FrameCache {
             for (k, v) in sorted.prefix(sorted.count / 2) {
                 entries[k] = nil
                 bytes -= v.payload.count
+                if let starts = eventStarts.removeValue(forKey: k) { bytes -= starts.count * MemoryLayout<EventStart>.stride }
             }
         }
     }

@@ -9,15 +9,13 @@ struct SegmentCompactor {
     let dictionaries: DictionarySet
     let blockSize: Int
     let level: Int32
-    let sync: Bool
     private let compressor = ZstdCompressor()
     private let decompressor = ZstdDecompressor()
 
-    init(dictionaries: DictionarySet, blockSize: Int, level: Int32, sync: Bool) {
+    init(dictionaries: DictionarySet, blockSize: Int, level: Int32) {
         self.dictionaries = dictionaries
         self.blockSize = blockSize
         self.level = level
-        self.sync = sync
     }
 
     /// Compacts one segment file if it still holds single commits.
@@ -111,9 +109,11 @@ struct SegmentCompactor {
             firstRecordedAt: source.firstRecordedAt, lastRecordedAt: source.lastRecordedAt, dataEnd: offset, rawBytes: rawBytes,
             checksum: crc.value, index: index)
         try out.write(footer.encodedWithTrailer(), at: offset)
-        if sync { try out.synchronizeData() }
+        // Always flushed, even for a store written without flushes: the rename replaces data that is already
+        // on disk, and must never replace it with data that is not.
+        try out.synchronizeData()
         try FileSystem.rename(temporary, to: path)
-        if sync { try FileSystem.synchronizeDirectory(FileSystem.directoryName(of: path)) }
+        try FileSystem.synchronizeDirectory(FileSystem.directoryName(of: path))
         return true
     }
 }

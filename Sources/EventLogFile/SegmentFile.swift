@@ -168,12 +168,18 @@ final class ActiveSegment: SegmentFile {
 
     /// Adds a frame's events to the in-memory index.
     func index(frame ref: FrameRef, payload: [UInt8], header: FrameHeader) throws {
+        // Decode the whole frame before touching the index, so a frame that fails half-way leaves no trace.
+        var decoded: [(StreamID, UInt64, UUID, UInt64)] = []
+        decoded.reserveCapacity(Int(header.eventCount))
         try payload.withUnsafeBytes { raw in
             try CommitCodec.walkEvents(raw, header: header) { e in
-                streams[e.streamID(), default: Stream(firstVersion: e.version, positions: [])].positions.append(e.position)
-                eventIDs[e.id] = e.position
+                decoded.append((e.streamID(), e.version, e.id, e.position))
                 return true
             }
+        }
+        for (stream, version, id, position) in decoded {
+            streams[stream, default: Stream(firstVersion: version, positions: [])].positions.append(position)
+            eventIDs[id] = position
         }
         frames.append(ref)
         rawBytes += UInt64(header.rawLength)

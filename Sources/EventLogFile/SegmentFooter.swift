@@ -68,7 +68,7 @@ struct SegmentFooter: Hashable {
             guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<12])) == crc else { return nil }
             let off = raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self).littleEndian
             let len = Int(raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
-            guard off + UInt64(len) + UInt64(LogFormat.trailerSize) == fileSize else { return nil }
+            guard off < fileSize, UInt64(len) < fileSize, off + UInt64(len) + UInt64(LogFormat.trailerSize) == fileSize else { return nil }
             return (off, len)
         }
     }

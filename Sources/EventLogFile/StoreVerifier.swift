@@ -52,8 +52,13 @@ struct StoreVerifier {
             } else if i < names.count - 1 {
                 problems.append(.init(file: name, offset: size, message: "segment has no valid footer but is not the last segment"))
             } else if let h = head, h.activeFirstPosition == header.firstPosition, h.endOffset < size {
-                problems.append(.init(file: name, offset: h.endOffset, message: "\(size - h.endOffset) bytes past the durable end (a torn or unfinished commit; the next writer cuts it off)"))
                 end = h.endOffset
+                // Bytes past the durable end are a commit in flight while a writer works; otherwise a torn tail.
+                let lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
+                if try lock.lockExclusive(wait: false) {
+                    try lock.unlock()
+                    problems.append(.init(file: name, offset: h.endOffset, message: "\(size - h.endOffset) bytes past the durable end (a torn write; the next writer cuts it off)"))
+                }
             }
             var crc = CRC32C()
             crc.update(try fd.read(at: 0, count: LogFormat.segmentHeaderSize))

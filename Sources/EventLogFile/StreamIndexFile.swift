@@ -61,9 +61,16 @@ struct StreamIndexFile {
         return w.bytes
     }
 
-    /// Maps and checks an index file; `nil` when it does not belong to the segment or is malformed.
-    static func load(path: String, segmentFirstPosition: UInt64, verifyChecksum: Bool = false) -> StreamIndexFile? {
-        guard FileSystem.exists(path), let m = try? MappedFile(path: path), m.bytes.count >= headerSize else { return nil }
+    /// Maps and checks an index file: its checksum and its structure (every stream holds at least one event,
+    /// the counts add up to the segment's, postings stay inside the file, hashes are sorted). `nil` when it
+    /// does not belong to the segment or fails a check; the caller then rebuilds it from the segment.
+    static func load(path: String, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> StreamIndexFile? {
+        guard FileSystem.exists(path), let m = try? MappedFile(path: path) else { return nil }
+        return load(m, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents)
+    }
+
+    static func load(_ m: MappedFile, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> StreamIndexFile? {
+        guard m.bytes.count >= headerSize else { return nil }
         let b = m.bytes
         guard b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.streamIndexMagic,
             b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
@@ -71,12 +78,22 @@ struct StreamIndexFile {
         let streams = Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
         let events = Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
         let postings = Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
-        guard headerSize + streams * entrySize + postings == b.count else { return nil }
-        if verifyChecksum {
-            let crc = b.loadUnaligned(fromByteOffset: 28, as: UInt32.self).littleEndian
-            guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        guard headerSize + streams * entrySize + postings == b.count, UInt64(events) == segmentEvents else { return nil }
+        let crc = b.loadUnaligned(fromByteOffset: 28, as: UInt32.self).littleEndian
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        let file = StreamIndexFile(mapped: m, segmentFirstPosition: segmentFirstPosition, streamCount: streams, eventCount: events)
+        var total = 0
+        var previous: Hash128?
+        for i in 0..<streams {
+            let e = file.entry(at: i)
+            guard e.count > 0, e.postingsOffset < postings, previous.map({ $0 <= e.hash }) ?? true,
+                e.firstVersion <= UInt64.max - UInt64(e.count)
+            else { return nil }
+            previous = e.hash
+            total += e.count
         }
-        return StreamIndexFile(mapped: m, segmentFirstPosition: segmentFirstPosition, streamCount: streams, eventCount: events)
+        guard total == events else { return nil }
+        return file
     }
 
     func entry(at i: Int) -> Entry {
@@ -117,7 +134,9 @@ struct StreamIndexFile {
         out.reserveCapacity(e.count)
         var p = segmentFirstPosition
         for _ in 0..<e.count {
-            p += try r.readVarint()
+            let (sum, overflow) = p.addingReportingOverflow(try r.readVarint())
+            guard !overflow else { throw ByteReaderError(reason: "position overflows", offset: r.offset) }
+            p = sum
             out.append(p)
         }
         return out
@@ -162,17 +181,26 @@ struct EventIDIndexFile {
         return w.bytes
     }
 
-    static func load(path: String, segmentFirstPosition: UInt64, verifyChecksum: Bool = false) -> EventIDIndexFile? {
-        guard FileSystem.exists(path), let m = try? MappedFile(path: path), m.bytes.count >= headerSize else { return nil }
+    /// Maps and checks an index file (checksum, count, every position inside the segment); `nil` when it
+    /// fails a check, and the caller rebuilds it.
+    static func load(path: String, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
+        guard FileSystem.exists(path), let m = try? MappedFile(path: path) else { return nil }
+        return load(m, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents)
+    }
+
+    static func load(_ m: MappedFile, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
+        guard m.bytes.count >= headerSize else { return nil }
         let b = m.bytes
         guard b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.eventIDIndexMagic,
             b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
         else { return nil }
         let n = Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
-        guard headerSize + n * entrySize == b.count else { return nil }
-        if verifyChecksum {
-            let crc = b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian
-            guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        guard headerSize + n * entrySize == b.count, UInt64(n) == segmentEvents else { return nil }
+        let crc = b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        for i in 0..<n {
+            let rel = b.loadUnaligned(fromByteOffset: headerSize + i * entrySize + 8, as: UInt32.self).littleEndian
+            guard UInt64(rel) < segmentEvents else { return nil }
         }
         return EventIDIndexFile(mapped: m, segmentFirstPosition: segmentFirstPosition, count: n)
     }

@@ -100,6 +100,9 @@ public final class FileDescriptor: @unchecked Sendable {
     /// - Returns: The number of bytes read (less than the buffer only at end of file).
     /// - Throws: ``SystemError`` from `pread`.
     public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        guard offset <= UInt64(Int64.max) - UInt64(buffer.count) else {
+            throw SystemError(operation: "pread", path: path, errno: EINVAL)
+        }
         var done = 0
         while done < buffer.count {
             let n = try syscall("pread", path) {

@@ -15,6 +15,7 @@ public final class MappedFile: @unchecked Sendable {
     /// - Throws: ``SystemError`` from `open`, `fstat` or `mmap`.
     public init(path: String) throws(SystemError) {
         self.path = path
+        ownsHeapCopy = false
         let fd = try FileDescriptor.open(path, .readOnly)
         let size = Int(try fd.size())
         if size == 0 {
@@ -27,7 +28,27 @@ public final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(start: p, count: size)
     }
 
+    private let ownsHeapCopy: Bool
+
+    /// Holds a copy of bytes in memory, for an index that could not be written to a file.
+    ///
+    /// - Parameters:
+    ///   - bytes: The contents.
+    ///   - path: The path the contents stand for (for messages).
+    public init(copying bytes: [UInt8], path: String) {
+        self.path = path
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        self.bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: bytes.count)
+        ownsHeapCopy = true
+    }
+
     deinit {
-        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+        guard let base = bytes.baseAddress else { return }
+        if ownsHeapCopy {
+            UnsafeMutableRawPointer(mutating: base).deallocate()
+        } else {
+            munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+        }
     }
 }

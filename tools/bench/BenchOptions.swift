@@ -21,6 +21,8 @@ struct BenchOptions {
     var json = false
     /// Also run the optional 8-thread SQLite writer scenario.
     var sqliteThreads = true
+    /// Runs per scenario; the median is reported (with the range).
+    var runs = 1
     /// Run only these scenarios (`nil`: all); for profiling one at a time.
     var only: Set<String>?
     /// Keep the scratch files after the run.
@@ -33,7 +35,7 @@ struct BenchOptions {
     var expectedVersions = false
 
     static let usage = """
-        usage: pawtrail-bench [--seed S] [--scale X] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
+        usage: pawtrail-bench [--seed S] [--scale X] [--runs N] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
                pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
 
@@ -41,6 +43,7 @@ struct BenchOptions {
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
           --seed S            workload seed (default 42)
           --scale X           multiply the event counts (default 1; 0.1 for a quick smoke run)
+          --runs N            run each scenario N times, report the median (min..max) (default 1)
           --dir DIR           scratch directory, on the disk to measure (default ./.scratch/bench; not /tmp)
           --no-sqlite-threads skip the optional 8-thread SQLite writers
           --keep              keep the stores after the run
@@ -82,6 +85,10 @@ struct BenchOptions {
             case "--no-sqlite-threads": options.sqliteThreads = false
             case "--keep": options.keep = true
             case "--expected-versions": options.expectedVersions = true
+            case "--runs":
+                let v = try value(argument)
+                guard let n = Int(v), (1...9).contains(n) else { throw UsageError("--runs takes 1...9, not '\(v)'") }
+                options.runs = n
             case "--only":
                 let keys = Set(try value(argument).split(separator: ",").map(String.init))
                 let known: Set = ["append-1", "append-100", "append-1000", "writers-8", "read-all", "size"]

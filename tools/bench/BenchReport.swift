@@ -8,6 +8,8 @@ struct BenchReport: Codable, Sendable {
     var seed: UInt64
     /// Event-count multiplier.
     var scale: Double
+    /// Runs per scenario (the median is reported).
+    var runs: Int
     /// When the run started (UTC, ISO-8601).
     var startedAt: String
     /// Load averages when the run started and ended.

@@ -78,7 +78,7 @@ struct BenchRunner {
         let report = BenchReport(
             command: ProcessInfo.processInfo.environment["PAWTRAIL_BENCH_COMMAND"]
                 ?? CommandLine.arguments.joined(separator: " "),
-            machine: machine, seed: options.seed, scale: options.scale, startedAt: startedAt,
+            machine: machine, seed: options.seed, scale: options.scale, runs: options.runs, startedAt: startedAt,
             loadAverageStart: loadAtStart, loadAverageEnd: MachineInfo.loadAverage(), totalSeconds: Stopwatch.now() - started, scenarios: scenarios, size: size,
             table: Self.table(scenarios, size), notes: notes(), ok: ok)
         let markdown = ReportPrinter.markdown(report)
@@ -108,10 +108,18 @@ struct BenchRunner {
         let requests = commits.map(\.request)
         let oursPath = options.directory + "/\(key)-ours"
         let sqlitePath = options.directory + "/\(key).sqlite"
-        Console.progress("[\(key)] \(events) events, \(perCommit)/commit: ours...")
-        let ours = await FileStoreDriver.appendSerial(path: oursPath, requests: requests, events: events)
-        Console.progress("[\(key)]   ours \(Format.rate(ours)) events/s\(ours.error.map { " (\($0))" } ?? ""); SQLite...")
-        let sqlite = SQLiteDriver.appendSerial(path: sqlitePath, commits: commits, events: events)
+        Console.progress("[\(key)] \(events) events, \(perCommit)/commit: ours and SQLite...")
+        var oursRuns: [Measurement] = []
+        var sqliteRuns: [Measurement] = []
+        // Each run starts from fresh stores; the stores of the last run are the ones checked (and kept).
+        for run in 1...options.runs {
+            if options.runs > 1 { Console.progress("[\(key)] run \(run) of \(options.runs)") }
+            oursRuns.append(await FileStoreDriver.appendSerial(path: oursPath, requests: requests, events: events))
+            sqliteRuns.append(SQLiteDriver.appendSerial(path: sqlitePath, commits: commits, events: events))
+        }
+        let ours = Measurement.median(oursRuns)
+        let sqlite = Measurement.median(sqliteRuns)
+        Console.progress("[\(key)]   ours \(Format.rate(ours)) events/s\(ours.error.map { " (\($0))" } ?? "")")
         Console.progress("[\(key)]   SQLite \(Format.rate(sqlite)) events/s\(sqlite.error.map { " (\($0))" } ?? "")")
         let consistency = await check(
             oursPath: ours.error == nil ? oursPath : nil, sqlitePath: sqlitePath, sqliteOK: sqlite.error == nil,
@@ -134,12 +142,20 @@ struct BenchRunner {
         let oursPath = options.directory + "/writers-8-ours"
         let sqlitePath = options.directory + "/writers-8.sqlite"
         Console.progress("[writers-8] \(events) events, \(Self.writerCount) concurrent writers, 1/append: ours...")
-        let ours = await FileStoreDriver.appendConcurrent(path: oursPath, writers: requests, events: events)
+        var oursRuns: [Measurement] = []
+        for _ in 1...options.runs {
+            oursRuns.append(await FileStoreDriver.appendConcurrent(path: oursPath, writers: requests, events: events))
+        }
+        let ours = Measurement.median(oursRuns)
         Console.progress("[writers-8]   ours \(Format.rate(ours)) events/s\(ours.error.map { " (\($0))" } ?? "")")
         var sqlite = Measurement(error: SkippedError())
         if options.sqliteThreads {
             Console.progress("[writers-8]   SQLite, \(Self.writerCount) threads...")
-            sqlite = SQLiteDriver.appendThreads(path: sqlitePath, writers: writers, events: events)
+            var sqliteRuns: [Measurement] = []
+            for _ in 1...options.runs {
+                sqliteRuns.append(SQLiteDriver.appendThreads(path: sqlitePath, writers: writers, events: events))
+            }
+            sqlite = Measurement.median(sqliteRuns)
             Console.progress("[writers-8]   SQLite \(Format.rate(sqlite)) events/s\(sqlite.error.map { " (\($0))" } ?? "")")
         } else {
             // The check needs a peer holding the same events: write them serially, untimed.
@@ -164,11 +180,15 @@ struct BenchRunner {
         var ours = Measurement(error: SkippedError(reason: "our store failed the 1000-per-commit scenario"))
         if oursWrote {
             _ = await FileStoreDriver.readAll(path: oursPath)
-            ours = await FileStoreDriver.readAll(path: oursPath)
+            var runs: [Measurement] = []
+            for _ in 1...options.runs { runs.append(await FileStoreDriver.readAll(path: oursPath)) }
+            ours = Measurement.median(runs)
         }
         Console.progress("[read-all]   ours \(Format.rate(ours)) events/s; SQLite, twice...")
         _ = SQLiteDriver.readAll(path: sqlitePath)
-        let sqlite = SQLiteDriver.readAll(path: sqlitePath)
+        var sqliteRuns: [Measurement] = []
+        for _ in 1...options.runs { sqliteRuns.append(SQLiteDriver.readAll(path: sqlitePath)) }
+        let sqlite = Measurement.median(sqliteRuns)
         Console.progress("[read-all]   SQLite \(Format.rate(sqlite)) events/s")
         var consistency = "ok (both read \(sqlite.events) events)"
         if ours.error != nil || sqlite.error != nil {
@@ -295,7 +315,7 @@ struct BenchRunner {
                 + "if present, is SQLite with \(Self.writerCount) threads, a connection each, busy_timeout 60 s.",
             "Read-all: ours = forEachPage(.all, pageSize: 4096) on a freshly opened store; SQLite = SELECT ... ORDER BY position "
                 + "on a fresh connection; both materialize RecordedEvent values and touch every event's data. Each runs twice "
-                + "and the second run (OS page cache warm) is reported.",
+                + "and the second run (OS page cache warm) is reported (with --runs N: the median of runs 2...N+1).",
             "Sizes: ours = stats().diskBytes (files listed above for comparison); SQLite = db + wal after "
                 + "PRAGMA wal_checkpoint(TRUNCATE); raw = the events as JSON Lines in the CLI batch shape (`pawtrail-bench generate`).",
         ]

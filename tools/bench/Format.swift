@@ -15,8 +15,9 @@ enum Format {
 
     /// Events per second, or `n/a` with the reason's first words.
     static func rate(_ m: Measurement) -> String {
-        if let r = m.eventsPerSecond { return grouped(r) }
-        return "n/a"
+        guard let r = m.eventsPerSecond else { return "n/a" }
+        guard let runs = m.runRates, let lo = runs.min(), let hi = runs.max() else { return grouped(r) }
+        return "\(grouped(r)) (\(grouped(lo))..\(grouped(hi)))"
     }
 
     /// A ratio as `12.3x`.

@@ -10,6 +10,8 @@ struct Measurement: Codable, Sendable {
     var openSeconds: Double?
     /// Why the store could not run the scenario, if it could not.
     var error: String?
+    /// With `--runs N > 1`: every run's events per second, in run order (this measurement is the median run).
+    var runRates: [Double]?
 
     /// Events per second, `nil` when the scenario failed.
     var eventsPerSecond: Double? {
@@ -30,8 +32,19 @@ struct Measurement: Codable, Sendable {
         self.error = String(describing: error)
     }
 
+    /// The median run of several (by events per second), carrying every run's rate; the first failure if any
+    /// run failed.
+    static func median(_ runs: [Measurement]) -> Measurement {
+        precondition(!runs.isEmpty)
+        if let failed = runs.first(where: { $0.error != nil }) { return failed }
+        guard runs.count > 1 else { return runs[0] }
+        var result = runs.sorted { ($0.eventsPerSecond ?? 0) < ($1.eventsPerSecond ?? 0) }[runs.count / 2]
+        result.runRates = runs.map { $0.eventsPerSecond ?? 0 }
+        return result
+    }
+
     enum CodingKeys: String, CodingKey {
-        case events, seconds, latency, openSeconds, error, eventsPerSecond
+        case events, seconds, latency, openSeconds, error, eventsPerSecond, runRates
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -42,6 +55,7 @@ struct Measurement: Codable, Sendable {
         try c.encodeIfPresent(openSeconds, forKey: .openSeconds)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(eventsPerSecond, forKey: .eventsPerSecond)
+        try c.encodeIfPresent(runRates, forKey: .runRates)
     }
 
     init(from decoder: any Decoder) throws {
@@ -50,6 +64,7 @@ struct Measurement: Codable, Sendable {
         seconds = try c.decode(Double.self, forKey: .seconds)
         latency = try c.decodeIfPresent(LatencySummary.self, forKey: .latency)
         openSeconds = try c.decodeIfPresent(Double.self, forKey: .openSeconds)
+        runRates = try c.decodeIfPresent([Double].self, forKey: .runRates)
         error = try c.decodeIfPresent(String.self, forKey: .error)
     }
 }

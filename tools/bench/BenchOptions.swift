@@ -22,7 +22,7 @@ struct BenchOptions {
     /// Also run the optional 8-thread SQLite writer scenario.
     var sqliteThreads = true
     /// Runs per scenario; the median is reported (with the range).
-    var runs = 1
+    var runs = 3
     /// Run only these scenarios (`nil`: all); for profiling one at a time.
     var only: Set<String>?
     /// Keep the scratch files after the run.
@@ -43,7 +43,7 @@ struct BenchOptions {
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
           --seed S            workload seed (default 42)
           --scale X           multiply the event counts (default 1; 0.1 for a quick smoke run)
-          --runs N            run each scenario N times, report the median (min..max) (default 1)
+          --runs N            run each scenario N times, report the median (min..max) (default 3)
           --dir DIR           scratch directory, on the disk to measure (default ./.scratch/bench; not /tmp)
           --no-sqlite-threads skip the optional 8-thread SQLite writers
           --keep              keep the stores after the run

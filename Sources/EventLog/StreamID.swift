@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The name of a stream: a validated, non-empty string such as `order-42` or `inventory-litter-5kg`.
 ///
 /// A stream id is at most ``EventLimits/maxStreamIDBytes`` bytes of UTF-8, holds no whitespace or control
@@ -33,7 +37,11 @@ public struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible 
     // indexes streams by the bytes of their ids, so "café" (é precomposed) and "café" (e + combining acute)
     // are two streams everywhere, in memory and on disk alike.
     public static func == (lhs: StreamID, rhs: StreamID) -> Bool {
-        lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+        var a = lhs.rawValue
+        var b = rhs.rawValue
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
     }
 
     public func hash(into hasher: inout Hasher) {

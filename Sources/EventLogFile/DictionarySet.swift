@@ -90,10 +90,16 @@ final class DictionarySet: @unchecked Sendable {
         return e
     }
 
-    /// Stores a newly trained dictionary durably (flushed, renamed into place, directory flushed) under the next id.
-    func add(_ dictionary: [UInt8]) throws -> Entry {
+    /// Stores the store's first dictionary durably (flushed, then linked into place, directory flushed), unless
+    /// another process got there first: a dictionary file, once named, is never replaced, because frames that
+    /// name it must always decompress with the same bytes.
+    ///
+    /// - Returns: The dictionary now in use (ours, or the one another process stored first).
+    @discardableResult
+    func addFirst(_ dictionary: [UInt8]) throws -> Entry? {
         try FileSystem.createDirectories(directory)
-        let id = (try idsOnDisk().last ?? 0) + 1
+        if let existing = try idsOnDisk().first { return try get(existing) }
+        let id: UInt32 = 1
         var w = ByteWriter(capacity: 24 + dictionary.count)
         w.write(bytes: Self.magic)
         w.write(id)
@@ -101,7 +107,18 @@ final class DictionarySet: @unchecked Sendable {
         w.write(CRC32C.checksum(dictionary))
         w.write(UInt32(0))
         w.write(bytes: dictionary)
-        try FileSystem.writeAtomically(w.bytes, to: directory + "/" + Self.fileName(id), sync: true)
+        let final = directory + "/" + Self.fileName(id)
+        let temporary = final + ".tmp-\(getpid())"
+        defer { try? FileSystem.removeFile(temporary) }
+        let fd = try FileDescriptor.open(temporary, .readWriteCreate)
+        try fd.truncate(to: 0)
+        try fd.write(w.bytes, at: 0)
+        try fd.synchronizeData()
+        guard link(temporary, final) == 0 else {
+            if errno == EEXIST { return try get(id) }
+            throw SystemError(operation: "link", path: final, errno: errno)
+        }
+        try FileSystem.synchronizeDirectory(directory)
         lock.lock()
         newestID = id
         listedAt = ContinuousClock.now

@@ -32,6 +32,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var writerLock: FileDescriptor?
     private let compaction = NSCondition()
     private var compactionRunning = false
+    /// Guarded by `compaction`, like `compactionRunning`; `close` waits for both.
+    private var trainingRunning = false
     /// Segments whose compaction failed (damage): not retried in this process; `log verify` reports them.
     private var compactionFailed = Set<UInt64>()
 
@@ -145,7 +147,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         while committerRunning { queue.wait() }
         queue.unlock()
         compaction.lock()
-        while compactionRunning { compaction.wait() }
+        while compactionRunning || trainingRunning { compaction.wait() }
         compaction.unlock()
     }
 
@@ -310,7 +312,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         try state.createActiveSegment()
                     } catch {}
                 }
-                do { try state.trainDictionaryIfDue() } catch {}
+                if let samples = try? state.dictionarySamplesIfDue() { trainInBackground(samples) }
             }
             return group.results
         } catch let e as SystemError {
@@ -399,6 +401,30 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         return PlannedGroup(
             results: results,
             write: .init(segment: segment, offset: offset, bytes: bytes, frames: frames, events: plannedEvents))
+    }
+
+    // MARK: - Dictionary
+
+    /// Trains the store's dictionary off the committer (it takes a few hundred milliseconds); commits use it
+    /// from the first group after it is stored. A failed training is simply tried again later.
+    private func trainInBackground(_ samples: (samples: [UInt8], sizes: [Int])) {
+        let dictionaries = state.dictionaries
+        compaction.lock()
+        trainingRunning = true
+        compaction.unlock()
+        let thread = Thread { [self] in
+            defer {
+                compaction.lock()
+                trainingRunning = false
+                compaction.broadcast()
+                compaction.unlock()
+            }
+            let capacity = min(64 << 10, samples.samples.count / 16)
+            guard let dict = try? ZstdDictionary.train(samples: samples.samples, sizes: samples.sizes, capacity: capacity) else { return }
+            _ = try? dictionaries.addFirst(dict)
+        }
+        thread.name = "pawtrail-dictionary"
+        thread.start()
     }
 
     // MARK: - Compaction

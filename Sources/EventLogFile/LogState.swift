@@ -24,6 +24,7 @@ final class LogState {
     private var cache = FrameCache(capacityBytes: 64 << 20)
     private(set) var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
     private var dictionaryAttemptRawBytes: UInt64 = 0
+    private var dictionaryExists = false
 
     init(root: String, options: FileEventStoreOptions) {
         self.root = root
@@ -428,12 +429,18 @@ final class LogState {
         sealed[i] = try loadSealed(name: old.name, path: old.path, fd: fd, size: size, trailer: trailer)
     }
 
-    /// Trains the store's first dictionary once enough uncompressed data exists, from the active segment's events.
-    func trainDictionaryIfDue() throws {
+    /// Once the store holds enough uncompressed data and no dictionary, samples of its newest events to train
+    /// one from (training itself runs off the committer, in the background). `nil` when nothing is due.
+    func dictionarySamplesIfDue() throws -> (samples: [UInt8], sizes: [Int])? {
+        guard !dictionaryExists else { return nil }
         let raw = rawBytes
         guard raw >= UInt64(options.dictionaryTrainingThreshold), raw >= dictionaryAttemptRawBytes * 2,
-            try dictionaries.idsOnDisk().isEmpty, let a = active, a.eventCount > 0
-        else { return }
+            let a = active, a.eventCount > 0
+        else { return nil }
+        if try !dictionaries.idsOnDisk().isEmpty {
+            dictionaryExists = true
+            return nil
+        }
         dictionaryAttemptRawBytes = raw
         var samples: [UInt8] = []
         var sizes: [Int] = []
@@ -452,9 +459,7 @@ final class LogState {
                 ref = try segment.frame(after: r)
             }
         }
-        guard sizes.count >= 1000 else { return }
-        guard let dict = try? ZstdDictionary.train(samples: samples, sizes: sizes, capacity: min(64 << 10, samples.count / 16)) else { return }
-        _ = try dictionaries.add(dict)
+        return sizes.count >= 1000 ? (samples, sizes) : nil
     }
 
     // MARK: - Lookups

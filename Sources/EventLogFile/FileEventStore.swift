@@ -27,6 +27,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private let queue = NSCondition()
     private var pending: [Pending] = []
     private var committerRunning = false
+    /// How many appends the committer's previous group held (committer thread only, under `queue`).
+    private var lastGroupSize = 0
     private var failure: EventStoreError?
     /// The writer lock file, opened once; only the committer thread uses it.
     private var writerLock: FileDescriptor?
@@ -202,6 +204,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         return stream[category.count] == UInt8(ascii: "-")
     }
 
+    /// Commits at least this large (uncompressed) are compressed without the dictionary.
+    private static let dictionaryCommitLimit = 64 << 10
+
+    /// The longest a committer waits for more appends to join a group, when the previous group was larger
+    /// than what is waiting: several writers then share one flush instead of queueing behind each other's.
+    private static let gatherWindow: TimeInterval = 0.000_2
+
     /// How many events one filtered page may examine before it returns (possibly empty) with a cursor.
     private static let maxExaminedPerPage = 65_536
 
@@ -261,6 +270,11 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     return
                 }
             }
+            // Writers just resumed from the previous group are about to append again: give them a moment.
+            if pending.count < lastGroupSize {
+                let deadline = Date().addingTimeInterval(Self.gatherWindow)
+                while pending.count < lastGroupSize && queue.wait(until: deadline) {}
+            }
             var batch: [Pending] = []
             var bytes = 0
             while !pending.isEmpty && batch.count < 4096 && bytes < (32 << 20) {
@@ -268,6 +282,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 bytes += p.request.entries.reduce(0) { $0 + $1.event.payloadSize }
                 batch.append(p)
             }
+            lastGroupSize = batch.count
             queue.unlock()
             let results = commit(batch.map(\.request))
             for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
@@ -380,10 +395,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         }
                     }
                     let start = bytes.count
+                    // The dictionary pays for small commits; a large one carries its own context, and skipping the
+                    // dictionary there saves time for nothing lost.
+                    let useDictionary = payload.count < Self.dictionaryCommitLimit
                     try FrameIO.encode(
                         type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
                         lastRecordedAt: at, payload: payload.bytes, compressor: state.compressor, level: options.commitCompressionLevel,
-                        dictionary: dictionary.map { ($0.id, $0.commit) }, into: &bytes)
+                        dictionary: useDictionary ? dictionary.map { ($0.id, $0.commit) } : nil, into: &bytes)
                     let header = try bytes.withUnsafeBytes { raw in
                         try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
                     }

@@ -25,6 +25,8 @@ final class LogState {
     private(set) var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
     private var dictionaryAttemptRawBytes: UInt64 = 0
     private var dictionaryExists = false
+    /// Where this process's last published commit ended (to skip re-checking the file after our own commit).
+    private var lastCommitEnd: UInt64?
 
     init(root: String, options: FileEventStoreOptions) {
         self.root = root
@@ -136,6 +138,9 @@ final class LogState {
     /// Indexes the active segment's frames beyond what this view has seen.
     private func catchUp(_ a: ActiveSegment, durableEnd: UInt64?, writer: Bool) throws {
         guard activeDamage == nil else { return }
+        // Our own last commit is the durable end: nobody else wrote, and a writer that dies leaves the head
+        // behind its torn bytes, which makes this check fail and the scan below run.
+        if let d = durableEnd, d == a.endOffset, writer, lastCommitEnd == d { return }
         let size = try a.fd.size()
         // A reader goes only as far as the head says is durable; without a head it sees nothing new (a writer
         // may be mid-way through its first commit). A writer, holding the lock, examines everything on disk.
@@ -367,6 +372,7 @@ final class LogState {
         }
         lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt)
         try writeHead()
+        lastCommitEnd = a.endOffset
     }
 
     /// Seals the active segment: footer with the sparse index and whole-segment checksum, then its index files.

@@ -6,6 +6,7 @@
 # Installs nothing: run tools/setup.sh first on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/env.sh
 swift build -c release --product pawtrail-bench >&2
 bin="$(swift build -c release --show-bin-path)/pawtrail-bench"
 # The report quotes the command as typed, not the binary path.

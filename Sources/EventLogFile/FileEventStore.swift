@@ -401,7 +401,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     try FrameIO.encode(
                         type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
                         lastRecordedAt: at, payload: payload.bytes, compressor: state.compressor, level: options.commitCompressionLevel,
-                        dictionary: useDictionary ? dictionary.map { ($0.id, $0.commit) } : nil, into: &bytes)
+                        dictionary: useDictionary ? dictionary.map { ($0.id, $0.commit) } : nil, helper: state.helperCompressor,
+                        into: &bytes)
                     let header = try bytes.withUnsafeBytes { raw in
                         try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
                     }

@@ -1,18 +1,60 @@
 import EventLog
+import Foundation
 import PawtrailIO
 
 /// Builds and opens frames: `u32 body length | body | u32 CRC32C(body)`, body = ``FrameHeader`` + payload
 /// (zstd-compressed, with or without a dictionary, or stored as is when compression does not pay).
 enum FrameIO {
+    /// Payloads at least this large are compressed on two cores when a helper context is given.
+    static let parallelThreshold = 256 << 10
+
+    /// The helper thread's compressed half, handed back through a lock.
+    private final class ParallelResult: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Result<[UInt8], ZstdError> = .success([])
+
+        func set(_ r: Result<[UInt8], ZstdError>) { lock.withLock { value = r } }
+        func get() throws(ZstdError) -> [UInt8] { try lock.withLock { value }.get() }
+    }
+
     /// Encodes a frame around an uncompressed payload, appending it to `output`.
     static func encode(
         type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
         lastRecordedAt: Timestamp, payload: [UInt8], compressor: ZstdCompressor, level: Int32,
-        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, into output: inout [UInt8]
+        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil, into output: inout [UInt8]
     ) throws {
         var compressed: [UInt8] = []
-        try payload.withUnsafeBytes { raw in
-            try compressor.compress(raw, level: level, dictionary: dictionary?.dictionary, appendingTo: &compressed)
+        if dictionary == nil, let helper, payload.count >= parallelThreshold {
+            // A large payload is compressed as two zstd frames, one on another core; zstd decompresses
+            // concatenated frames in one call, so readers see no difference.
+            let half = payload.count / 2
+            let firstHalf = Array(payload[..<half])
+            let box = ParallelResult()
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                var out: [UInt8] = []
+                var failure: ZstdError?
+                firstHalf.withUnsafeBytes { raw in
+                    do throws(ZstdError) {
+                        try helper.compress(raw, level: level, dictionary: nil, appendingTo: &out)
+                    } catch {
+                        failure = error
+                    }
+                }
+                box.set(failure.map { .failure($0) } ?? .success(out))
+                done.signal()
+            }
+            var second: [UInt8] = []
+            try payload.withUnsafeBytes { raw in
+                try compressor.compress(UnsafeRawBufferPointer(rebasing: raw[half...]), level: level, dictionary: nil, appendingTo: &second)
+            }
+            done.wait()
+            compressed = try box.get()
+            compressed.append(contentsOf: second)
+        } else {
+            try payload.withUnsafeBytes { raw in
+                try compressor.compress(raw, level: level, dictionary: dictionary?.dictionary, appendingTo: &compressed)
+            }
         }
         let useCompressed = compressed.count < payload.count
         let header = FrameHeader(

@@ -21,6 +21,8 @@ final class LogState {
     private var head: FileDescriptor?
     private let decompressor = ZstdDecompressor()
     let compressor = ZstdCompressor()
+    /// A second context, so a large commit compresses on two cores.
+    let helperCompressor = ZstdCompressor()
     private var cache = FrameCache(capacityBytes: 64 << 20)
     private(set) var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
     private var dictionaryAttemptRawBytes: UInt64 = 0
@@ -475,8 +477,12 @@ final class LogState {
         if let s = active?.streams[stream] { return s.lastVersion }
         let h = Hash128(stream.rawValue)
         for segment in sealed.reversed() {
+            guard let first = segment.streams.firstEntry(for: h) else { continue }
+            if first + 1 >= segment.streams.streamCount || segment.streams.entry(at: first + 1).hash != h {
+                let e = segment.streams.entry(at: first)
+                return e.firstVersion + UInt64(e.count) - 1
+            }
             let entries = segment.streams.entries(for: h)
-            if entries.isEmpty { continue }
             for e in entries {
                 let last = e.firstVersion + UInt64(e.count) - 1
                 if entries.count == 1 { return last }
@@ -493,10 +499,13 @@ final class LogState {
         if let p = active?.eventIDs[id] { return try event(at: p) }
         let prefix = UUIDBytes(id).prefix
         for segment in sealed.reversed() {
-            for p in segment.ids.candidates(prefix: prefix) {
+            var found: RecordedEvent?
+            try segment.ids.forEachCandidate(prefix: prefix) { p in
                 let e = try event(at: p)
-                if e.id == id { return e }
+                if e.id == id { found = e }
+                return found == nil
             }
+            if let found { return found }
         }
         return nil
     }

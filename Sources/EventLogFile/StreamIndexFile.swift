@@ -110,20 +110,32 @@ struct StreamIndexFile {
 
     /// The entries for a stream hash (more than one only on a 128-bit hash collision).
     func entries(for hash: Hash128) -> [Entry] {
+        guard let first = firstEntry(for: hash) else { return [] }
+        var out = [entry(at: first)]
+        var i = first + 1
+        while i < streamCount, entry(at: i).hash == hash {
+            out.append(entry(at: i))
+            i += 1
+        }
+        return out
+    }
+
+    /// The index of the first entry with a stream hash, found without allocating (appends look up every
+    /// stream they write this way).
+    func firstEntry(for hash: Hash128) -> Int? {
+        let b = mapped.bytes
         var lo = 0
         var hi = streamCount
         while lo < hi {
             let mid = (lo + hi) / 2
-            if entry(at: mid).hash < hash { lo = mid + 1 } else { hi = mid }
+            let o = Self.headerSize + mid * Self.entrySize
+            let h = Hash128(
+                high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
+                low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
+            if h < hash { lo = mid + 1 } else { hi = mid }
         }
-        var out: [Entry] = []
-        while lo < streamCount {
-            let e = entry(at: lo)
-            guard e.hash == hash else { break }
-            out.append(e)
-            lo += 1
-        }
-        return out
+        guard lo < streamCount, entry(at: lo).hash == hash else { return nil }
+        return lo
     }
 
     /// The positions of an entry's events, in version order.
@@ -209,21 +221,20 @@ struct EventIDIndexFile {
         mapped.bytes.loadUnaligned(fromByteOffset: Self.headerSize + i * Self.entrySize, as: UInt64.self).littleEndian
     }
 
-    /// Positions whose event id starts with the same 8 bytes (candidates to confirm by reading the event).
-    func candidates(prefix: UInt64) -> [UInt64] {
+    /// Visits the positions whose event id starts with the same 8 bytes (candidates to confirm by reading the
+    /// event), without allocating: nearly every lookup of a new id finds none.
+    func forEachCandidate(prefix: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
         var lo = 0
         var hi = count
         while lo < hi {
             let mid = (lo + hi) / 2
             if self.prefix(at: mid) < prefix { lo = mid + 1 } else { hi = mid }
         }
-        var out: [UInt64] = []
         while lo < count, self.prefix(at: lo) == prefix {
             let rel = mapped.bytes.loadUnaligned(fromByteOffset: Self.headerSize + lo * Self.entrySize + 8, as: UInt32.self).littleEndian
-            out.append(segmentFirstPosition + UInt64(rel))
+            guard try body(segmentFirstPosition + UInt64(rel)) else { return }
             lo += 1
         }
-        return out
     }
 }
 

@@ -82,8 +82,9 @@ public final class ZstdDictionary: @unchecked Sendable {
     }
 }
 
-/// A reusable zstd compression context (owned; freed on release). Not thread-safe: one per thread.
-public final class ZstdCompressor {
+/// A reusable zstd compression context (owned; freed on release). Not thread-safe: one thread at a time
+/// (it may be handed from one thread to another).
+public final class ZstdCompressor: @unchecked Sendable {
     private let cctx: OpaquePointer
 
     /// Creates a context.

@@ -96,15 +96,7 @@ struct SegmentInspector {
             let f = try SegmentFooter.read(fd: fd, file: path, footerOffset: t.footerOffset, footerLength: t.footerLength)
             footer = f
             end = f.dataEnd
-            var crc = CRC32C()
-            var o: UInt64 = 0
-            while o < f.dataEnd {
-                let chunk = try fd.read(at: o, count: Int(min(UInt64(4 << 20), f.dataEnd - o)))
-                if chunk.isEmpty { break }
-                crc.update(chunk)
-                o += UInt64(chunk.count)
-            }
-            footerOK = crc.value == f.checksum
+            footerOK = (try? checksum(of: fd, upTo: f.dataEnd, file: path)) == f.checksum
         } else if let head = try state.peekHead(), head.activeFirstPosition == header.firstPosition {
             end = min(size, head.endOffset)
         }
@@ -113,7 +105,7 @@ struct SegmentInspector {
         while true {
             let (found, stop) = try scanner.next()
             if let stop {
-                let (o, _) = { switch stop { case .truncated(let o, let r), .corrupt(let o, let r): return (o, r) } }()
+                let o = stop.offset
                 frames.append(.init(offset: o, length: end - o, kind: "damaged", firstPosition: 0, events: 0, commits: 0, codec: "-", rawLength: 0,
                                     firstRecordedAt: Timestamp(microsecondsSinceEpoch: 0), lastRecordedAt: Timestamp(microsecondsSinceEpoch: 0), checksumOK: false))
                 break

@@ -4,6 +4,21 @@ import PawtrailIO
 
 /// Builds and opens frames: `u32 body length | body | u32 CRC32C(body)`, body = ``FrameHeader`` + payload
 /// (zstd-compressed, with or without a dictionary, or stored as is when compression does not pay).
+/// The CRC32C of a file's first `end` bytes, read in 4 MiB chunks (the whole-segment checksum of a footer).
+func checksum(of fd: FileDescriptor, upTo end: UInt64, file: String) throws -> UInt32 {
+    var crc = CRC32C()
+    var offset: UInt64 = 0
+    while offset < end {
+        let chunk = try fd.read(at: offset, count: Int(min(UInt64(4 << 20), end - offset)))
+        guard !chunk.isEmpty else {
+            throw EventStoreError.corrupted(file: file, offset: offset, reason: "file ends before its data end \(end)")
+        }
+        crc.update(chunk)
+        offset += UInt64(chunk.count)
+    }
+    return crc.value
+}
+
 enum FrameIO {
     /// Payloads at least this large are compressed on two cores when a helper context is given.
     static let parallelThreshold = 256 << 10
@@ -106,6 +121,21 @@ struct FrameScanner {
         case truncated(offset: UInt64, reason: String)
         /// The frame is complete but its checksum or header is wrong.
         case corrupt(offset: UInt64, reason: String)
+
+        var offset: UInt64 {
+            switch self {
+            case .truncated(let o, _), .corrupt(let o, _): return o
+            }
+        }
+
+        var reason: String {
+            switch self {
+            case .truncated(_, let r), .corrupt(_, let r): return r
+            }
+        }
+
+        /// The error for a read that reached this stop in a file.
+        func error(file: String) -> EventStoreError { .corrupted(file: file, offset: offset, reason: reason) }
     }
 
     /// A frame found by the scanner; `body` is valid until the next call.
@@ -114,6 +144,13 @@ struct FrameScanner {
         var totalLength: Int
         var header: FrameHeader
         var storedCRC: UInt32
+
+        /// Where the frame sits, for indexes.
+        var ref: FrameRef {
+            FrameRef(
+                firstPosition: header.firstPosition, offset: offset, length: UInt32(totalLength), eventCount: header.eventCount,
+                recordedAt: header.firstRecordedAt)
+        }
     }
 
     let fd: FileDescriptor

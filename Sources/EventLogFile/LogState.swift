@@ -171,16 +171,15 @@ final class LogState {
                 }
             }
             if let f = found, problem == nil {
-                let ref = FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
                 do {
-                    try a.index(frame: ref, payload: payload, header: f.header)
+                    try a.index(frame: f.ref, payload: payload, header: f.header)
                     continue
                 } catch {
                     problem = "frame events do not decode: \(error)"
                 }
             }
-            guard let offset = found?.offset ?? stopOffset(stop) else { return }
-            let reason = problem ?? stopReason(stop)
+            guard let offset = found?.offset ?? stop?.offset else { return }
+            let reason = problem ?? stop?.reason ?? "end"
             let insideAcknowledged = durableEnd.map { offset < $0 && size >= $0 } ?? false
             if try insideAcknowledged || hasValidFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount) {
                 // Damage with good data after it is not a torn write: never cut it off, never skip it.
@@ -218,20 +217,6 @@ final class LogState {
                 if FrameIO.openBody(body, storedCRC: crc) != nil { return true }
             }
             return false
-        }
-    }
-
-    private func stopOffset(_ stop: FrameScanner.Stop?) -> UInt64? {
-        switch stop {
-        case .truncated(let o, _), .corrupt(let o, _): return o
-        case nil: return nil
-        }
-    }
-
-    private func stopReason(_ stop: FrameScanner.Stop?) -> String {
-        switch stop {
-        case .truncated(_, let r), .corrupt(_, let r): return r
-        case nil: return "end"
         }
     }
 
@@ -289,13 +274,9 @@ final class LogState {
             let (found, stop) = try scanner.next { b, h in
                 payload = try FrameIO.payload(of: b, header: h, decompressor: self.decompressor) { try self.dictionary($0, for: h) }
             }
-            if let stop {
-                switch stop {
-                case .truncated(let o, let r), .corrupt(let o, let r): throw EventStoreError.corrupted(file: path, offset: o, reason: r)
-                }
-            }
+            if let stop { throw stop.error(file: path) }
             guard let f = found else { return }
-            try body(FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt), f.header, payload)
+            try body(f.ref, f.header, payload)
         }
     }
 
@@ -380,14 +361,7 @@ final class LogState {
     /// Seals the active segment: footer with the sparse index and whole-segment checksum, then its index files.
     func sealActive() throws {
         guard let a = active, a.eventCount > 0 else { return }
-        var crc = CRC32C()
-        var offset: UInt64 = 0
-        while offset < a.endOffset {
-            let chunk = try a.fd.read(at: offset, count: Int(min(UInt64(4 << 20), a.endOffset - offset)))
-            guard !chunk.isEmpty else { throw EventStoreError.corrupted(file: a.path, offset: offset, reason: "segment ends before its indexed data") }
-            crc.update(chunk)
-            offset += UInt64(chunk.count)
-        }
+        let wholeSegment = try checksum(of: a.fd, upTo: a.endOffset, file: a.path)
         var index: [SegmentFooter.IndexEntry] = []
         var lastIndexed: UInt64 = 0
         for f in a.frames where index.isEmpty || f.offset - lastIndexed >= UInt64(LogFormat.sparseIndexInterval) {
@@ -397,7 +371,7 @@ final class LogState {
         let footer = SegmentFooter(
             layout: .commits, eventCount: a.eventCount, commitCount: UInt64(a.frames.count), lastPosition: a.lastPosition,
             firstRecordedAt: a.frames[0].recordedAt, lastRecordedAt: a.lastRecordedAt ?? a.frames[0].recordedAt,
-            dataEnd: a.endOffset, rawBytes: a.rawBytes, checksum: crc.value, index: index)
+            dataEnd: a.endOffset, rawBytes: a.rawBytes, checksum: wholeSegment, index: index)
         let bytes = footer.encodedWithTrailer()
         do {
             try a.fd.write(bytes, at: a.endOffset)

@@ -76,9 +76,7 @@ struct SegmentCompactor {
             }
             if let stop {
                 try? FileSystem.removeFile(temporary)
-                switch stop {
-                case .truncated(let o, let r), .corrupt(let o, let r): throw EventStoreError.corrupted(file: path, offset: o, reason: r)
-                }
+                throw stop.error(file: path)
             }
             guard found != nil, let h = frameHeader else { break }
             try payload.withUnsafeBytes { raw in

@@ -70,10 +70,9 @@ final class SealedSegment: SegmentFile {
         var scanner = FrameScanner(fd: fd, from: index[lo - 1].offset, to: footer.dataEnd)
         while true {
             let (found, stop) = try scanner.next()
-            if let stop { throw corrupt(stop) }
+            if let stop { throw stop.error(file: path) }
             guard let f = found else { throw corrupt(footer.dataEnd, "position \(position) not found before the end of the data") }
-            let ref = FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
-            if ref.lastPosition >= position { return ref }
+            if f.ref.lastPosition >= position { return f.ref }
         }
     }
 
@@ -82,20 +81,14 @@ final class SealedSegment: SegmentFile {
         guard next < footer.dataEnd else { return nil }
         var scanner = FrameScanner(fd: fd, from: next, to: footer.dataEnd)
         let (found, stop) = try scanner.next()
-        if let stop { throw corrupt(stop) }
-        guard let f = found else { return nil }
-        return FrameRef(firstPosition: f.header.firstPosition, offset: f.offset, length: UInt32(f.totalLength), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
+        if let stop { throw stop.error(file: path) }
+        return found?.ref
     }
 
     private func corrupt(_ offset: UInt64, _ reason: String) -> EventStoreError {
         .corrupted(file: path, offset: offset, reason: reason)
     }
 
-    private func corrupt(_ stop: FrameScanner.Stop) -> EventStoreError {
-        switch stop {
-        case .truncated(let o, let r), .corrupt(let o, let r): return .corrupted(file: path, offset: o, reason: r)
-        }
-    }
 }
 
 /// The segment being appended to: its frames and an in-memory index of its streams and event ids, rebuilt by

@@ -83,9 +83,7 @@ struct StoreVerifier {
                     }
                 }
                 if let stop {
-                    switch stop {
-                    case .truncated(let o, let r), .corrupt(let o, let r): problems.append(.init(file: name, offset: o, message: r))
-                    }
+                    problems.append(.init(file: name, offset: stop.offset, message: stop.reason))
                     continue segments
                 }
                 guard let f = found else { break }

@@ -183,8 +183,7 @@ struct FrameScanner {
         }
         let rel = Int(offset - bufferStart)
         let bodyLength = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: rel, as: UInt32.self).littleEndian })
-        if bodyLength == LogFormat.trailerSize || bodyLength < LogFormat.frameHeaderSize || bodyLength > LogFormat.maxFrameBody {
-            // A footer frame is not a data frame; callers stop at the footer offset they know.
+        if bodyLength < LogFormat.frameHeaderSize || bodyLength > LogFormat.maxFrameBody {
             return (nil, .truncated(offset: offset, reason: "impossible frame length \(bodyLength)"))
         }
         let total = bodyLength + LogFormat.frameOverhead

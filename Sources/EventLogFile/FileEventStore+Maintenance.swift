@@ -105,6 +105,7 @@ struct SegmentInspector {
         while true {
             let (found, stop) = try scanner.next()
             if let stop {
+                if case .zeroFill = stop, footer == nil { break }
                 let o = stop.offset
                 frames.append(.init(offset: o, length: end - o, kind: "damaged", firstPosition: 0, events: 0, commits: 0, codec: "-", rawLength: 0,
                                     firstRecordedAt: Timestamp(microsecondsSinceEpoch: 0), lastRecordedAt: Timestamp(microsecondsSinceEpoch: 0), checksumOK: false))

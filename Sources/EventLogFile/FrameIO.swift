@@ -121,16 +121,19 @@ struct FrameScanner {
         case truncated(offset: UInt64, reason: String)
         /// The frame is complete but its checksum or header is wrong.
         case corrupt(offset: UInt64, reason: String)
+        /// Zeros where a frame's length should be: space the writer preallocated past the last commit.
+        case zeroFill(offset: UInt64)
 
         var offset: UInt64 {
             switch self {
-            case .truncated(let o, _), .corrupt(let o, _): return o
+            case .truncated(let o, _), .corrupt(let o, _), .zeroFill(let o): return o
             }
         }
 
         var reason: String {
             switch self {
             case .truncated(_, let r), .corrupt(_, let r): return r
+            case .zeroFill: return "zeros where a frame should start"
             }
         }
 
@@ -183,6 +186,7 @@ struct FrameScanner {
         }
         let rel = Int(offset - bufferStart)
         let bodyLength = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: rel, as: UInt32.self).littleEndian })
+        if bodyLength == 0 { return (nil, .zeroFill(offset: offset)) }
         if bodyLength < LogFormat.frameHeaderSize || bodyLength > LogFormat.maxFrameBody {
             return (nil, .truncated(offset: offset, reason: "impossible frame length \(bodyLength)"))
         }

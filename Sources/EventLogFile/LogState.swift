@@ -144,6 +144,7 @@ final class LogState {
         // behind its torn bytes, which makes this check fail and the scan below run.
         if let d = durableEnd, d == a.endOffset, writer, lastCommitEnd == d { return }
         let size = try a.fd.size()
+        if writer { a.allocatedEnd = max(a.allocatedEnd, size) }
         // A reader goes only as far as the head says is durable; without a head it sees nothing new (a writer
         // may be mid-way through its first commit). A writer, holding the lock, examines everything on disk.
         let end = writer ? size : min(size, durableEnd ?? a.endOffset)
@@ -180,6 +181,11 @@ final class LogState {
             }
             guard let offset = found?.offset ?? stop?.offset else { return }
             let reason = problem ?? stop?.reason ?? "end"
+            if case .zeroFill = stop, try !hasValidFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount) {
+                // Preallocated space: the data ends here, cleanly.
+                a.allocatedEnd = max(a.allocatedEnd, size)
+                return
+            }
             let insideAcknowledged = durableEnd.map { offset < $0 && size >= $0 } ?? false
             if try insideAcknowledged || hasValidFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount) {
                 // Damage with good data after it is not a torn write: never cut it off, never skip it.
@@ -189,6 +195,7 @@ final class LogState {
             if writer {
                 try a.fd.truncate(to: offset)
                 try a.fd.synchronizeData()
+                a.allocatedEnd = offset
                 recoveries.append(RecoveryReport(segment: a.name, truncatedAt: offset, bytesRemoved: size - offset, reason: reason))
             }
             return
@@ -338,7 +345,28 @@ final class LogState {
             try sealActive()
             try createActiveSegment()
         }
-        return (active!, active!.endOffset)
+        let a = active!
+        try preallocate(a, for: bytes)
+        return (a, a.endOffset)
+    }
+
+    /// How far ahead of the data the writer writes zeros, and the largest group it does it for (a large group
+    /// is dominated by writing its data, not by the file-size journal entry, and would be written twice).
+    static let preallocationChunk = 1 << 20
+    static let preallocationLimit = 64 << 10
+
+    /// Writes and flushes zeros ahead of the data when a small group would extend the file, so the group's
+    /// own flush only writes data.
+    private func preallocate(_ a: ActiveSegment, for bytes: Int) throws {
+        guard options.durability == .sync, bytes < Self.preallocationLimit,
+            a.endOffset + UInt64(bytes) > a.allocatedEnd
+        else { return }
+        let start = max(a.allocatedEnd, a.endOffset)
+        let end = a.endOffset + UInt64(bytes) + UInt64(Self.preallocationChunk)
+        let zeros = [UInt8](repeating: 0, count: Int(end - start))
+        try a.fd.write(zeros, at: start)
+        try a.fd.synchronizeData()
+        a.allocatedEnd = end
     }
 
     /// Indexes frames that were written and flushed at `offset`, then moves the head past them.
@@ -375,6 +403,8 @@ final class LogState {
         let bytes = footer.encodedWithTrailer()
         do {
             try a.fd.write(bytes, at: a.endOffset)
+            // The trailer must end the file: cut the preallocated zeros after it.
+            try a.fd.truncate(to: a.endOffset + UInt64(bytes.count))
             if options.durability == .sync { try a.fd.synchronizeData() }
         } catch {
             // Leave the segment active and whole: cut off whatever part of the footer reached the file.

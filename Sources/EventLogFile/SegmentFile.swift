@@ -106,6 +106,9 @@ final class ActiveSegment: SegmentFile {
     let header: SegmentHeader
     /// The end of the data this process has indexed (the durable end once refreshed).
     var endOffset: UInt64
+    /// The file's size as the writer left it: past `endOffset` it holds zeros written ahead of time, so that
+    /// flushing a commit into them does not also have to journal a new file size.
+    var allocatedEnd: UInt64
     var frames: [FrameRef] = []
     var streams: [StreamID: Stream] = [:]
     var eventIDs: [UUID: UInt64] = [:]
@@ -121,6 +124,7 @@ final class ActiveSegment: SegmentFile {
         self.fd = fd
         self.header = header
         self.endOffset = UInt64(LogFormat.segmentHeaderSize)
+        self.allocatedEnd = UInt64(LogFormat.segmentHeaderSize)
     }
 
     func locate(_ position: UInt64) throws -> FrameRef {

@@ -55,7 +55,8 @@ struct StoreVerifier {
                 end = h.endOffset
                 // Bytes past the durable end are a commit in flight while a writer works; otherwise a torn tail.
                 let lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
-                if try lock.lockExclusive(wait: false) {
+                let past = try fd.read(at: h.endOffset, count: Int(size - h.endOffset))
+                if past.contains(where: { $0 != 0 }), try lock.lockExclusive(wait: false) {
                     try lock.unlock()
                     problems.append(.init(file: name, offset: h.endOffset, message: "\(size - h.endOffset) bytes past the durable end (a torn write; the next writer cuts it off)"))
                 }
@@ -83,6 +84,11 @@ struct StoreVerifier {
                     }
                 }
                 if let stop {
+                    if case .zeroFill = stop, footer == nil,
+                        try fd.read(at: stop.offset, count: Int(end - stop.offset)).allSatisfy({ $0 == 0 })
+                    {
+                        break  // preallocated space after the last commit of the active segment
+                    }
                     problems.append(.init(file: name, offset: stop.offset, message: stop.reason))
                     continue segments
                 }

@@ -35,21 +35,39 @@ import Testing
         let path = segmentPath(dir, name)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let head = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/head"))
-        #expect(UInt64(original.count) == last.offset + last.length)
+        let dataEnd = Int(last.offset + last.length)
+        // Past the data the writer keeps zeros it wrote ahead of time.
+        #expect(original.count >= dataEnd && original[dataEnd...].allSatisfy { $0 == 0 })
         let earlier = commits.dropLast().flatMap { $0 }
 
-        for cut in Int(last.offset)..<original.count {
-            try original.prefix(cut).write(to: URL(fileURLWithPath: path))
-            try head.write(to: URL(fileURLWithPath: dir.path + "/head"))
-            let store = try FileEventStore.open(path: dir.path)
-            if cut > Int(last.offset) {
-                let report = try #require(store.recovery, "cut at \(cut)")
-                #expect(report.truncatedAt == last.offset)
-                #expect(report.bytesRemoved == UInt64(cut) - last.offset)
+        // Two shapes of a crash during the last commit: the file cut short, or the commit's first bytes
+        // written over the zeros ahead of it (the rest still zeros).
+        for zeroFilled in [false, true] {
+            for cut in Int(last.offset)..<dataEnd {
+                var torn = original.prefix(cut)
+                if zeroFilled { torn.append(Data(count: original.count - cut)) }
+                try torn.write(to: URL(fileURLWithPath: path))
+                // The head moves only after a commit's flush, so a torn commit is never inside it; with the file
+                // cut short the head may still claim more (the file system lost data), and it is not trusted.
+                if zeroFilled {
+                    try? FileManager.default.removeItem(atPath: dir.path + "/head")
+                } else {
+                    try head.write(to: URL(fileURLWithPath: dir.path + "/head"))
+                }
+                let store = try FileEventStore.open(path: dir.path)
+                // Torn bytes that are all zeros are indistinguishable from the zeros ahead: nothing to cut.
+                let tornBytesWritten = original[Int(last.offset)..<cut].contains { $0 != 0 }
+                if !zeroFilled && cut > Int(last.offset) || zeroFilled && tornBytesWritten {
+                    let report = try #require(store.recovery, "cut at \(cut), zero-filled \(zeroFilled)")
+                    #expect(report.truncatedAt == last.offset)
+                    #expect(report.bytesRemoved == UInt64(torn.count) - last.offset)
+                } else {
+                    #expect(store.recovery == nil)
+                }
+                let all = try await readAll(store)
+                #expect(all.map(\.id) == earlier.map(\.id), "cut at \(cut), zero-filled \(zeroFilled)")
+                #expect(try store.verify().isOK, "cut at \(cut), zero-filled \(zeroFilled)")
             }
-            let all = try await readAll(store)
-            #expect(all.map(\.id) == earlier.map(\.id), "cut at \(cut)")
-            #expect(try store.verify().isOK, "cut at \(cut)")
         }
         // After recovery the log takes new commits at the next position.
         let store = try FileEventStore.open(path: dir.path)
@@ -62,14 +80,19 @@ import Testing
         let dir = TemporaryDirectory()
         let commits = try await makeStore(dir, commits: 3)
         let probe = try FileEventStore.open(path: dir.path)
-        let path = segmentPath(dir, try #require(try probe.segmentNames().last))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data([0x55, 0x00, 0x00, 0x00] + [UInt8](repeating: 0xAB, count: 40)))
-        try handle.close()
+        let name = try #require(try probe.segmentNames().last)
+        let last = try #require(try probe.inspect(segment: name).frames.last)
+        let path = segmentPath(dir, name)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let dataEnd = Int(last.offset + last.length)
+        let garbage = Data([0x55, 0x00, 0x00, 0x00] + [UInt8](repeating: 0xAB, count: 40))
+        if bytes.count < dataEnd + garbage.count { bytes.append(Data(count: dataEnd + garbage.count - bytes.count)) }
+        bytes.replaceSubrange(dataEnd..<(dataEnd + garbage.count), with: garbage)
+        try bytes.write(to: URL(fileURLWithPath: path))
         try FileManager.default.removeItem(atPath: dir.path + "/head")
         let store = try FileEventStore.open(path: dir.path)
-        #expect(store.recovery?.bytesRemoved == 44)
+        #expect(store.recovery?.truncatedAt == UInt64(dataEnd))
+        #expect(store.recovery?.bytesRemoved == UInt64(bytes.count - dataEnd))
         #expect(try await readAll(store).map(\.id) == commits.flatMap { $0 }.map(\.id))
     }
 

@@ -236,10 +236,15 @@ extension ProcessTests {
         _ = try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", "1")
         let segments = try #require(FileManager.default.enumerator(atPath: store)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".seg") })
         let segment = try #require(segments.first)
-        let handle = try #require(FileHandle(forWritingAtPath: store + "/" + segment))
-        handle.seekToEndOfFile()
-        handle.write(Data("a torn tail".utf8))
-        handle.closeFile()
+        // A torn second commit lands right after the first one (the writer preallocates zeros past it).
+        let path = store + "/" + segment
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let firstLength = bytes[64..<68].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        let dataEnd = 64 + 8 + firstLength
+        let torn = Data("a torn tail".utf8)
+        if bytes.count < dataEnd + torn.count { bytes.append(Data(count: dataEnd + torn.count - bytes.count)) }
+        bytes.replaceSubrange(dataEnd..<(dataEnd + torn.count), with: torn)
+        try bytes.write(to: URL(fileURLWithPath: path))
         let out = try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", "2")
         #expect(out.status == 0)
         #expect(out.stderr.hasPrefix("Warning: recovered "))

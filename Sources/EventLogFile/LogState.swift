@@ -586,6 +586,64 @@ final class LogState {
         }
     }
 
+    /// Reusable buffers for sequential scans: a frame read and its decompressed payload.
+    private var scanFrame: [UInt8] = []
+    private var scanPayload: [UInt8] = []
+    /// The frame whose payload `scanPayload` holds, so the next page resuming inside it does not decompress
+    /// it again.
+    private var scanned: (key: FrameCache.Key, header: FrameHeader)?
+
+    /// Visits the events of one frame on a sequential scan: a cached frame is used as is; any other is read and
+    /// decompressed into reusable buffers and not cached (a scan would only push out what lookups reuse).
+    func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ body: (EventView) throws -> Bool) throws {
+        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
+        if cache.contains(key) { return try walk(segment, ref, body) }
+        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
+        if let s = scanned, s.key == key { return try walkScanned(s.header, body, corrupt) }
+        scanned = nil
+        let length = Int(ref.length)
+        guard length >= LogFormat.frameOverhead + LogFormat.frameHeaderSize, try segment.fd.read(at: ref.offset, count: length, into: &scanFrame) == length else {
+            throw corrupt("frame is cut short")
+        }
+        let header: FrameHeader = try scanFrame.withUnsafeBytes { raw in
+            let bodyLength = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
+            guard bodyLength + LogFormat.frameOverhead == length else { throw corrupt("frame length changed") }
+            let body = UnsafeRawBufferPointer(rebasing: raw[4..<(4 + bodyLength)])
+            let crc = raw.loadUnaligned(fromByteOffset: 4 + bodyLength, as: UInt32.self).littleEndian
+            guard let h = FrameIO.openBody(body, storedCRC: crc) else { throw corrupt("frame checksum mismatch: the commit's bytes are damaged") }
+            let stored = UnsafeRawBufferPointer(rebasing: body[LogFormat.frameHeaderSize...])
+            do {
+                switch h.codec {
+                case .none:
+                    guard stored.count == Int(h.rawLength) else { throw corrupt("stored payload size differs from its header") }
+                    scanPayload.removeAll(keepingCapacity: true)
+                    scanPayload.append(contentsOf: stored)
+                case .zstd:
+                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: nil, into: &scanPayload)
+                case .zstdDictionary:
+                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: try dictionary(h.dictionaryID, for: h), into: &scanPayload)
+                }
+            } catch let e as ZstdError {
+                throw corrupt("frame payload does not decompress: \(e)")
+            }
+            return h
+        }
+        scanned = (key, header)
+        try walkScanned(header, body, corrupt)
+    }
+
+    private func walkScanned(
+        _ header: FrameHeader, _ body: (EventView) throws -> Bool, _ corrupt: (String) -> EventStoreError
+    ) throws {
+        do {
+            try scanPayload.withUnsafeBytes { raw in
+                try CommitCodec.walkEvents(UnsafeRawBufferPointer(rebasing: raw[..<Int(header.rawLength)]), header: header, body)
+            }
+        } catch let e as ByteReaderError {
+            throw corrupt("frame events do not decode: \(e)")
+        }
+    }
+
     /// The event at a position. Each cached frame remembers where its events start, so looking up many
     /// events of one large commit decodes each once instead of walking the frame from its start every time.
     func event(at position: UInt64) throws -> RecordedEvent {
@@ -633,7 +691,7 @@ final class LogState {
             let segment = try self.segment(containing: position)
             var ref: FrameRef? = try segment.locate(position)
             while let r = ref, out.count < limit, examined < maxExamined {
-                try walk(segment, r) { e in
+                try scan(segment, r) { e in
                     if e.position < position { return true }
                     if out.count == limit || examined >= maxExamined { return false }
                     examined += 1
@@ -705,6 +763,8 @@ struct FrameCache {
     init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
     }
+
+    func contains(_ key: Key) -> Bool { entries[key] != nil }
 
     mutating func get(_ key: Key) -> (FrameHeader, [UInt8])? {
         guard let e = entries[key] else { return nil }

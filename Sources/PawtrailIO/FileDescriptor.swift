@@ -92,6 +92,21 @@ public final class FileDescriptor: @unchecked Sendable {
         return buffer
     }
 
+    /// Reads `count` bytes at `offset` into a reusable buffer (grown when needed), returning how many were read.
+    ///
+    /// - Throws: ``SystemError`` from `pread`.
+    public func read(at offset: UInt64, count: Int, into buffer: inout [UInt8]) throws(SystemError) -> Int {
+        if buffer.count < count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
+        let outcome: Result<Int, SystemError> = buffer.withUnsafeMutableBytes { raw in
+            do throws(SystemError) {
+                return .success(try self.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<count])))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
     /// Reads into a buffer at `offset`, looping until it is full or the file ends.
     ///
     /// - Parameters:

@@ -144,6 +144,29 @@ public final class ZstdDecompressor {
         ZSTD_freeDCtx(dctx)
     }
 
+    /// Decompresses into a reusable buffer (grown when needed, never shrunk), for sequential scans that would
+    /// otherwise allocate, and fault in, a fresh buffer per frame.
+    ///
+    /// - Parameters:
+    ///   - source: The frame (or concatenated frames).
+    ///   - size: The exact decompressed size; `buffer` holds the result in its first `size` bytes.
+    ///   - dictionary: The dictionary it was compressed with, or `nil`.
+    ///   - buffer: The destination, reused across calls.
+    /// - Throws: ``ZstdError`` when the frame is damaged or does not decompress to exactly `size` bytes.
+    public func decompress(
+        _ source: UnsafeRawBufferPointer, size: Int, dictionary: ZstdDictionary?, into buffer: inout [UInt8]
+    ) throws(ZstdError) {
+        if buffer.count < size { buffer.append(contentsOf: repeatElement(0, count: size - buffer.count)) }
+        let n = buffer.withUnsafeMutableBytes { out in
+            if let dictionary {
+                return ZSTD_decompress_usingDDict(dctx, out.baseAddress, size, source.baseAddress, source.count, dictionary.ddict)
+            }
+            return ZSTD_decompressDCtx(dctx, out.baseAddress, size, source.baseAddress, source.count)
+        }
+        let got = try ZstdError.check(n, "decompress")
+        guard got == size else { throw ZstdError(operation: "decompress", reason: "expected \(size) bytes, got \(got)") }
+    }
+
     /// Decompresses one frame whose decompressed size is known (the log stores it beside the frame).
     ///
     /// - Parameters:

@@ -9,7 +9,7 @@ enum EventsListCommand {
         run: run)
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
-        let entries = DemoCatalog.catalog.entries
+        let entries = EventCatalog.demo.entries
         if context.wantsJSON {
             for e in entries {
                 context.out(

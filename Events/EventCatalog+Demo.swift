@@ -1,9 +1,7 @@
-import Events
-
-/// The event types the scripted demo writes, as an ``EventCatalog``: what `pawtrail events list` shows until
-/// the domain fills the real catalog.
-enum DemoCatalog {
-    static let catalog = EventCatalog(entries: [
+extension EventCatalog {
+    /// The event types the scripted demo writes: what `pawtrail events list` shows until the domain fills the
+    /// real catalog.
+    public static let demo = EventCatalog(entries: [
         .init(type: "PetAdded", schemaVersion: 1, area: "pets", fields: ["petId", "name", "species", "born"]),
         .init(type: "BookingRequested", schemaVersion: 1, area: "bookings", fields: ["bookingId", "petId", "service", "slot"]),
         .init(type: "BookingConfirmed", schemaVersion: 1, area: "bookings", fields: ["bookingId", "groomer"]),

@@ -51,7 +51,13 @@ final class DictionarySet: @unchecked Sendable {
         var id = newestID
         lock.unlock()
         if stale {
-            id = try idsOnDisk().last
+            let listed = try idsOnDisk().last
+            if let listed, listed != id {
+                // Another process's dictionary: make sure its name is durable before any of our frames
+                // depends on it.
+                try FileSystem.synchronizeDirectory(directory)
+            }
+            id = listed
             lock.lock()
             newestID = id
             listedAt = now
@@ -108,7 +114,7 @@ final class DictionarySet: @unchecked Sendable {
         w.write(UInt32(0))
         w.write(bytes: dictionary)
         let final = directory + "/" + Self.fileName(id)
-        let temporary = final + ".tmp-\(getpid())"
+        let temporary = final + ".tmp-\(getpid())-\(UUID().uuidString.lowercased())"
         defer { try? FileSystem.removeFile(temporary) }
         let fd = try FileDescriptor.open(temporary, .readWriteCreate)
         try fd.truncate(to: 0)

@@ -123,6 +123,7 @@ struct SegmentInspector {
                 offset: f.offset, length: UInt64(f.totalLength), kind: h.type == .block ? "block" : "commit", firstPosition: h.firstPosition,
                 events: Int(h.eventCount), commits: Int(h.commitCount), codec: codec, rawLength: Int(h.rawLength),
                 firstRecordedAt: h.firstRecordedAt, lastRecordedAt: h.lastRecordedAt, checksumOK: true))
+            frames[frames.count - 1].groupIndex = Int(h.groupIndex)
         }
         let base = String(path.dropLast(4))
         let sidx = footer.flatMap { StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: $0.eventCount) }

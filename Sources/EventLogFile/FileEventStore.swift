@@ -402,7 +402,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
                         lastRecordedAt: at, payload: payload.bytes, compressor: state.compressor, level: options.commitCompressionLevel,
                         dictionary: useDictionary ? dictionary.map { ($0.id, $0.commit) } : nil, helper: state.helperCompressor,
-                        into: &bytes)
+                        groupIndex: UInt16(min(frames.count, Int(UInt16.max))), into: &bytes)
                     let header = try bytes.withUnsafeBytes { raw in
                         try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
                     }
@@ -429,6 +429,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func trainInBackground(_ samples: (samples: [UInt8], sizes: [Int])) {
         let dictionaries = state.dictionaries
         compaction.lock()
+        guard !trainingRunning else {
+            compaction.unlock()
+            return
+        }
         trainingRunning = true
         compaction.unlock()
         let thread = Thread { [self] in

@@ -4,7 +4,8 @@ import PawtrailIO
 /// The fixed 44-byte start of a frame body (commit or block), stored uncompressed so a scan can index frames
 /// without decompressing them.
 ///
-/// Layout: type u8, codec u8, reserved u16, dictionary id u32, first position u64, event count u32, commit
+/// Layout: type u8, codec u8, index within its group commit u16 (0 for the group's first frame, and for blocks),
+/// dictionary id u32, first position u64, event count u32, commit
 /// count u32, first recorded-at µs i64, last recorded-at µs i64, raw (uncompressed payload) length u32.
 struct FrameHeader: Hashable {
     var type: FrameType
@@ -16,13 +17,17 @@ struct FrameHeader: Hashable {
     var firstRecordedAt: Timestamp
     var lastRecordedAt: Timestamp
     var rawLength: UInt32
+    /// The frame's place in the group commit that wrote it (0: the group's first). Recovery uses it to tell a
+    /// torn last group (whose later frames may reach the disk before its first, after a power loss) from damage
+    /// to a group that was already flushed (a later group's first frame follows it).
+    var groupIndex: UInt16 = 0
 
     var lastPosition: UInt64 { firstPosition + UInt64(eventCount) - 1 }
 
     func write(to w: inout ByteWriter) {
         w.write(type.rawValue)
         w.write(codec.rawValue)
-        w.write(UInt16(0))
+        w.write(groupIndex)
         w.write(dictionaryID)
         w.write(firstPosition)
         w.write(eventCount)
@@ -40,7 +45,7 @@ struct FrameHeader: Hashable {
             throw ByteReaderError(reason: "unknown frame type \(t)", offset: 0)
         }
         guard let codec = FrameCodec(rawValue: c) else { throw ByteReaderError(reason: "unknown codec \(c)", offset: 1) }
-        _ = try r.read(UInt16.self)
+        let groupIndex = try r.read(UInt16.self)
         let dict = try r.read(UInt32.self)
         let first = try r.read(UInt64.self)
         let events = try r.read(UInt32.self)
@@ -54,6 +59,6 @@ struct FrameHeader: Hashable {
         return FrameHeader(
             type: type, codec: codec, dictionaryID: dict, firstPosition: first, eventCount: events, commitCount: commits,
             firstRecordedAt: Timestamp(microsecondsSinceEpoch: firstAt), lastRecordedAt: Timestamp(microsecondsSinceEpoch: lastAt),
-            rawLength: raw)
+            rawLength: raw, groupIndex: groupIndex)
     }
 }

@@ -36,7 +36,8 @@ enum FrameIO {
     static func encode(
         type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
         lastRecordedAt: Timestamp, payload: [UInt8], compressor: ZstdCompressor, level: Int32,
-        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil, into output: inout [UInt8]
+        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil, groupIndex: UInt16 = 0,
+        into output: inout [UInt8]
     ) throws {
         var compressed: [UInt8] = []
         if dictionary == nil, let helper, payload.count >= parallelThreshold {
@@ -76,7 +77,7 @@ enum FrameIO {
             type: type, codec: useCompressed ? (dictionary == nil ? .zstd : .zstdDictionary) : FrameCodec.none,
             dictionaryID: useCompressed ? (dictionary?.id ?? 0) : 0, firstPosition: firstPosition,
             eventCount: UInt32(eventCount), commitCount: UInt32(commitCount), firstRecordedAt: firstRecordedAt,
-            lastRecordedAt: lastRecordedAt, rawLength: UInt32(payload.count))
+            lastRecordedAt: lastRecordedAt, rawLength: UInt32(payload.count), groupIndex: groupIndex)
         let body = useCompressed ? compressed : payload
         var w = ByteWriter(capacity: LogFormat.frameOverhead + LogFormat.frameHeaderSize + body.count)
         w.write(UInt32(LogFormat.frameHeaderSize + body.count))

@@ -137,6 +137,8 @@ public struct SegmentInspection: Hashable, Sendable {
         public var lastRecordedAt: Timestamp
         /// Whether the frame's CRC32C matched.
         public var checksumOK: Bool
+        /// The frame's place in the group commit that wrote it (0: the group's first frame).
+        public var groupIndex: Int = 0
 
         /// Creates a frame description.
         public init(

@@ -71,10 +71,15 @@ final class LogState {
         // The directory only changes when a segment is sealed or created, which moves the head to a new
         // segment; while the head still names our active segment, catching up on its frames is enough.
         if let a = active, let h = headRecord, h.activeFirstPosition == a.firstPosition, activeDamage == nil {
-            try catchUp(a, durableEnd: h.endOffset, writer: writer)
-            lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt, h.lastRecordedAt)
-            if writer, h != currentHead() { try writeHead() }
-            return
+            // Another writer may have sealed this segment and died before moving the head to the next one: then
+            // the directory must be listed again (and the footer must not be mistaken for a torn commit).
+            let sealedElsewhere = try writer && !untouchedSinceOurCommit(a, durableEnd: h.endOffset) && isSealedOnDisk(a)
+            if !sealedElsewhere {
+                try catchUp(a, durableEnd: h.endOffset, writer: writer)
+                lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt, h.lastRecordedAt)
+                if writer, h != currentHead() { try writeHead() }
+                return
+            }
         }
         let names = try FileSystem.contentsOfDirectory(segmentsDirectory).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         let knownSealed = sealed.last?.firstPosition
@@ -129,6 +134,23 @@ final class LogState {
         if writer, headRecord != currentHead() { try writeHead() }
     }
 
+    /// Whether the active segment is exactly as this process's last commit left it: the head at our end, the
+    /// file at the size we made it, and zeros right after our last frame. Any frame or footer another writer
+    /// starts there has a nonzero length, so this proves nobody wrote since, without scanning.
+    private func untouchedSinceOurCommit(_ a: ActiveSegment, durableEnd d: UInt64) throws -> Bool {
+        guard d == a.endOffset, lastCommitEnd == d else { return false }
+        let size = try a.fd.size()
+        if size == d { return true }
+        guard size == a.allocatedEnd else { return false }
+        return try a.fd.read(at: d, count: 4) == [0, 0, 0, 0]
+    }
+
+    /// Whether the active segment's file now ends with a trailer: another writer sealed it and died before
+    /// moving the head to the next segment, so the directory must be listed again.
+    private func isSealedOnDisk(_ a: ActiveSegment) throws -> Bool {
+        try SegmentFooter.readTrailer(fd: a.fd, fileSize: try a.fd.size()) != nil
+    }
+
     private func openSegment(_ path: String) throws -> FileDescriptor {
         let readWrite = Result { () throws(SystemError) in try FileDescriptor.open(path, .readWrite) }
         if case .failure(let e) = readWrite, e.errno == EACCES || e.errno == EROFS {
@@ -140,9 +162,9 @@ final class LogState {
     /// Indexes the active segment's frames beyond what this view has seen.
     private func catchUp(_ a: ActiveSegment, durableEnd: UInt64?, writer: Bool) throws {
         guard activeDamage == nil else { return }
-        // Our own last commit is the durable end: nobody else wrote, and a writer that dies leaves the head
-        // behind its torn bytes, which makes this check fail and the scan below run.
-        if let d = durableEnd, d == a.endOffset, writer, lastCommitEnd == d { return }
+        if writer, let d = durableEnd {
+            if try untouchedSinceOurCommit(a, durableEnd: d) { return }
+        }
         let size = try a.fd.size()
         if writer { a.allocatedEnd = max(a.allocatedEnd, size) }
         // A reader goes only as far as the head says is durable; without a head it sees nothing new (a writer
@@ -181,17 +203,26 @@ final class LogState {
             }
             guard let offset = found?.offset ?? stop?.offset else { return }
             let reason = problem ?? stop?.reason ?? "end"
-            if case .zeroFill = stop, try !hasValidFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount) {
+            let insideAcknowledged = durableEnd.map { offset < $0 && size >= $0 } ?? false
+            if insideAcknowledged {
+                // Acknowledged data is damaged (zeros included): never cut it off, never skip it.
+                activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)
+                return
+            }
+            let later = try validFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount)
+            if let later, later.groupIndex == 0 {
+                // A later group commit starts after the bad bytes, so the group they belong to was flushed
+                // before it was written: this is damage, not a torn write.
+                activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)
+                return
+            }
+            if case .zeroFill = stop, later == nil {
                 // Preallocated space: the data ends here, cleanly.
                 a.allocatedEnd = max(a.allocatedEnd, size)
                 return
             }
-            let insideAcknowledged = durableEnd.map { offset < $0 && size >= $0 } ?? false
-            if try insideAcknowledged || hasValidFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount) {
-                // Damage with good data after it is not a torn write: never cut it off, never skip it.
-                activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)
-                return
-            }
+            // A torn last group: nothing after the bad bytes, or only frames of the same group (after a power
+            // loss, its later pages may have reached the disk before its first).
             if writer {
                 try a.fd.truncate(to: offset)
                 try a.fd.synchronizeData()
@@ -202,11 +233,11 @@ final class LogState {
         }
     }
 
-    /// Whether a whole, checksummed commit frame at or past `position` starts anywhere after `offset`: the
-    /// sign that the bad bytes at `offset` are damage in the middle of the log rather than a torn last write
-    /// (the `head` file, not being flushed, may be missing or behind after a power loss).
-    private func hasValidFrame(in a: ActiveSegment, after offset: UInt64, fileSize: UInt64, from position: UInt64) throws -> Bool {
-        guard fileSize > offset + 1 else { return false }
+    /// The header of the first whole, checksummed commit frame at or past `position` that starts after
+    /// `offset`, if any: what tells damage in the middle of the log from a torn last write (the `head` file,
+    /// not being flushed, may be missing or behind after a power loss).
+    private func validFrame(in a: ActiveSegment, after offset: UInt64, fileSize: UInt64, from position: UInt64) throws -> FrameHeader? {
+        guard fileSize > offset + 1 else { return nil }
         let rest = try a.fd.read(at: offset + 1, count: Int(fileSize - offset - 1))
         return rest.withUnsafeBytes { raw in
             let n = raw.count
@@ -214,16 +245,16 @@ final class LogState {
             while i + LogFormat.frameOverhead + LogFormat.frameHeaderSize <= n {
                 defer { i += 1 }
                 // Cheap header checks first, so random bytes rarely reach the checksum.
-                guard raw[i + 4] == FrameType.commit.rawValue, raw[i + 5] <= 2, raw[i + 6] == 0, raw[i + 7] == 0 else { continue }
+                guard raw[i + 4] == FrameType.commit.rawValue, raw[i + 5] <= 2 else { continue }
                 let length = Int(raw.loadUnaligned(fromByteOffset: i, as: UInt32.self).littleEndian)
                 guard length >= LogFormat.frameHeaderSize, length <= n - i - LogFormat.frameOverhead else { continue }
                 let first = raw.loadUnaligned(fromByteOffset: i + 12, as: UInt64.self).littleEndian
                 guard first >= position, first - position < (1 << 32) else { continue }
                 let body = UnsafeRawBufferPointer(rebasing: raw[(i + 4)..<(i + 4 + length)])
                 let crc = raw.loadUnaligned(fromByteOffset: i + 4 + length, as: UInt32.self).littleEndian
-                if FrameIO.openBody(body, storedCRC: crc) != nil { return true }
+                if let h = FrameIO.openBody(body, storedCRC: crc) { return h }
             }
-            return false
+            return nil
         }
     }
 
@@ -402,7 +433,12 @@ final class LogState {
             dataEnd: a.endOffset, rawBytes: a.rawBytes, checksum: wholeSegment, index: index)
         let bytes = footer.encodedWithTrailer()
         do {
-            try a.fd.write(bytes, at: a.endOffset)
+            // Footer first, flushed, then the trailer that points at it: a power loss can never leave a trailer
+            // whose footer did not reach the disk.
+            let footerLength = bytes.count - LogFormat.trailerSize
+            try a.fd.write(Array(bytes[..<footerLength]), at: a.endOffset)
+            if options.durability == .sync { try a.fd.synchronizeData() }
+            try a.fd.write(Array(bytes[footerLength...]), at: a.endOffset + UInt64(footerLength))
             // The trailer must end the file: cut the preallocated zeros after it.
             try a.fd.truncate(to: a.endOffset + UInt64(bytes.count))
             if options.durability == .sync { try a.fd.synchronizeData() }

@@ -41,6 +41,8 @@ struct StoreVerifier {
             }
             var footer: SegmentFooter?
             var end = size
+            // Zeros past the head's end offset are preallocated space; before it they are damage.
+            let headEnd = head.flatMap { $0.activeFirstPosition == header.firstPosition ? $0.endOffset : nil } ?? UInt64(LogFormat.segmentHeaderSize)
             if let t = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
                 do {
                     footer = try SegmentFooter.read(fd: fd, file: name, footerOffset: t.footerOffset, footerLength: t.footerLength)
@@ -84,7 +86,7 @@ struct StoreVerifier {
                     }
                 }
                 if let stop {
-                    if case .zeroFill = stop, footer == nil,
+                    if case .zeroFill = stop, footer == nil, stop.offset >= headEnd,
                         try fd.read(at: stop.offset, count: Int(end - stop.offset)).allSatisfy({ $0 == 0 })
                     {
                         break  // preallocated space after the last commit of the active segment

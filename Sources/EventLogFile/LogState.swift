@@ -73,8 +73,11 @@ final class LogState {
         if let a = active, let h = headRecord, h.activeFirstPosition == a.firstPosition, activeDamage == nil {
             // Another writer may have sealed this segment and died before moving the head to the next one: then
             // the directory must be listed again (and the footer must not be mistaken for a torn commit).
-            let sealedElsewhere = try writer && !untouchedSinceOurCommit(a, durableEnd: h.endOffset) && isSealedOnDisk(a)
-            if !sealedElsewhere {
+            let untouched = try writer && untouchedSinceOurCommit(a, durableEnd: h.endOffset)
+            let sealedElsewhere = try writer && !untouched && isSealedOnDisk(a)
+            if untouched {
+                return
+            } else if !sealedElsewhere {
                 try catchUp(a, durableEnd: h.endOffset, writer: writer)
                 lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt, h.lastRecordedAt)
                 if writer, h != currentHead() { try writeHead() }
@@ -162,9 +165,6 @@ final class LogState {
     /// Indexes the active segment's frames beyond what this view has seen.
     private func catchUp(_ a: ActiveSegment, durableEnd: UInt64?, writer: Bool) throws {
         guard activeDamage == nil else { return }
-        if writer, let d = durableEnd {
-            if try untouchedSinceOurCommit(a, durableEnd: d) { return }
-        }
         let size = try a.fd.size()
         if writer { a.allocatedEnd = max(a.allocatedEnd, size) }
         // A reader goes only as far as the head says is durable; without a head it sees nothing new (a writer

@@ -729,6 +729,10 @@ final class LogState {
             while let r = ref, out.count < limit, examined < maxExamined {
                 try scan(segment, r) { e in
                     if e.position < position { return true }
+                    // Positions are gapless: a jump means an index led the scan astray.
+                    guard e.position == position else {
+                        throw EventStoreError.corrupted(file: segment.path, offset: r.offset, reason: "expected position \(position), found \(e.position)")
+                    }
                     if out.count == limit || examined >= maxExamined { return false }
                     examined += 1
                     if keep(e) { out.append(try e.materialize()) }

@@ -58,6 +58,28 @@ final class SealedSegment: SegmentFile {
         self.ids = ids
     }
 
+    /// In the blocks layout the footer indexes every block, so a block's place, size and events follow from
+    /// the index alone, without reading (and checksumming) the file just to find where the next block starts.
+    private func blockRef(_ i: Int) -> FrameRef {
+        let index = footer.index
+        let end = i + 1 < index.count ? index[i + 1].offset : footer.dataEnd
+        let next = i + 1 < index.count ? index[i + 1].firstPosition : footer.lastPosition + 1
+        return FrameRef(
+            firstPosition: index[i].firstPosition, offset: index[i].offset, length: UInt32(clamping: end - index[i].offset),
+            eventCount: UInt32(clamping: next - index[i].firstPosition), recordedAt: index[i].recordedAt)
+    }
+
+    /// Whether the footer index describes every block consistently (checked once, on first use).
+    private lazy var indexCoversBlocks: Bool = {
+        guard header.layout == .blocks, let first = footer.index.first, first.offset == UInt64(LogFormat.segmentHeaderSize),
+            first.firstPosition == header.firstPosition
+        else { return false }
+        for (a, b) in zip(footer.index, footer.index.dropFirst()) where !(a.offset < b.offset && a.firstPosition < b.firstPosition) {
+            return false
+        }
+        return footer.index.last.map { $0.offset < footer.dataEnd && $0.firstPosition <= footer.lastPosition } ?? false
+    }()
+
     func locate(_ position: UInt64) throws -> FrameRef {
         let index = footer.index
         var lo = 0
@@ -67,6 +89,7 @@ final class SealedSegment: SegmentFile {
             if index[mid].firstPosition <= position { lo = mid + 1 } else { hi = mid }
         }
         guard lo > 0 else { throw corrupt(UInt64(LogFormat.segmentHeaderSize), "position \(position) is not covered by the segment's index") }
+        if indexCoversBlocks { return blockRef(lo - 1) }
         var scanner = FrameScanner(fd: fd, from: index[lo - 1].offset, to: footer.dataEnd)
         while true {
             let (found, stop) = try scanner.next()
@@ -79,6 +102,15 @@ final class SealedSegment: SegmentFile {
     func frame(after ref: FrameRef) throws -> FrameRef? {
         let next = ref.offset + UInt64(ref.length)
         guard next < footer.dataEnd else { return nil }
+        if indexCoversBlocks {
+            var lo = 0
+            var hi = footer.index.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if footer.index[mid].offset < next { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < footer.index.count, footer.index[lo].offset == next { return blockRef(lo) }
+        }
         var scanner = FrameScanner(fd: fd, from: next, to: footer.dataEnd)
         let (found, stop) = try scanner.next()
         if let stop { throw stop.error(file: path) }

@@ -628,6 +628,8 @@ final class LogState {
     /// The frame whose payload `scanPayload` holds, so the next page resuming inside it does not decompress
     /// it again.
     private var scanned: (key: FrameCache.Key, header: FrameHeader)?
+    /// Reads and decompresses the next frame on the other core while this one is decoded.
+    private let prefetcher = FramePrefetcher()
 
     /// Visits the events of one frame on a sequential scan: a cached frame is used as is; any other is read and
     /// decompressed into reusable buffers and not cached (a scan would only push out what lookups reuse).
@@ -637,11 +639,35 @@ final class LogState {
         func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
         if let s = scanned, s.key == key { return try walkScanned(s.header, body, corrupt) }
         scanned = nil
+        if let header = prefetcher.take(key, swappingPayloadWith: &scanPayload) {
+            scanned = (key, header)
+        } else {
+            let header = try Self.load(segment, ref, frame: &scanFrame, payload: &scanPayload, decompressor: decompressor, dictionaries: dictionaries)
+            scanned = (key, header)
+        }
+        // Frames whose place is known without reading (blocks of compacted segments, the active segment's
+        // frames) are fetched ahead; a failure there is left for the synchronous path to report.
+        if let next = segment.indexedFrame(after: ref), next.length >= Self.prefetchMinimumFrame {
+            let nextKey = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: next.offset)
+            if !cache.contains(nextKey) { prefetcher.start(segment, next, key: nextKey, dictionaries: dictionaries) }
+        }
+        try walkScanned(scanned!.header, body, corrupt)
+    }
+
+    /// Smaller frames are not worth a hand-off to another thread.
+    static let prefetchMinimumFrame: UInt32 = 32 << 10
+
+    /// Reads a frame into `frame`, checks it, and decompresses its payload into `payload`.
+    static func load(
+        _ segment: any SegmentFile, _ ref: FrameRef, frame: inout [UInt8], payload: inout [UInt8],
+        decompressor: ZstdDecompressor, dictionaries: DictionarySet
+    ) throws -> FrameHeader {
+        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
         let length = Int(ref.length)
-        guard length >= LogFormat.frameOverhead + LogFormat.frameHeaderSize, try segment.fd.read(at: ref.offset, count: length, into: &scanFrame) == length else {
+        guard length >= LogFormat.frameOverhead + LogFormat.frameHeaderSize, try segment.fd.read(at: ref.offset, count: length, into: &frame) == length else {
             throw corrupt("frame is cut short")
         }
-        let header: FrameHeader = try scanFrame.withUnsafeBytes { raw in
+        return try frame.withUnsafeBytes { raw in
             let bodyLength = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
             guard bodyLength + LogFormat.frameOverhead == length else { throw corrupt("frame length changed") }
             let body = UnsafeRawBufferPointer(rebasing: raw[4..<(4 + bodyLength)])
@@ -652,20 +678,19 @@ final class LogState {
                 switch h.codec {
                 case .none:
                     guard stored.count == Int(h.rawLength) else { throw corrupt("stored payload size differs from its header") }
-                    scanPayload.removeAll(keepingCapacity: true)
-                    scanPayload.append(contentsOf: stored)
+                    payload.removeAll(keepingCapacity: true)
+                    payload.append(contentsOf: stored)
                 case .zstd:
-                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: nil, into: &scanPayload)
+                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: nil, into: &payload)
                 case .zstdDictionary:
-                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: try dictionary(h.dictionaryID, for: h), into: &scanPayload)
+                    let entry = try dictionaries.get(h.dictionaryID)
+                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: h.type == .block ? entry.block : entry.commit, into: &payload)
                 }
             } catch let e as ZstdError {
                 throw corrupt("frame payload does not decompress: \(e)")
             }
             return h
         }
-        scanned = (key, header)
-        try walkScanned(header, body, corrupt)
     }
 
     private func walkScanned(
@@ -830,5 +855,51 @@ struct FrameCache {
                 if let starts = eventStarts.removeValue(forKey: k) { bytes -= starts.count * MemoryLayout<EventStart>.stride }
             }
         }
+    }
+}
+
+/// Reads and decompresses one frame ahead of a sequential scan, on another thread, into buffers of its own:
+/// the scan hands its used payload buffer back in exchange, so no buffer is ever shared and none is allocated
+/// per frame. One frame in flight at most.
+final class FramePrefetcher: @unchecked Sendable {
+    private let decompressor = ZstdDecompressor()
+    private var frame: [UInt8] = []
+    private var payload: [UInt8] = []
+    private var header: FrameHeader?
+    private var key: FrameCache.Key?
+    private var inFlight: DispatchGroup?
+
+    /// Starts fetching a frame, after any fetch in flight has finished.
+    func start(_ segment: any SegmentFile, _ ref: FrameRef, key: FrameCache.Key, dictionaries: DictionarySet) {
+        inFlight?.wait()
+        self.key = key
+        header = nil
+        let group = DispatchGroup()
+        inFlight = group
+        let target = UncheckedSegment(segment)
+        DispatchQueue.global().async(group: group) { [self] in
+            header = try? LogState.load(target.segment, ref, frame: &frame, payload: &payload, decompressor: decompressor, dictionaries: dictionaries)
+        }
+    }
+
+    /// The fetched frame's header, with its payload swapped into `payload`, if this frame was fetched and read
+    /// cleanly; `nil` otherwise (the caller then reads it itself, and reports any damage).
+    func take(_ key: FrameCache.Key, swappingPayloadWith other: inout [UInt8]) -> FrameHeader? {
+        guard self.key == key else { return nil }
+        inFlight?.wait()
+        inFlight = nil
+        self.key = nil
+        guard let header else { return nil }
+        swap(&payload, &other)
+        return header
+    }
+}
+
+/// A segment handed to the prefetch thread, which only reads its immutable file descriptor and layout.
+private struct UncheckedSegment: @unchecked Sendable {
+    let segment: any SegmentFile
+
+    init(_ segment: any SegmentFile) {
+        self.segment = segment
     }
 }

@@ -26,6 +26,8 @@ protocol SegmentFile: AnyObject {
     func locate(_ position: UInt64) throws -> FrameRef
     /// The frame after a frame, `nil` at the end of the segment.
     func frame(after ref: FrameRef) throws -> FrameRef?
+    /// The frame after a frame when its place is known without reading the file; `nil` otherwise.
+    func indexedFrame(after ref: FrameRef) -> FrameRef?
 }
 
 extension SegmentFile {
@@ -99,6 +101,18 @@ final class SealedSegment: SegmentFile {
         }
     }
 
+    func indexedFrame(after ref: FrameRef) -> FrameRef? {
+        guard indexCoversBlocks else { return nil }
+        let next = ref.offset + UInt64(ref.length)
+        var lo = 0
+        var hi = footer.index.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if footer.index[mid].offset < next { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < footer.index.count && footer.index[lo].offset == next ? blockRef(lo) : nil
+    }
+
     func frame(after ref: FrameRef) throws -> FrameRef? {
         let next = ref.offset + UInt64(ref.length)
         guard next < footer.dataEnd else { return nil }
@@ -169,6 +183,8 @@ final class ActiveSegment: SegmentFile {
         precondition(lo > 0 && frames[lo - 1].lastPosition >= position, "position \(position) is not in the active segment")
         return frames[lo - 1]
     }
+
+    func indexedFrame(after ref: FrameRef) -> FrameRef? { try? frame(after: ref) }
 
     func frame(after ref: FrameRef) throws -> FrameRef? {
         var lo = 0

@@ -30,13 +30,20 @@ extension FileEventStore {
             }
             let next = s.nextPosition
             let firstAt = s.sealed.first?.footer.firstRecordedAt ?? s.active?.frames.first?.recordedAt
-            return LogStats(
+            var preallocated: UInt64 = 0
+            if let a = s.active {
+                let size = try a.fd.size()
+                preallocated = size > a.endOffset ? size - a.endOffset : 0
+            }
+            var stats = LogStats(
                 segments: s.sealed.count + (s.active == nil ? 0 : 1),
                 compactedSegments: s.sealed.filter { $0.header.layout == .blocks }.count,
                 events: next, streams: UInt64(hashes.count), firstPosition: next == 0 ? nil : 0,
                 lastPosition: next == 0 ? nil : next - 1, firstRecordedAt: next == 0 ? nil : firstAt,
                 lastRecordedAt: next == 0 ? nil : s.lastRecordedAt, rawBytes: s.rawBytes, diskBytes: diskBytes,
                 segmentBytes: segmentBytes, indexBytes: indexBytes, dictionaries: s.dictionaries.count)
+            stats.preallocatedBytes = preallocated
+            return stats
         }
     }
 

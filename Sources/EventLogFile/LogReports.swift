@@ -45,6 +45,15 @@ public struct LogStats: Hashable, Sendable {
     public var indexBytes: UInt64
     /// Trained dictionaries in use.
     public var dictionaries: Int
+    /// Of `segmentBytes`, the zeros the writer keeps ahead of the data in the active segment (so a commit's
+    /// flush writes data only); they hold no events.
+    public var preallocatedBytes: UInt64 = 0
+
+    /// Uncompressed event bytes per byte on disk, preallocated space left out; `nil` for an empty store.
+    public var compressionRatio: Double? {
+        let used = diskBytes - min(diskBytes, preallocatedBytes)
+        return used == 0 || events == 0 ? nil : Double(rawBytes) / Double(used)
+    }
 
     /// Creates stats.
     public init(

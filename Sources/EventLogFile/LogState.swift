@@ -381,7 +381,7 @@ final class LogState {
         return (a, a.endOffset)
     }
 
-    /// How far ahead of the data the writer writes zeros, and the largest group it does it for (a large group
+    /// How far ahead of the data the writer writes zeros at most, and the largest group it does it for (a large group
     /// is dominated by writing its data, not by the file-size journal entry, and would be written twice).
     static let preallocationChunk = 1 << 20
     static let preallocationLimit = 64 << 10
@@ -393,7 +393,9 @@ final class LogState {
             a.endOffset + UInt64(bytes) > a.allocatedEnd
         else { return }
         let start = max(a.allocatedEnd, a.endOffset)
-        let end = a.endOffset + UInt64(bytes) + UInt64(Self.preallocationChunk)
+        // Grows with the segment (64 KiB ahead at first, up to 1 MiB), so a small store stays small.
+        let ahead = min(UInt64(Self.preallocationChunk), max(64 << 10, a.endOffset))
+        let end = a.endOffset + UInt64(bytes) + ahead
         let zeros = [UInt8](repeating: 0, count: Int(end - start))
         try a.fd.write(zeros, at: start)
         try a.fd.synchronizeData()

@@ -180,7 +180,8 @@ import Testing
         #expect(
             Set(s.keys) == [
                 "segments", "compactedSegments", "events", "streams", "firstPosition", "lastPosition", "firstRecordedAt",
-                "lastRecordedAt", "rawBytes", "diskBytes", "segmentBytes", "indexBytes", "dictionaries", "compressionRatio",
+                "lastRecordedAt", "rawBytes", "diskBytes", "segmentBytes", "indexBytes", "preallocatedBytes", "dictionaries",
+                "compressionRatio",
             ])
         #expect(s["events"] as? Int == 1)
         #expect(s["streams"] as? Int == 1)

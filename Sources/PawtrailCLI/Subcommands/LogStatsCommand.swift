@@ -10,10 +10,10 @@ enum LogStatsCommand {
         options: [.flag("json", help: "Print the figures as JSON.")],
         run: run)
 
-    /// `rawBytes / diskBytes` rounded to 2 decimals, as JSON number text; `nil` for an empty store.
+    /// `rawBytes` per byte on disk (preallocated space left out) rounded to 2 decimals, as JSON number text;
+    /// `nil` for an empty store.
     static func compressionRatio(_ stats: LogStats) -> String? {
-        guard stats.diskBytes > 0 else { return nil }
-        return String(format: "%.2f", Double(stats.rawBytes) / Double(stats.diskBytes))
+        stats.compressionRatio.map { String(format: "%.2f", $0) }
     }
 
     /// The figures, in the order both outputs show them: (JSON key, human label, JSON value).
@@ -31,6 +31,7 @@ enum LogStatsCommand {
             ("diskBytes", "disk bytes", .uint(s.diskBytes)),
             ("segmentBytes", "segment bytes", .uint(s.segmentBytes)),
             ("indexBytes", "index bytes", .uint(s.indexBytes)),
+            ("preallocatedBytes", "preallocated bytes", .uint(s.preallocatedBytes)),
             ("dictionaries", "dictionaries", .int(Int64(s.dictionaries))),
             ("compressionRatio", "compression ratio", compressionRatio(s).map { .raw(Array($0.utf8)) } ?? .null),
         ]

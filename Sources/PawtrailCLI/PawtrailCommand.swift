@@ -44,6 +44,12 @@ public enum PawtrailCommand {
                 guard let run = command.run else { return .success }
                 let context = CommandContext(
                     arguments: parsed, console: console, environment: environment, storeOpener: storeOpener)
+                // The command's output is complete; now let background work it started (compacting a segment
+                // it sealed, training the dictionary) finish before the process ends.
+                defer {
+                    console.flush()
+                    storeOpener.finish()
+                }
                 return try await run(context)
             }
         } catch {

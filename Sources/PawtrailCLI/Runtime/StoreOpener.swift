@@ -8,4 +8,11 @@ public protocol StoreOpener: Sendable {
     /// - Returns: The store.
     /// - Throws: `EventStoreError` (e.g. `storeNotFound`).
     func open(path: String, access: StoreAccess) throws -> OpenedStore
+
+    /// Lets the stores opened finish their background work; called once the command is done.
+    func finish()
+}
+
+extension StoreOpener {
+    public func finish() {}
 }

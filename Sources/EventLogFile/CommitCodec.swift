@@ -49,6 +49,9 @@ struct CommitView {
 /// + ASCII), event id (16 bytes), metadata pair count (varint), (key, value)* (each varint length + UTF-8),
 /// data (varint length + bytes). Positions are implicit: the frame's first position, counting up.
 enum CommitCodec {
+    /// The smallest encoded event: 1-byte stream, version, 1-byte type, 16-byte id, metadata count, data length.
+    static let minimumEventBytes = 22
+
     static func encodeCommitHeader(recordedAtDelta: Int64, eventCount: Int, into w: inout ByteWriter) {
         w.writeSignedVarint(recordedAtDelta)
         w.writeVarint(UInt64(eventCount))

@@ -9,6 +9,7 @@ extension FileEventStore {
     /// - Throws: An I/O or corruption error.
     public func stats() throws -> LogStats {
         try withState(writer: false) { s in
+            try s.requireIntact()
             var hashes = Set<Hash128>()
             for segment in s.sealed { hashes.formUnion(segment.streams.allHashes()) }
             if let a = s.active { for stream in a.streams.keys { hashes.insert(Hash128(stream.rawValue)) } }

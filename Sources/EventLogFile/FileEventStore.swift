@@ -29,6 +29,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var committerRunning = false
     /// How many appends the committer's previous group held (committer thread only, under `queue`).
     private var lastGroupSize = 0
+    /// How many callers are waiting in ``close()`` (under `queue`): an idle committer then ends at once.
+    private var closeRequests = 0
     private var failure: EventStoreError?
     /// The writer lock file, opened once; only the committer thread uses it.
     private var writerLock: FileDescriptor?
@@ -108,6 +110,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             let types = request.eventTypes
             switch request.source {
             case .stream(let stream):
+                try state.requireIntact()
                 return try readStream(state, stream, request)
             case .all:
                 let keep: (EventView) -> Bool = { e in types.map { $0.contains(e.typeName()) } ?? true }
@@ -124,11 +127,17 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     }
 
     public func streamVersion(of stream: StreamID) async throws -> UInt64? {
-        try withState(writer: false) { try $0.currentVersion(stream) }
+        try withState(writer: false) { s in
+            try s.requireIntact()
+            return try s.currentVersion(stream)
+        }
     }
 
     public func lastPosition() async throws -> UInt64? {
-        try withState(writer: false) { $0.nextPosition == 0 ? nil : $0.nextPosition - 1 }
+        try withState(writer: false) { s in
+            try s.requireIntact()
+            return s.nextPosition == 0 ? nil : s.nextPosition - 1
+        }
     }
 
     public func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
@@ -146,7 +155,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// Waits for the committer and any compaction to finish. Appends after `close` start them again.
     public func close() {
         queue.lock()
+        closeRequests += 1
+        queue.broadcast()
         while committerRunning { queue.wait() }
+        closeRequests -= 1
         queue.unlock()
         compaction.lock()
         while compactionRunning || trainingRunning { compaction.wait() }
@@ -261,8 +273,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         while true {
             queue.lock()
             if pending.isEmpty {
-                // Idle: let the thread end; the next append starts a new one.
-                _ = queue.wait(until: Date().addingTimeInterval(0.5))
+                // Idle: let the thread end (at once when someone is closing); the next append starts a new one.
+                if closeRequests == 0 { _ = queue.wait(until: Date().addingTimeInterval(0.5)) }
                 if pending.isEmpty {
                     committerRunning = false
                     queue.broadcast()

@@ -53,7 +53,12 @@ struct FrameHeader: Hashable {
         let firstAt = try r.read(Int64.self)
         let lastAt = try r.read(Int64.self)
         let raw = try r.read(UInt32.self)
-        guard events > 0, commits > 0, commits <= events, first <= UInt64.max - UInt64(events) else {
+        // Every encoded event takes at least 22 bytes (stream, version, type, 16-byte id, counts, data length),
+        // so a count the payload cannot hold is damage, whatever the checksum says; nothing is ever sized from
+        // an unchecked count.
+        guard events > 0, commits > 0, commits <= events, first <= UInt64.max - UInt64(events),
+            UInt64(events) * UInt64(CommitCodec.minimumEventBytes) <= UInt64(raw)
+        else {
             throw ByteReaderError(reason: "frame counts \(events) events in \(commits) commits", offset: 12)
         }
         return FrameHeader(

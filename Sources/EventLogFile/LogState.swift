@@ -39,6 +39,12 @@ final class LogState {
             blockLevel: options.blockCompressionLevel)
     }
 
+    /// Throws the damage found in the active segment, if any: answers that depend on the whole active segment
+    /// (a stream's events, its version, the log's end, the stats) would be partial past it.
+    func requireIntact() throws {
+        if let activeDamage { throw activeDamage }
+    }
+
     /// The position the next event will take.
     var nextPosition: UInt64 {
         if let a = active { return a.firstPosition + a.eventCount }
@@ -203,7 +209,9 @@ final class LogState {
             }
             guard let offset = found?.offset ?? stop?.offset else { return }
             let reason = problem ?? stop?.reason ?? "end"
-            let insideAcknowledged = durableEnd.map { offset < $0 && size >= $0 } ?? false
+            // The head moves only after a flush, so nothing before its end was ever a write in progress: a file
+            // that ends, or goes bad, before it has lost acknowledged commits.
+            let insideAcknowledged = durableEnd.map { offset < $0 } ?? false
             if insideAcknowledged {
                 // Acknowledged data is damaged (zeros included): never cut it off, never skip it.
                 activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)

@@ -3,6 +3,13 @@ import EventLogFile
 import Foundation
 import Testing
 
+extension Array {
+    /// The elements in consecutive groups of `size`.
+    func chunked(_ size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    }
+}
+
 /// Crash recovery and corruption handling of the file store, by cutting and damaging its files directly.
 @Suite struct FileStoreRecoveryTests {
     private func readAll(_ store: FileEventStore) async throws -> [RecordedEvent] {
@@ -27,14 +34,21 @@ import Testing
 
     @Test func `a cut at every byte of the last commit recovers exactly the earlier commits`() async throws {
         let dir = TemporaryDirectory()
-        let commits = try await makeStore(dir, commits: 4)
+        _ = try await makeStore(dir, commits: 3)
+        // The head as it was while the last commit was being written: it moves only after the flush.
+        let head = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/head"))
+        let writer = try FileEventStore.open(path: dir.path)
+        _ = try await writer.append(AppendRequest(entries: (0..<3).map { k in
+            .init(stream: stream("pet-\(k)"), event: .json("PetWeighed", #"{"commit":3,"k":\#(k)}"#))
+        }))
+        writer.close()
+        let commits = try await readAll(writer).chunked(3)
         let probe = try FileEventStore.open(path: dir.path)
         let name = try #require(try probe.segmentNames().last)
         let inspection = try probe.inspect(segment: name)
         let last = try #require(inspection.frames.last)
         let path = segmentPath(dir, name)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
-        let head = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/head"))
         let dataEnd = Int(last.offset + last.length)
         // Past the data the writer keeps zeros it wrote ahead of time.
         #expect(original.count >= dataEnd && original[dataEnd...].allSatisfy { $0 == 0 })
@@ -47,8 +61,7 @@ import Testing
                 var torn = original.prefix(cut)
                 if zeroFilled { torn.append(Data(count: original.count - cut)) }
                 try torn.write(to: URL(fileURLWithPath: path))
-                // The head moves only after a commit's flush, so a torn commit is never inside it; with the file
-                // cut short the head may still claim more (the file system lost data), and it is not trusted.
+                // The head as the crash left it (before the torn commit), or lost with a power loss.
                 if zeroFilled {
                     try? FileManager.default.removeItem(atPath: dir.path + "/head")
                 } else {
@@ -189,6 +202,25 @@ import Testing
             #expect(try store.lastPosition(atOrBefore: t) == expected)
         }
         #expect(try store.stats().compactedSegments >= 1)
+    }
+
+    @Test func `a file shorter than its acknowledged commits is damage, not a torn tail`() async throws {
+        let dir = TemporaryDirectory()
+        _ = try await makeStore(dir, commits: 4)
+        let probe = try FileEventStore.open(path: dir.path)
+        let name = try #require(try probe.segmentNames().last)
+        let last = try #require(try probe.inspect(segment: name).frames.last)
+        let path = segmentPath(dir, name)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: last.offset + 5)
+        try handle.close()
+        let store = try FileEventStore.open(path: dir.path)
+        #expect(store.recovery == nil)
+        await #expect(throws: EventStoreError.self) { _ = try await readAll(store) }
+        await #expect(throws: EventStoreError.self) {
+            _ = try await store.append(AppendRequest(stream: stream("pet-0"), events: [.json("PetWeighed", "{}")]))
+        }
+        #expect(FileStoreRecoveryTests.fileSize(path) == Int(last.offset) + 5)
     }
 
     static func fileSize(_ path: String) -> Int {

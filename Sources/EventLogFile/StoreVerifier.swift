@@ -18,6 +18,9 @@ struct StoreVerifier {
         var nextPosition: UInt64 = 0
         var versions: [StreamID: UInt64] = [:]
         var ids = Set<UUID>()
+        // Once a damaged part of the log is skipped, the versions that follow cannot be checked against it:
+        // report the damage once rather than every version after it.
+        var skippedDamage = false
         let dir = state.segmentsDirectory
         let names = try FileSystem.contentsOfDirectory(dir).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         let head = try state.peekHead()
@@ -57,8 +60,10 @@ struct StoreVerifier {
                 end = h.endOffset
                 // Bytes past the durable end are a commit in flight while a writer works; otherwise a torn tail.
                 let lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
-                let past = try fd.read(at: h.endOffset, count: Int(size - h.endOffset))
-                if past.contains(where: { $0 != 0 }), try lock.lockExclusive(wait: false) {
+                // Only bytes where the next frame would start mean a torn write; stray bytes further into the
+                // preallocated zeros are overwritten by later commits and are harmless.
+                let next = try fd.read(at: h.endOffset, count: min(4, Int(size - h.endOffset)))
+                if next.contains(where: { $0 != 0 }), try lock.lockExclusive(wait: false) {
                     try lock.unlock()
                     problems.append(.init(file: name, offset: h.endOffset, message: "\(size - h.endOffset) bytes past the durable end (a torn write; the next writer cuts it off)"))
                 }
@@ -92,6 +97,7 @@ struct StoreVerifier {
                         break  // preallocated space after the last commit of the active segment
                     }
                     problems.append(.init(file: name, offset: stop.offset, message: stop.reason))
+                    skippedDamage = true
                     continue segments
                 }
                 guard let f = found else { break }
@@ -100,6 +106,7 @@ struct StoreVerifier {
                 frameOffsets.insert(f.offset)
                 if let frameProblem {
                     problems.append(.init(file: name, offset: f.offset, message: frameProblem))
+                    skippedDamage = true
                     continue segments
                 }
                 if f.header.firstPosition != nextPosition {
@@ -111,7 +118,7 @@ struct StoreVerifier {
                         try CommitCodec.walkEvents(raw, header: f.header) { e in
                             let stream = e.streamID()
                             let expected = versions[stream].map { $0 + 1 } ?? 0
-                            if e.version != expected {
+                            if e.version != expected && !skippedDamage {
                                 problems.append(.init(file: name, offset: f.offset, message: "stream '\(stream)' has version \(e.version) at position \(e.position), expected \(expected)"))
                             }
                             versions[stream] = e.version
@@ -129,6 +136,7 @@ struct StoreVerifier {
                     }
                 } catch {
                     problems.append(.init(file: name, offset: f.offset, message: "events do not decode: \(error)"))
+                    skippedDamage = true
                     continue segments
                 }
                 nextPosition = f.header.firstPosition + UInt64(f.header.eventCount)

@@ -21,3 +21,16 @@ import Testing
         #expect(object["dictionaries"] as? Int == 1)
     }
 }
+
+/// Endless inputs are refused at their size limit instead of exhausting memory.
+@Suite struct InputLimitProcessTests {
+    @Test(arguments: [["--data-file", "/dev/zero"], ["--batch", "/dev/zero"]])
+    func `an endless input is bad input, exit 65`(_ source: [String]) throws {
+        let dir = try TemporaryDirectory()
+        var arguments = ["--store", dir.path("s"), "log", "append"]
+        if source[0] == "--data-file" { arguments += ["--stream", "a", "--type", "T"] }
+        let out = try PawtrailProcess.run(arguments + source)
+        #expect(out.status == 65)
+        #expect(out.stderr.hasPrefix("Error: \(source[0]) /dev/zero is larger than "))
+    }
+}

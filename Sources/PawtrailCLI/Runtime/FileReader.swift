@@ -4,12 +4,17 @@ import Glibc
 
 /// Reads whole input files (`--data-file`, `--batch`), `-` meaning standard input.
 enum FileReader {
-    /// Reads a file or stdin completely.
+    /// Reads a file or stdin completely, up to a limit (so `/dev/zero` or a runaway pipe is an error, not an
+    /// out-of-memory kill).
     ///
-    /// - Parameter path: The path, or `-` for standard input.
+    /// - Parameters:
+    ///   - path: The path, or `-` for standard input.
+    ///   - limit: The most bytes accepted.
+    ///   - what: What the input is, for the message (`--data-file`, `--batch`).
     /// - Returns: The bytes.
-    /// - Throws: ``CommandFailure`` of kind `io` naming the path and the system error.
-    static func readAll(_ path: String) throws(CommandFailure) -> [UInt8] {
+    /// - Throws: ``CommandFailure`` of kind `io` naming the path and the system error, or of kind invalid input
+    ///   when the input is larger than `limit`.
+    static func readAll(_ path: String, limit: Int, what: String) throws(CommandFailure) -> [UInt8] {
         let fd: Int32 = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { if fd != 0 { close(fd) } }
@@ -23,6 +28,10 @@ enum FileReader {
             }
             if n == 0 { return out }
             out.append(contentsOf: chunk[0..<n])
+            if out.count > limit {
+                let name = path == "-" ? "standard input" : path
+                throw .invalidInput("\(what) \(name) is larger than \(limit) bytes, the most it may hold")
+            }
         }
     }
 

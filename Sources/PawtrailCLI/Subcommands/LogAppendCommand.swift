@@ -54,7 +54,8 @@ enum LogAppendCommand {
                 throw arguments.usageError(
                     "'--\(name)' cannot be used with '--batch'; put it on the batch file's lines instead")
             }
-            let request = try BatchParser.parse(try FileReader.readAll(batch))
+            // A batch is at most 64 MiB of events; their JSON envelopes may triple that.
+            let request = try BatchParser.parse(try FileReader.readAll(batch, limit: 3 * EventLimits.maxAppendBytes, what: "--batch"))
             return Invocation(request: request, isBatch: true, sync: sync)
         }
 
@@ -83,7 +84,8 @@ enum LogAppendCommand {
         case (.some(let text), nil):
             data = try EventData.validated(Array(text.utf8), source: "--data")
         case (nil, .some(let path)):
-            data = try EventData.validated(try FileReader.readAll(path), source: "--data-file \(path)")
+            data = try EventData.validated(
+                try FileReader.readAll(path, limit: EventLimits.maxEventBytes, what: "--data-file"), source: "--data-file \(path)")
         }
 
         let stream = try StreamID(rawStream)

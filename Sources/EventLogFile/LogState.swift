@@ -127,8 +127,11 @@ final class LogState {
             }
             let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
             let expected = sealed.last.map { $0.lastPosition + 1 } ?? 0
-            guard header.firstPosition == first, first == expected else {
-                throw EventStoreError.corrupted(file: path, offset: 0, reason: "segment starts at position \(header.firstPosition), expected \(expected)")
+            guard header.firstPosition == first else {
+                throw EventStoreError.corrupted(file: path, offset: 0, reason: "the file's name does not match the first position in its header (\(header.firstPosition))")
+            }
+            guard first == expected else {
+                throw EventStoreError.corrupted(file: path, offset: 0, reason: "segment starts at position \(first), expected \(expected): a segment is missing")
             }
             active = ActiveSegment(name: name, path: path, fd: fd, header: header)
             activeDamage = nil
@@ -189,7 +192,11 @@ final class LogState {
             var payload: [UInt8] = []
             var problem: String?
             let (found, stop) = try scanner.next { body, header in
-                guard header.type == .commit, header.firstPosition == a.firstPosition + a.eventCount else {
+                guard header.type == .commit else {
+                    problem = "a block frame in a segment of single commits"
+                    return
+                }
+                guard header.firstPosition == a.firstPosition + a.eventCount else {
                     problem = "frame holds positions from \(header.firstPosition), expected \(a.firstPosition + a.eventCount)"
                     return
                 }
@@ -268,6 +275,9 @@ final class LogState {
 
     private func loadSealed(name: String, path: String, fd: FileDescriptor, size: UInt64, trailer: (footerOffset: UInt64, footerLength: Int)) throws -> SealedSegment {
         let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
+        guard LogFormat.firstPosition(ofSegmentName: name) == header.firstPosition else {
+            throw EventStoreError.corrupted(file: path, offset: 0, reason: "the file's name does not match the first position in its header (\(header.firstPosition))")
+        }
         let footer = try SegmentFooter.read(fd: fd, file: path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
         let base = String(path.dropLast(4))
         var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)

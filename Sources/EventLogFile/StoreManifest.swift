@@ -40,6 +40,11 @@ struct StoreManifest {
             if FileSystem.exists(root) && !FileSystem.isDirectory(root) {
                 throw EventStoreError.storeFailure("\(root) exists and is not a directory")
             }
+            let segments = root + "/" + LogFormat.segmentsDirectory
+            if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {
+                // Segments without their manifest: a damaged store, never one to start afresh over.
+                throw EventStoreError.corrupted(file: path, offset: 0, reason: "the store manifest is missing, but the store holds segments")
+            }
             try FileSystem.createDirectories(root)
             try FileSystem.createDirectory(root + "/" + LogFormat.segmentsDirectory)
             try FileSystem.createDirectory(root + "/" + LogFormat.dictionariesDirectory)

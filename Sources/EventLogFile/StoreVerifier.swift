@@ -109,6 +109,12 @@ struct StoreVerifier {
                     skippedDamage = true
                     continue segments
                 }
+                let expectedType: FrameType = header.layout == .blocks ? .block : .commit
+                if f.header.type != expectedType {
+                    problems.append(.init(file: name, offset: f.offset, message: "a \(f.header.type == .block ? "block" : "commit") frame in a segment of \(header.layout == .blocks ? "blocks" : "single commits")"))
+                    skippedDamage = true
+                    continue segments
+                }
                 if f.header.firstPosition != nextPosition {
                     problems.append(.init(file: name, offset: f.offset, message: "frame starts at position \(f.header.firstPosition), expected \(nextPosition)"))
                 }

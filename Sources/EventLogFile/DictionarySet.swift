@@ -69,6 +69,12 @@ final class DictionarySet: @unchecked Sendable {
 
     var count: Int { (try? idsOnDisk().count) ?? 0 }
 
+    /// The digested dictionary a frame names: blocks and single commits are compressed at different levels.
+    func dictionary(for header: FrameHeader) throws -> ZstdDictionary {
+        let entry = try get(header.dictionaryID)
+        return header.type == .block ? entry.block : entry.commit
+    }
+
     /// A dictionary by id, loaded on first use.
     func get(_ id: UInt32) throws -> Entry {
         lock.lock()

@@ -238,7 +238,21 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     }
 
     private func readStream(_ state: LogState, _ stream: StreamID, _ request: ReadRequest) throws -> ReadBatch {
-        let all = try state.streamPositions(stream)
+        // Without a type filter a page reaches at most `limit` versions plus the one that becomes `next`.
+        var reach = 0...UInt64.max
+        if request.eventTypes == nil, let top = try state.currentVersion(stream) {
+            let span = UInt64(request.limit)
+            switch request.direction {
+            case .forward:
+                let from = request.from ?? 0
+                let (end, overflow) = from.addingReportingOverflow(span)
+                reach = from...(overflow ? UInt64.max : end)
+            case .backward:
+                let from = min(request.from ?? top, top)
+                reach = (from >= span ? from - span : 0)...from
+            }
+        }
+        let all = try state.streamPositions(stream, versions: reach)
         var candidates: ArraySlice<(version: UInt64, position: UInt64)>
         switch request.direction {
         case .forward:

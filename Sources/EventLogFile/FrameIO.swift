@@ -94,23 +94,34 @@ enum FrameIO {
         return try? FrameHeader.decode(body)
     }
 
-    /// Decompresses a frame body's payload.
+    /// Decompresses a frame body's payload into a buffer that may be reused across frames (grown, never
+    /// shrunk: the payload is its first `header.rawLength` bytes). The one place a payload is decoded.
     static func payload(
-        of body: UnsafeRawBufferPointer, header: FrameHeader, decompressor: ZstdDecompressor,
-        dictionary: (UInt32) throws -> ZstdDictionary
-    ) throws -> [UInt8] {
+        of body: UnsafeRawBufferPointer, header: FrameHeader, decompressor: ZstdDecompressor, dictionaries: DictionarySet,
+        into buffer: inout [UInt8]
+    ) throws {
         let stored = UnsafeRawBufferPointer(rebasing: body[LogFormat.frameHeaderSize...])
         switch header.codec {
         case .none:
             guard stored.count == Int(header.rawLength) else {
                 throw ZstdError(operation: "read", reason: "stored payload is \(stored.count) bytes, header says \(header.rawLength)")
             }
-            return [UInt8](stored)
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: stored)
         case .zstd:
-            return try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: nil)
+            try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: nil, into: &buffer)
         case .zstdDictionary:
-            return try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: try dictionary(header.dictionaryID))
+            try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: try dictionaries.dictionary(for: header), into: &buffer)
         }
+    }
+
+    /// Decompresses a frame body's payload into a new array of exactly its size.
+    static func payload(
+        of body: UnsafeRawBufferPointer, header: FrameHeader, decompressor: ZstdDecompressor, dictionaries: DictionarySet
+    ) throws -> [UInt8] {
+        var buffer: [UInt8] = []
+        try payload(of: body, header: header, decompressor: decompressor, dictionaries: dictionaries, into: &buffer)
+        return buffer
     }
 }
 

@@ -201,7 +201,7 @@ final class LogState {
                     return
                 }
                 do {
-                    payload = try FrameIO.payload(of: body, header: header, decompressor: self.decompressor) { try self.dictionaries.get($0).commit }
+                    payload = try FrameIO.payload(of: body, header: header, decompressor: self.decompressor, dictionaries: self.dictionaries)
                 } catch {
                     problem = "frame payload does not decompress: \(error)"
                 }
@@ -328,7 +328,7 @@ final class LogState {
         while true {
             var payload: [UInt8] = []
             let (found, stop) = try scanner.next { b, h in
-                payload = try FrameIO.payload(of: b, header: h, decompressor: self.decompressor) { try self.dictionary($0, for: h) }
+                payload = try FrameIO.payload(of: b, header: h, decompressor: self.decompressor, dictionaries: self.dictionaries)
             }
             if let stop { throw stop.error(file: path) }
             guard let f = found else { return }
@@ -336,9 +336,6 @@ final class LogState {
         }
     }
 
-    private func dictionary(_ id: UInt32, for header: FrameHeader) throws -> ZstdDictionary {
-        header.type == .block ? try dictionaries.get(id).block : try dictionaries.get(id).commit
-    }
 
     // MARK: - Head
 
@@ -570,20 +567,25 @@ final class LogState {
         return nil
     }
 
-    /// Every (version, position) of a stream, in version order.
-    func streamPositions(_ stream: StreamID) throws -> [(version: UInt64, position: UInt64)] {
+    /// The (version, position) pairs of a stream, in version order.
+    ///
+    /// - Parameter versions: Only these versions are needed: segments holding none of them are skipped without
+    ///   decoding their position lists (so paging through a long stream does not decode all of it per page).
+    func streamPositions(_ stream: StreamID, versions: ClosedRange<UInt64> = 0...UInt64.max) throws -> [(version: UInt64, position: UInt64)] {
         var out: [(UInt64, UInt64)] = []
         let h = Hash128(stream.rawValue)
         for segment in sealed {
             let entries = segment.streams.entries(for: h)
-            for e in entries {
+            for e in entries where (e.firstVersion...(e.firstVersion + UInt64(e.count) - 1)).overlaps(versions) {
                 let positions = try segment.streams.positions(of: e)
                 if entries.count > 1, try event(at: positions[0]).stream != stream { continue }
                 for (i, p) in positions.enumerated() { out.append((e.firstVersion + UInt64(i), p)) }
             }
         }
-        if let s = active?.streams[stream] {
-            for (i, p) in s.positions.enumerated() { out.append((s.firstVersion + UInt64(i), p)) }
+        if let s = active?.streams[stream], versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {
+            let lo = Int(versions.lowerBound > s.firstVersion ? versions.lowerBound - s.firstVersion : 0)
+            let hi = Int(min(versions.upperBound, s.lastVersion) - s.firstVersion)
+            for i in lo...hi { out.append((s.firstVersion + UInt64(i), s.positions[i])) }
         }
         return out
     }
@@ -609,25 +611,10 @@ final class LogState {
     func framePayload(_ segment: any SegmentFile, _ ref: FrameRef) throws -> (FrameHeader, [UInt8]) {
         let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
         if let hit = cache.get(key) { return hit }
-        let bytes = try segment.fd.read(at: ref.offset, count: Int(ref.length))
-        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
-        guard bytes.count == Int(ref.length), bytes.count >= LogFormat.frameOverhead + LogFormat.frameHeaderSize else {
-            throw corrupt("frame is cut short")
-        }
-        let result: (FrameHeader, [UInt8]) = try bytes.withUnsafeBytes { raw in
-            let bodyLength = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
-            guard bodyLength + LogFormat.frameOverhead == bytes.count else { throw corrupt("frame length changed") }
-            let body = UnsafeRawBufferPointer(rebasing: raw[4..<(4 + bodyLength)])
-            let crc = raw.loadUnaligned(fromByteOffset: 4 + bodyLength, as: UInt32.self).littleEndian
-            guard let h = FrameIO.openBody(body, storedCRC: crc) else { throw corrupt("frame checksum mismatch: the commit's bytes are damaged") }
-            do {
-                return (h, try FrameIO.payload(of: body, header: h, decompressor: decompressor) { try self.dictionary($0, for: h) })
-            } catch let e as EventStoreError {
-                throw e
-            } catch {
-                throw corrupt("frame payload does not decompress: \(error)")
-            }
-        }
+        var frame: [UInt8] = []
+        var payload: [UInt8] = []
+        let header = try Self.load(segment, ref, frame: &frame, payload: &payload, decompressor: decompressor, dictionaries: dictionaries)
+        let result = (header, payload)
         cache.insert(key, header: result.0, payload: result.1)
         return result
     }
@@ -693,21 +680,12 @@ final class LogState {
             let body = UnsafeRawBufferPointer(rebasing: raw[4..<(4 + bodyLength)])
             let crc = raw.loadUnaligned(fromByteOffset: 4 + bodyLength, as: UInt32.self).littleEndian
             guard let h = FrameIO.openBody(body, storedCRC: crc) else { throw corrupt("frame checksum mismatch: the commit's bytes are damaged") }
-            let stored = UnsafeRawBufferPointer(rebasing: body[LogFormat.frameHeaderSize...])
             do {
-                switch h.codec {
-                case .none:
-                    guard stored.count == Int(h.rawLength) else { throw corrupt("stored payload size differs from its header") }
-                    payload.removeAll(keepingCapacity: true)
-                    payload.append(contentsOf: stored)
-                case .zstd:
-                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: nil, into: &payload)
-                case .zstdDictionary:
-                    let entry = try dictionaries.get(h.dictionaryID)
-                    try decompressor.decompress(stored, size: Int(h.rawLength), dictionary: h.type == .block ? entry.block : entry.commit, into: &payload)
-                }
-            } catch let e as ZstdError {
-                throw corrupt("frame payload does not decompress: \(e)")
+                try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
+            } catch let e as EventStoreError {
+                throw e
+            } catch {
+                throw corrupt("frame payload does not decompress: \(error)")
             }
             return h
         }

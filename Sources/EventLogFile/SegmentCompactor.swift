@@ -72,7 +72,7 @@ struct SegmentCompactor {
             var frameHeader: FrameHeader?
             let (found, stop) = try scanner.next { body, h in
                 frameHeader = h
-                payload = try FrameIO.payload(of: body, header: h, decompressor: decompressor) { try dictionaries.get($0).commit }
+                payload = try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries)
             }
             if let stop {
                 try? FileSystem.removeFile(temporary)

@@ -116,15 +116,7 @@ final class SealedSegment: SegmentFile {
     func frame(after ref: FrameRef) throws -> FrameRef? {
         let next = ref.offset + UInt64(ref.length)
         guard next < footer.dataEnd else { return nil }
-        if indexCoversBlocks {
-            var lo = 0
-            var hi = footer.index.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if footer.index[mid].offset < next { lo = mid + 1 } else { hi = mid }
-            }
-            if lo < footer.index.count, footer.index[lo].offset == next { return blockRef(lo) }
-        }
+        if let indexed = indexedFrame(after: ref) { return indexed }
         var scanner = FrameScanner(fd: fd, from: next, to: footer.dataEnd)
         let (found, stop) = try scanner.next()
         if let stop { throw stop.error(file: path) }
@@ -204,6 +196,11 @@ final class ActiveSegment: SegmentFile {
             eventIDs[e.event.id] = position
             position += 1
         }
+        record(ref, header)
+    }
+
+    /// The frame-level bookkeeping of an indexed frame.
+    private func record(_ ref: FrameRef, _ header: FrameHeader) {
         frames.append(ref)
         rawBytes += UInt64(header.rawLength)
         eventCount += UInt64(header.eventCount)
@@ -226,10 +223,6 @@ final class ActiveSegment: SegmentFile {
             streams[stream, default: Stream(firstVersion: version, positions: [])].positions.append(position)
             eventIDs[id] = position
         }
-        frames.append(ref)
-        rawBytes += UInt64(header.rawLength)
-        eventCount += UInt64(header.eventCount)
-        lastRecordedAt = header.lastRecordedAt
-        endOffset = ref.offset + UInt64(ref.length)
+        record(ref, header)
     }
 }

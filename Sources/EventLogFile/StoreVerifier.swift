@@ -83,9 +83,7 @@ struct StoreVerifier {
                 var payload: [UInt8] = []
                 let (found, stop) = try scanner.next { body, h in
                     do {
-                        payload = try FrameIO.payload(of: body, header: h, decompressor: decompressor) { id in
-                            h.type == .block ? try state.dictionaries.get(id).block : try state.dictionaries.get(id).commit
-                        }
+                        payload = try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: state.dictionaries)
                     } catch {
                         frameProblem = "payload does not decompress: \(error)"
                     }

@@ -173,8 +173,6 @@ struct EventIDIndexFile {
     let segmentFirstPosition: UInt64
     let count: Int
 
-    static func prefix(of id: UUIDBytes) -> UInt64 { id.prefix }
-
     static func encode(segmentFirstPosition: UInt64, ids: [(prefix: UInt64, position: UInt64)]) -> [UInt8] {
         let sorted = ids.sorted { ($0.prefix, $0.position) < ($1.prefix, $1.position) }
         var body = ByteWriter(capacity: sorted.count * entrySize)

@@ -178,28 +178,8 @@ public final class ZstdDecompressor {
     public func decompress(
         _ source: UnsafeRawBufferPointer, size: Int, dictionary: ZstdDictionary?
     ) throws(ZstdError) -> [UInt8] {
-        var failure: ZstdError?
-        let out = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            let n: Int
-            if let dictionary {
-                n = ZSTD_decompress_usingDDict(dctx, buffer.baseAddress, size, source.baseAddress, source.count, dictionary.ddict)
-            } else {
-                n = ZSTD_decompressDCtx(dctx, buffer.baseAddress, size, source.baseAddress, source.count)
-            }
-            do throws(ZstdError) {
-                let got = try ZstdError.check(n, "decompress")
-                if got != size {
-                    failure = ZstdError(operation: "decompress", reason: "expected \(size) bytes, got \(got)")
-                    initialized = 0
-                } else {
-                    initialized = size
-                }
-            } catch {
-                failure = error
-                initialized = 0
-            }
-        }
-        if let failure { throw failure }
+        var out: [UInt8] = []
+        try decompress(source, size: size, dictionary: dictionary, into: &out)
         return out
     }
 }

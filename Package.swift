@@ -18,16 +18,20 @@ let package = Package(
         .target(name: "CPawtrailSupport"),
         // Layer 1: file I/O, checksums, compression. Knows nothing about events.
         .target(name: "PawtrailIO", dependencies: ["CZstd", "CPawtrailSupport"]),
+        // JSON values, a strict validator and a parser: below everything that reads or prints JSON.
+        .target(name: "PawtrailJSON"),
         // Layer 2: the store protocol and its value types. Knows nothing about files.
         .target(name: "EventLog"),
         // Layer 2 implementations.
         .target(name: "EventLogFile", dependencies: ["EventLog", "PawtrailIO"]),
         .target(name: "EventLogMemory", dependencies: ["EventLog"]),
         // Layer 3: the domain event catalog and read models.
-        .target(name: "Events", dependencies: ["EventLog"], path: "Events"),
+        .target(name: "Events", dependencies: ["EventLog", "PawtrailJSON"], path: "Events"),
+        // Layer 3: the domain's decisions, pure functions over stream states, and the handler that appends them.
+        .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events"]),
         .target(name: "Projections", dependencies: ["EventLog", "Events"], path: "Projections"),
         // Layer 4: the CLI, as a library so tests can reach it; the executable is a thin entry point.
-        .target(name: "PawtrailCLI", dependencies: ["EventLog", "EventLogFile", "Events", "Projections"]),
+        .target(name: "PawtrailCLI", dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "PawtrailJSON"]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 
         // tools/: benchmarks and workload generators (not tests).
@@ -38,7 +42,8 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
-        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
+        .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "PawtrailJSON"]),
+        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "PawtrailJSON", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
     ]
 )
 

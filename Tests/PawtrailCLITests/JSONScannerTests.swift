@@ -1,4 +1,5 @@
 @testable import PawtrailCLI
+import PawtrailJSON
 import Testing
 
 @Suite struct JSONScannerTests {

@@ -1,3 +1,4 @@
+import PawtrailJSON
 import EventLog
 
 /// How `log append` reports an ``AppendResult``.

@@ -1,4 +1,7 @@
+import PawtrailJSON
 import EventLog
+import Events
+import PawtrailDomain
 
 /// Prints an error the way scripts rely on: `Error: <sentence>` on stderr (with the usage line for usage
 /// errors), and with `--json` also `{"error":"<kind>",...}` on stdout; returns the exit status.
@@ -25,6 +28,13 @@ struct ErrorReporter: Sendable {
         case let failure as CommandFailure:
             emit(failure.kind, failure.message, extra: [])
             return failure.kind.exitCode
+        case let domain as DomainError:
+            let kind = ErrorKind(domain)
+            emit(kind, domain.description, extra: DomainReport.details(domain))
+            return kind.exitCode
+        case let field as FieldError:
+            emit(.invalidCommand, field.description, extra: [])
+            return ErrorKind.invalidCommand.exitCode
         case let store as EventStoreError:
             let kind = ErrorKind(store)
             if case .wrongExpectedVersion(let stream, let expected, let actual) = store {

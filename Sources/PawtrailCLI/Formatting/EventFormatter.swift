@@ -1,4 +1,6 @@
+import PawtrailJSON
 import EventLog
+import Events
 import Foundation
 
 /// How `log read` and `log tail` print events: one JSON object per line, or one aligned human line.
@@ -18,7 +20,9 @@ enum EventFormatter {
             .init(key: "recordedAt", value: .string(event.recordedAt.iso8601)),
             .init(key: "metadata", value: metadataJSON(event.metadata)),
         ]
-        if let range = try? JSONScanner.validate(event.data).range {
+        if let domain = domainJSON(event) {
+            pairs.append(.init(key: "data", value: domain))
+        } else if let range = try? JSONScanner.validate(event.data).range {
             pairs.append(.init(key: "data", value: .raw(JSONScanner.minified(event.data[range]))))
         } else {
             pairs.append(.init(key: "dataBase64", value: .string(Data(event.data).base64EncodedString())))
@@ -40,7 +44,14 @@ enum EventFormatter {
         let position = String(event.position)
         let head = String(repeating: " ", count: max(0, 7 - position.count)) + position + "  "
             + event.recordedAt.iso8601 + "  \(event.stream)@\(event.version)  \(event.type)  "
-        return head + truncated(dataText(event.data), to: max(24, width - head.count))
+        let text = domainJSON(event)?.serialized ?? dataText(event.data)
+        return head + truncated(text, to: max(24, width - head.count))
+    }
+
+    /// A catalog event's data as JSON (the log holds it in the domain's binary encoding); `nil` for raw events.
+    /// Data of a catalog type that fails to decode is shown as raw bytes rather than hiding the event.
+    static func domainJSON(_ event: RecordedEvent) -> JSONValue? {
+        (try? EventCatalog.domain.json(type: event.type, data: event.data)) ?? nil
     }
 
     /// The data as one line of text: JSON minified, other text as is with line breaks flattened, binary as

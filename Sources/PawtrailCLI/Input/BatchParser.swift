@@ -1,3 +1,4 @@
+import PawtrailJSON
 import EventLog
 import Foundation
 

@@ -1,3 +1,5 @@
+import PawtrailJSON
+
 /// Event data given on the command line or in a file: checked to be one JSON value and kept as the exact
 /// bytes given, trimmed of surrounding whitespace.
 enum EventData {

@@ -1,3 +1,5 @@
+import PawtrailJSON
+
 /// Everything a verb needs: its parsed arguments, where to print, the environment and how to open the store.
 struct CommandContext: Sendable {
     /// The parsed command line.

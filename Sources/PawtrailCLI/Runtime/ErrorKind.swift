@@ -1,4 +1,5 @@
 public import EventLog
+public import PawtrailDomain
 
 /// The machine-readable kind of an error, printed as `{"error":"<kind>",...}` with `--json`.
 public enum ErrorKind: String, Sendable, Hashable {
@@ -11,16 +12,31 @@ public enum ErrorKind: String, Sendable, Hashable {
     case storeNotFound = "store-not-found"
     case incompatibleFormat = "incompatible-format"
     case failure
+    // Domain rejections (see `DomainError.kind`).
+    case invalidCommand = "invalid-command"
+    case forbidden
+    case notFound = "not-found"
+    case alreadyExists = "already-exists"
+    case invalidState = "invalid-state"
+    case stockShort = "stock-short"
+    case rejected
+    case conflict
 
     /// The exit status of errors of this kind.
     public var exitCode: ExitCode {
         switch self {
         case .usage: .usage
-        case .invalidRequest, .idempotencyConflict: .dataError
-        case .wrongExpectedVersion: .tryAgain
+        case .invalidRequest, .idempotencyConflict, .invalidCommand: .dataError
+        case .wrongExpectedVersion, .conflict: .tryAgain
+        case .forbidden, .notFound, .alreadyExists, .invalidState, .stockShort, .rejected: .failure
         case .corrupted, .io, .storeNotFound, .incompatibleFormat: .ioError
         case .failure: .failure
         }
+    }
+
+    /// The kind of a domain rejection.
+    public init(_ error: DomainError) {
+        self = ErrorKind(rawValue: error.kind) ?? .failure
     }
 
     /// The kind of a store error.

@@ -1,6 +1,7 @@
+import PawtrailJSON
 import Events
 
-/// `pawtrail events list`: the event catalog (for now, the types the demo writes).
+/// `pawtrail events list`: the domain event catalog.
 enum EventsListCommand {
     static let spec = CommandSpec(
         name: "list",
@@ -9,18 +10,22 @@ enum EventsListCommand {
         run: run)
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
-        let entries = EventCatalog.demo.entries
+        let entries = EventCatalog.domain.entries
         if context.wantsJSON {
             for e in entries {
                 context.out(
                     JSONValue.object([
                         "type": .string(e.type), "schemaVersion": .int(Int64(e.schemaVersion)), "area": .string(e.area),
-                        "fields": .array(e.fields.map { .string($0) }),
+                        "summary": .string(e.summary),
+                        "fields": .array(
+                            e.fields.map { .object(["name": .string($0.key), "type": .string($0.kind.description)]) }),
                     ]))
             }
         } else {
             let rows = [["TYPE", "VERSION", "AREA", "FIELDS"]]
-                + entries.map { [$0.type, String($0.schemaVersion), $0.area, $0.fields.joined(separator: ", ")] }
+                + entries.map {
+                    [$0.type, String($0.schemaVersion), $0.area, $0.fields.map { "\($0.key): \($0.kind)" }.joined(separator: ", ")]
+                }
             TextTable.render(rows, rightAligned: [1]).forEach(context.out)
         }
         return .success

@@ -1,3 +1,5 @@
+import PawtrailJSON
+
 /// `pawtrail log compact`: rewrites sealed segments into large compressed blocks.
 enum LogCompactCommand {
     static let spec = CommandSpec(

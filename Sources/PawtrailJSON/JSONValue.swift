@@ -1,6 +1,6 @@
 /// A JSON value to print: objects keep their key order, and `raw` embeds bytes that are already valid JSON
 /// (event data) untouched.
-enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -12,31 +12,37 @@ enum JSONValue: Sendable, Hashable {
     case raw([UInt8])
 
     /// One member of an object.
-    struct Pair: Sendable, Hashable {
-        var key: String
-        var value: JSONValue
+    public struct Pair: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+
+        /// Creates a member.
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// An object from key-value pairs, in order.
-    static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
         .object(pairs.map { Pair(key: $0.key, value: $0.value) })
     }
 
     /// A number or `null`.
-    static func uint(_ v: UInt64?) -> JSONValue { v.map { .uint($0) } ?? .null }
+    public static func uint(_ v: UInt64?) -> JSONValue { v.map { .uint($0) } ?? .null }
 
     /// A string or `null`.
-    static func string(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
+    public static func string(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
 
     /// The compact serialization (no spaces), as one line.
-    var serialized: String {
+    public var serialized: String {
         var out: [UInt8] = []
         write(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the compact serialization to a buffer.
-    func write(to out: inout [UInt8]) {
+    public func write(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: Array("null".utf8))
         case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))

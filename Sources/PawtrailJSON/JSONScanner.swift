@@ -1,19 +1,19 @@
 /// A strict RFC 8259 validator that reports byte ranges instead of building values, so event data keeps the
 /// exact bytes the user gave (key order, number spelling, escapes) — a round trip through JSONSerialization
 /// would reorder keys and rewrite numbers.
-struct JSONScanner {
+public struct JSONScanner {
     /// One member of a top-level object.
-    struct Member: Sendable, Hashable {
+    public struct Member: Sendable, Hashable {
         /// The decoded key.
-        var key: String
+        public var key: String
         /// The kind of the value.
-        var kind: JSONKind
+        public var kind: JSONKind
         /// The value's bytes in the scanned buffer.
-        var range: Range<Int>
+        public var range: Range<Int>
     }
 
     /// Deeper nesting is rejected rather than risking the stack on hostile input.
-    static let maxDepth = 512
+    public static let maxDepth = 512
 
     private let bytes: [UInt8]
     private var i: Int
@@ -24,14 +24,14 @@ struct JSONScanner {
     }
 
     /// Whether a byte is JSON whitespace.
-    static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    public static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
     /// Checks that `bytes` hold exactly one JSON value, optionally surrounded by whitespace.
     ///
     /// - Parameter bytes: The document.
     /// - Returns: The value's kind and its range without the surrounding whitespace.
     /// - Throws: ``JSONSyntaxError`` at the first problem.
-    static func validate(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (kind: JSONKind, range: Range<Int>) {
+    public static func validate(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (kind: JSONKind, range: Range<Int>) {
         var s = JSONScanner(bytes)
         try s.checkUTF8()
         s.skipWhitespace()
@@ -51,7 +51,7 @@ struct JSONScanner {
     /// - Parameter bytes: The document.
     /// - Returns: The members; duplicate keys are reported as an error.
     /// - Throws: ``JSONSyntaxError`` for invalid JSON, a non-object document, or a duplicate key.
-    static func objectMembers(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [Member] {
+    public static func objectMembers(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [Member] {
         var s = JSONScanner(bytes)
         try s.checkUTF8()
         s.skipWhitespace()
@@ -106,7 +106,7 @@ struct JSONScanner {
     ///   - bytes: The buffer.
     ///   - range: The token, quotes included.
     /// - Returns: The string; a lone surrogate escape becomes U+FFFD.
-    static func decodeString(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+    public static func decodeString(_ bytes: [UInt8], _ range: Range<Int>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var i = range.lowerBound + 1
@@ -160,7 +160,7 @@ struct JSONScanner {
     ///
     /// - Parameter bytes: Valid JSON.
     /// - Returns: The same JSON without insignificant whitespace.
-    static func minified(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    public static func minified(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var inString = false

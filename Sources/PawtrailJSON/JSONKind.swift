@@ -1,8 +1,8 @@
 /// The kind of a JSON value, as the scanner reports it.
-enum JSONKind: Sendable, Hashable, CustomStringConvertible {
+public enum JSONKind: Sendable, Hashable, CustomStringConvertible {
     case object, array, string, number, `true`, `false`, null
 
-    var description: String {
+    public var description: String {
         switch self {
         case .object: "an object"
         case .array: "an array"

@@ -1,0 +1,50 @@
+public import PawtrailJSON
+
+/// An event of the pet-care domain: a value with a stable type name and a schema version, stored in the log in
+/// the compact binary encoding of ``DomainEventCodec`` and shown to people and scripts as JSON.
+///
+/// # Conformance requirements
+/// - `eventType` never changes once events of the type have been written.
+/// - A change to the fields bumps `schemaVersion`, and ``upcast(from:reading:)`` learns to read every older
+///   version, so the log is never rewritten.
+/// - `init(reading:)` only reads: validation belongs to the decision that creates the event.
+public protocol DomainEvent: FieldCodable, Equatable {
+    /// The stable type name written to the log (`PetAdded`).
+    static var eventType: String { get }
+    /// The current schema version, from 1.
+    static var schemaVersion: Int { get }
+    /// The area of the catalog (`accounts`, `pets`, ...).
+    static var area: String { get }
+    /// One sentence for `pawtrail events list`.
+    static var summary: String { get }
+
+    /// Reads data written by an older schema version and turns it into the current shape.
+    ///
+    /// - Parameters:
+    ///   - version: The version the data was written with, below ``schemaVersion``.
+    ///   - reader: A reader at the first field.
+    /// - Returns: The event in the current shape.
+    /// - Throws: ``FieldError`` when the version is unknown or the data malformed.
+    static func upcast(from version: Int, reading reader: inout BinaryFieldReader) throws(FieldError) -> Self
+}
+
+extension DomainEvent {
+    public static var schemaVersion: Int { 1 }
+
+    public static func upcast(from version: Int, reading reader: inout BinaryFieldReader) throws(FieldError) -> Self {
+        throw FieldError(field: "", message: "\(eventType) has no schema version \(version)")
+    }
+
+    /// The type name of this event's type.
+    public var eventType: String { Self.eventType }
+
+    /// Decodes this type from the log's bytes (see ``DomainEventCodec``).
+    public static func decoded(from data: [UInt8]) throws(FieldError) -> Self {
+        try DomainEventCodec.decode(Self.self, from: data)
+    }
+
+    /// Reads this type from a JSON object.
+    public static func fromJSON(_ value: JSONValue) throws(FieldError) -> Self {
+        try JSONFieldReader.read(Self.self, from: value)
+    }
+}

@@ -1,0 +1,84 @@
+import EventLog
+import Events
+import Foundation
+import PawtrailDomain
+import PawtrailJSON
+
+/// Runs domain commands for the CLI: one from a verb's options, or many from `pawtrail exec`.
+enum DomainCommandRunner {
+    /// The keys of a JSON command line that are not the command's fields.
+    static let envelopeKeys: Set<String> = ["command", "as", "now", "commandId", "correlationId"]
+
+    /// Who, when and which ids, as given by options or a JSON line.
+    struct Envelope {
+        var userID: String
+        var now: Timestamp
+        var commandID: UUID
+        var correlationID: String?
+    }
+
+    /// Runs a verb: options to JSON, JSON to the command, the command through the handler.
+    static func runVerb<C: DomainCommand>(_ type: C.Type, _ context: CommandContext) async throws -> ExitCode {
+        let arguments = context.arguments
+        let command: C
+        do {
+            command = try JSONFieldReader.read(C.self, from: try optionsObject(C.fields, arguments))
+        } catch {
+            throw usageError(error, arguments)
+        }
+        let envelope = Envelope(
+            userID: try arguments.required("as", "user"),
+            now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
+            commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? UUID(),
+            correlationID: arguments.value("correlation-id"))
+        let store = try context.openStore(.write(sync: true))
+        let outcome = try await handle(command, envelope, store: store.events)
+        if context.wantsJSON {
+            context.out(DomainReport.json(outcome))
+        } else {
+            DomainReport.lines(outcome).forEach(context.out)
+        }
+        return .success
+    }
+
+    /// Handles a command with an envelope.
+    static func handle<C: DomainCommand>(_ command: C, _ envelope: Envelope, store: any EventStore) async throws
+        -> CommandOutcome
+    {
+        try await CommandHandler(store: store).handle(
+            command, as: envelope.userID, now: envelope.now, commandID: envelope.commandID,
+            correlationID: envelope.correlationID)
+    }
+
+    /// The options of a verb as the JSON object its command reads.
+    private static func optionsObject(_ fields: [FieldDescriptor], _ arguments: ParsedArguments) throws(FieldError) -> JSONValue {
+        var pairs: [JSONValue.Pair] = []
+        for field in fields {
+            let name = DomainVerbs.optionName(field.key)
+            var kind = field.kind
+            if case .optional(let inner) = kind { kind = inner }
+            switch kind {
+            case .bool:
+                pairs.append(.init(key: field.key, value: .bool(arguments.flag(name))))
+            case .strings:
+                let values = arguments.allValues(name)
+                if !values.isEmpty { pairs.append(.init(key: field.key, value: .array(values.map { .string($0) }))) }
+            default:
+                if let v = arguments.value(name) { pairs.append(.init(key: field.key, value: .string(v))) }
+            }
+        }
+        return .object(pairs)
+    }
+
+    /// A field error on the command line, worded with the option's name.
+    private static func usageError(_ error: any Error, _ arguments: ParsedArguments) -> any Error {
+        guard let error = error as? FieldError else { return error }
+        let top = String(error.field.prefix { $0 != "[" && $0 != "." })
+        let option = "--" + DomainVerbs.optionName(top)
+        if error.message == "is missing", top == error.field {
+            return arguments.usageError("missing expected argument '\(option)'")
+        }
+        let detail = top == error.field ? error.message : "\(error.field): \(error.message)"
+        return arguments.usageError("invalid value for '\(option)': \(detail)")
+    }
+}

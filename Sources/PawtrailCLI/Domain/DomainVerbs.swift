@@ -1,0 +1,94 @@
+import Events
+import PawtrailDomain
+
+/// The domain's verbs on the command line: one group per area (`pet`), one verb per command (`pet add`), with
+/// options generated from the command's fields, so a command's help can never disagree with what it reads.
+enum DomainVerbs {
+    /// What each group is about, for `pawtrail --help`.
+    static let groupAbstracts: [String: String] = [
+        "account": "Accounts: sign up, log in and out, profile, email, password, deletion.",
+        "admin": "Create the first admin.",
+        "role": "Grant and revoke the staff and admin roles.",
+    ]
+
+    /// The options every domain verb takes besides its fields.
+    static let commonOptions: [OptionSpec] = [
+        .value("as", "user", help: "The user issuing the command (guests: an id starting 'guest-').", required: true),
+        .value("now", "time", help: "The command's clock, UTC ISO-8601.", default: "the current time"),
+        .value("command-id", "uuid", help: "The command's id, recorded as the causation id of its events.", default: "a random UUID"),
+        .value("correlation-id", "id", help: "The id tying together the events of one user action.", default: "the command id"),
+        .flag("json", help: "Print the result as JSON."),
+    ]
+
+    /// One group per area, in the catalog's order.
+    static var groups: [CommandSpec] {
+        var order: [String] = []
+        var verbs: [String: [CommandSpec]] = [:]
+        for command in CommandCatalog.all {
+            let (group, verb) = split(command.name)
+            if verbs[group] == nil { order.append(group) }
+            verbs[group, default: []].append(spec(command, verb: verb))
+        }
+        return order.map { group in
+            CommandSpec(name: group, abstract: groupAbstracts[group] ?? "The \(group) commands.", subcommands: verbs[group]!)
+        }
+    }
+
+    /// `pet.add` as (`pet`, `add`).
+    static func split(_ name: String) -> (String, String) {
+        let dot = name.firstIndex(of: ".")!
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// `petId` as `pet-id`.
+    static func optionName(_ key: String) -> String {
+        var out = ""
+        for c in key {
+            if c.isUppercase {
+                out.append("-")
+                out.append(contentsOf: c.lowercased())
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    private static func spec<C: DomainCommand>(_ command: C.Type, verb: String) -> CommandSpec {
+        CommandSpec(
+            name: verb, abstract: C.summary,
+            discussion: "Runs the command '\(C.name)'; in a JSON Lines file for 'pawtrail exec' it reads\n"
+                + "  {\"command\":\"\(C.name)\",\"as\":\"USER\"" + C.fields.map { ",\"\($0.key)\":…" }.joined() + "}",
+            options: C.fields.map(option) + commonOptions,
+            run: { context in try await DomainCommandRunner.runVerb(C.self, context) })
+    }
+
+    private static func option(_ field: FieldDescriptor) -> OptionSpec {
+        let name = optionName(field.key)
+        var kind = field.kind
+        let required = !kind.isOptional
+        if case .optional(let inner) = kind { kind = inner }
+        switch kind {
+        case .bool:
+            return .flag(name, help: "Sets \(field.key).")
+        case .strings:
+            return .repeated(name, "text", help: "One of the values of \(field.key) (repeatable).")
+        default:
+            let (valueName, help) = describe(kind)
+            return .value(name, valueName, help: help, required: required)
+        }
+    }
+
+    private static func describe(_ kind: FieldKind) -> (String, String) {
+        switch kind {
+        case .string: ("text", "Text.")
+        case .int: ("n", "An integer.")
+        case .timestamp: ("time", "A UTC ISO-8601 time, e.g. 2026-12-01T10:00:00Z.")
+        case .money: ("money", "Minor units and an ISO currency code, e.g. '62000 BDT'.")
+        case .choice(let cases): (cases.joined(separator: "|"), "One of: \(cases.joined(separator: ", ")).")
+        case .records(let fields):
+            ("json", "A JSON array of {" + fields.map { "\"\($0.key)\": \($0.kind)" }.joined(separator: ", ") + "}.")
+        default: ("value", "\(kind).")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import EventLog
+import Events
+import Foundation
+import PawtrailDomain
+import PawtrailJSON
+
+/// `pawtrail exec`: domain commands as JSON Lines, one answer line each.
+enum ExecCommand {
+    /// The most input `exec` reads: plenty for a day of scripted commands, bounded against a runaway pipe.
+    static let inputLimit = 256 << 20
+
+    static let spec = CommandSpec(
+        name: "exec",
+        abstract: "Run domain commands from JSON Lines, answering one JSON line each.",
+        discussion: """
+            Each input line is one command:
+              {"command":"pet.add","as":"u-ann","name":"Rex","species":"dog"}
+            with optional "now" (the command's clock), "commandId" and "correlationId". Each answer line is
+              {"ok":true,"line":1,"command":"pet.add",...,"events":[{"position":..,"stream":..,"type":..,"data":{..}}]}
+            or {"ok":false,"line":1,"command":"pet.add","error":"<kind>","message":"..."}.
+            Commands run in order, each atomically on its own. The exit status is 0 when every command succeeded,
+            else that of the first failure (see README); an I/O error stops the run.
+            """,
+        options: [.flag("stop-on-error", help: "Stop at the first command that fails.")],
+        positionals: [PositionalSpec(name: "file", help: "The JSON Lines file ('-' for stdin).", isRequired: false)],
+        run: run)
+
+    @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
+        let path = context.arguments.positionals.first ?? "-"
+        let input = try FileReader.readAll(path, limit: inputLimit, what: "exec input")
+        let store = try context.openStore(.write(sync: true))
+        var status = ExitCode.success
+        var lineNumber = 0
+        for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.allSatisfy(JSONScanner.isWhitespace) { continue }
+            let answer = await execute(Array(line), lineNumber: lineNumber, store: store.events)
+            context.out(answer.json)
+            if let failure = answer.exit {
+                if status == .success { status = failure }
+                if failure == .ioError || context.arguments.flag("stop-on-error") { break }
+            }
+        }
+        return status
+    }
+
+    /// One answered line: the JSON, and the exit status of a failure.
+    struct Answer {
+        var json: JSONValue
+        var exit: ExitCode?
+    }
+
+    static func execute(_ line: [UInt8], lineNumber: Int, store: any EventStore) async -> Answer {
+        var commandName: String?
+        func fail(_ kind: ErrorKind, _ message: String, _ extra: [JSONValue.Pair] = []) -> Answer {
+            Answer(
+                json: DomainReport.failureJSON(
+                    line: lineNumber, command: commandName, kind: kind.rawValue, message: message, extra: extra),
+                exit: kind.exitCode)
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            return fail(.invalidCommand, "line \(lineNumber) is not JSON: \(error)")
+        }
+        guard case .string(let name)? = value["command"] else {
+            return fail(.invalidCommand, "line \(lineNumber) has no \"command\" string")
+        }
+        commandName = name
+        guard let type = CommandCatalog.command(named: name) else {
+            let known = CommandCatalog.all.map { $0.name }
+            let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            return fail(.invalidCommand, "unknown command '\(name)'\(hint)")
+        }
+        do {
+            let envelope = try envelope(value)
+            let outcome = try await type.handleJSON(value, envelope, store: store)
+            var json = DomainReport.json(outcome)
+            if case .object(var pairs) = json {
+                pairs.insert(.init(key: "line", value: .int(Int64(lineNumber))), at: 1)
+                json = .object(pairs)
+            }
+            return Answer(json: json, exit: nil)
+        } catch let error as DomainError {
+            return fail(ErrorKind(error), error.description, DomainReport.details(error))
+        } catch let error as FieldError {
+            return fail(.invalidCommand, error.description, [.init(key: "field", value: .string(error.field))])
+        } catch let error as EventStoreError {
+            return fail(ErrorKind(error), error.description)
+        } catch {
+            return fail(.failure, String(describing: error))
+        }
+    }
+
+
+    private static func envelope(_ value: JSONValue) throws(FieldError) -> DomainCommandRunner.Envelope {
+        guard case .string(let user)? = value["as"] else {
+            throw FieldError(field: "as", message: "is missing: every command names the user issuing it")
+        }
+        var now = Timestamp.now()
+        if let v = value["now"] {
+            guard case .string(let text) = v, let t = Timestamp(iso8601: text) else {
+                throw FieldError(field: "now", message: "expected a UTC ISO-8601 time")
+            }
+            now = t
+        }
+        var commandID = UUID()
+        if let v = value["commandId"] {
+            guard case .string(let text) = v, let id = UUID(uuidString: text) else {
+                throw FieldError(field: "commandId", message: "expected a UUID")
+            }
+            commandID = id
+        }
+        var correlationID: String?
+        if let v = value["correlationId"] {
+            guard case .string(let text) = v, !text.isEmpty else {
+                throw FieldError(field: "correlationId", message: "expected a non-empty string")
+            }
+            correlationID = text
+        }
+        return DomainCommandRunner.Envelope(userID: user, now: now, commandID: commandID, correlationID: correlationID)
+    }
+}
+
+extension DomainCommand {
+    /// Reads the command from a JSON line and handles it. A static member rather than a generic function, so
+    /// that `exec` calls it on the command type it looked up by name.
+    static func handleJSON(_ value: JSONValue, _ envelope: DomainCommandRunner.Envelope, store: any EventStore)
+        async throws -> CommandOutcome
+    {
+        let command = try JSONFieldReader.read(Self.self, from: value, ignoring: DomainCommandRunner.envelopeKeys)
+        return try await DomainCommandRunner.handle(command, envelope, store: store)
+    }
+}

@@ -1,0 +1,14 @@
+/// Every command of the domain, in the order help lists them. The CLI builds one verb per command from this
+/// list, and `pawtrail exec` finds commands here by name.
+public enum CommandCatalog {
+    /// The command types.
+    public static let all: [any DomainCommand.Type] = [
+        // accounts
+        SignUp.self, BootstrapAdmin.self, GrantRole.self, RevokeRole.self,
+    ]
+
+    /// The command type of a name (`pet.add`).
+    public static func command(named name: String) -> (any DomainCommand.Type)? {
+        all.first { $0.name == name }
+    }
+}

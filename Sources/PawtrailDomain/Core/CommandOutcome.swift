@@ -1,0 +1,26 @@
+public import EventLog
+public import Events
+
+/// What a handled command appended.
+public struct CommandOutcome: Sendable {
+    /// One appended event.
+    public struct Appended: Sendable {
+        /// Its global position.
+        public var position: UInt64
+        /// Its stream.
+        public var stream: StreamID
+        /// Its version in the stream.
+        public var version: UInt64
+        /// The event.
+        public var event: any DomainEvent
+    }
+
+    /// The command's name.
+    public var command: String
+    /// The actor it ran as.
+    public var actor: Actor
+    /// The events appended, in order; empty when the command changed nothing.
+    public var events: [Appended]
+    /// How many times the command was decided (more than 1 after concurrency conflicts).
+    public var attempts: Int
+}

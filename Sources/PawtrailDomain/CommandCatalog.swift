@@ -5,6 +5,8 @@ public enum CommandCatalog {
     public static let all: [any DomainCommand.Type] = [
         // accounts
         SignUp.self, BootstrapAdmin.self, GrantRole.self, RevokeRole.self,
+        // carts
+        AddToCart.self, ChangeCartQuantity.self, RemoveFromCart.self, ClearCart.self,
     ]
 
     /// The command type of a name (`pet.add`).

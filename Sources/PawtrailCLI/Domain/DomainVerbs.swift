@@ -9,6 +9,7 @@ enum DomainVerbs {
         "account": "Accounts: sign up, log in and out, profile, email, password, deletion.",
         "admin": "Create the first admin.",
         "role": "Grant and revoke the staff and admin roles.",
+        "cart": "Your cart: add, change quantities, remove, clear (guests too).",
     ]
 
     /// The options every domain verb takes besides its fields.

@@ -1,0 +1,45 @@
+import EventLog
+import Events
+import PawtrailDomain
+import Testing
+
+@Suite("Carts")
+struct CartTests {
+    static func customer() async throws -> DomainScenario {
+        let s = DomainScenario()
+        try await s.given(Streams.account("u-ann"), AccountSignedUp(userId: "u-ann", name: "Ann", email: "ann@example.com", language: .enUS))
+        return s
+    }
+
+    @Test func addingSumsIntoOneLine() async throws {
+        let s = try await Self.customer()
+        try await s.then("u-ann", AddToCart(productId: "litter", quantity: 2), appends: [(stream("cart-u-ann"), CartItemAdded(ownerId: "u-ann", productId: "litter", quantity: 2))])
+        try await s.then("u-ann", AddToCart(productId: "litter", quantity: 98), throws: .invalid(field: "quantity", reason: "the cart holds 2 of 'litter'; a line holds at most 99"))
+    }
+
+    @Test func guestsHaveCartsToo() async throws {
+        try await DomainScenario().then(
+            "guest-7", AddToCart(productId: "litter"), appends: [(stream("cart-guest-7"), CartItemAdded(ownerId: "guest-7", productId: "litter", quantity: 1))])
+    }
+
+    @Test func usersWithoutAnAccountHaveNoCart() async throws {
+        try await DomainScenario().then("u-nobody", AddToCart(productId: "litter"), throws: .forbidden("user 'u-nobody' has no account"))
+    }
+
+    @Test(arguments: [0, -1, 100]) func quantitiesOutOfRangeAreRejected(_ q: Int64) async throws {
+        let s = try await Self.customer()
+        try await s.then("u-ann", AddToCart(productId: "litter", quantity: q), throws: .invalid(field: "quantity", reason: "must be between 1 and 99, got \(q)"))
+    }
+
+    @Test func changeRemoveAndClear() async throws {
+        let s = try await Self.customer()
+        try await s.given(stream("cart-u-ann"), CartItemAdded(ownerId: "u-ann", productId: "litter", quantity: 2), CartItemAdded(ownerId: "u-ann", productId: "food", quantity: 1))
+        try await s.then("u-ann", ChangeCartQuantity(productId: "litter", quantity: 5), appends: [(stream("cart-u-ann"), CartItemQuantityChanged(ownerId: "u-ann", productId: "litter", quantity: 5))])
+        try await s.then("u-ann", ChangeCartQuantity(productId: "litter", quantity: 5), appends: [])
+        try await s.then("u-ann", ChangeCartQuantity(productId: "toy", quantity: 5), throws: .notFound("product 'toy' is not in the cart"))
+        try await s.then("u-ann", RemoveFromCart(productId: "food"), appends: [(stream("cart-u-ann"), CartItemRemoved(ownerId: "u-ann", productId: "food"))])
+        try await s.then("u-ann", RemoveFromCart(productId: "food"), throws: .notFound("product 'food' is not in the cart"))
+        try await s.then("u-ann", ClearCart(), appends: [(stream("cart-u-ann"), CartCleared(ownerId: "u-ann", reason: .cleared))])
+        try await s.then("u-ann", ClearCart(), appends: [])
+    }
+}

@@ -7,6 +7,8 @@ public enum CommandCatalog {
         SignUp.self, BootstrapAdmin.self, GrantRole.self, RevokeRole.self,
         // carts
         AddToCart.self, ChangeCartQuantity.self, RemoveFromCart.self, ClearCart.self,
+        // messaging
+        StartConversation.self, SendMessage.self, MarkMessageDelivered.self, MarkMessagesRead.self,
     ]
 
     /// The command type of a name (`pet.add`).

@@ -10,6 +10,7 @@ enum DomainVerbs {
         "admin": "Create the first admin.",
         "role": "Grant and revoke the staff and admin roles.",
         "cart": "Your cart: add, change quantities, remove, clear (guests too).",
+        "conversation": "Messages between a customer and staff about a booking, vet request or order.",
     ]
 
     /// The options every domain verb takes besides its fields.

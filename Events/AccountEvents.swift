@@ -193,10 +193,246 @@ public struct RoleRevoked: DomainEvent {
     }
 }
 
+/// A user logged in, opening a session (one per device or app install).
+public struct LoggedIn: DomainEvent {
+    public static let eventType = "LoggedIn"
+    public static let area = "accounts"
+    public static let summary = "A user logged in and a new session was opened."
+    public var userId: String
+    public var sessionId: String
+
+    public init(userId: String, sessionId: String) {
+        self.userId = userId
+        self.sessionId = sessionId
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        sessionId = try r.string("sessionId")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.string("sessionId", sessionId)
+    }
+}
+
+/// A user logged out of one session.
+public struct LoggedOut: DomainEvent {
+    public static let eventType = "LoggedOut"
+    public static let area = "accounts"
+    public static let summary = "A user logged out and the session was closed."
+    public var userId: String
+    public var sessionId: String
+
+    public init(userId: String, sessionId: String) {
+        self.userId = userId
+        self.sessionId = sessionId
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        sessionId = try r.string("sessionId")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.string("sessionId", sessionId)
+    }
+}
+
+/// An app restored an open session on start, without a new log-in.
+public struct SessionRestored: DomainEvent {
+    public static let eventType = "SessionRestored"
+    public static let area = "accounts"
+    public static let summary = "An open session was restored when an app started again."
+    public var userId: String
+    public var sessionId: String
+
+    public init(userId: String, sessionId: String) {
+        self.userId = userId
+        self.sessionId = sessionId
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        sessionId = try r.string("sessionId")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.string("sessionId", sessionId)
+    }
+}
+
+/// A user asked for a password reset link. Only the fact and the address it goes to are recorded.
+public struct PasswordResetRequested: DomainEvent {
+    public static let eventType = "PasswordResetRequested"
+    public static let area = "accounts"
+    public static let summary = "A user asked for a password reset link, sent to the account's email."
+    public var userId: String
+    /// The address the link goes to: the account's email when the request was made.
+    public var email: String
+
+    public init(userId: String, email: String) {
+        self.userId = userId
+        self.email = email
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        email = try r.string("email")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.string("email", email)
+    }
+}
+
+/// A user changed their password. Neither the password nor a hash of it is ever recorded.
+public struct PasswordChanged: DomainEvent {
+    public static let eventType = "PasswordChanged"
+    public static let area = "accounts"
+    public static let summary = "A user changed their password (the password itself is never recorded)."
+    public var userId: String
+
+    public init(userId: String) {
+        self.userId = userId
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+    }
+}
+
+/// A user changed their email (after reauthenticating); the claims of both addresses change in the same append.
+public struct EmailChanged: DomainEvent {
+    public static let eventType = "EmailChanged"
+    public static let area = "accounts"
+    public static let summary = "A user changed their email address after reauthenticating."
+    public var userId: String
+    public var oldEmail: String
+    public var newEmail: String
+    public var reauthenticatedAt: Timestamp
+
+    public init(userId: String, oldEmail: String, newEmail: String, reauthenticatedAt: Timestamp) {
+        self.userId = userId
+        self.oldEmail = oldEmail
+        self.newEmail = newEmail
+        self.reauthenticatedAt = reauthenticatedAt
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        oldEmail = try r.string("oldEmail")
+        newEmail = try r.string("newEmail")
+        reauthenticatedAt = try r.timestamp("reauthenticatedAt")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.string("oldEmail", oldEmail)
+        w.string("newEmail", newEmail)
+        w.timestamp("reauthenticatedAt", reauthenticatedAt)
+    }
+}
+
+/// A user updated their profile. Only the fields that changed are present; an empty phone or address was cleared.
+public struct ProfileUpdated: DomainEvent {
+    public static let eventType = "ProfileUpdated"
+    public static let area = "accounts"
+    public static let summary = "A user changed their name, phone or address (only the changed fields are given)."
+    public var userId: String
+    public var name: String?
+    public var phone: String?
+    public var address: String?
+
+    public init(userId: String, name: String? = nil, phone: String? = nil, address: String? = nil) {
+        self.userId = userId
+        self.name = name
+        self.phone = phone
+        self.address = address
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        name = try r.optionalString("name")
+        phone = try r.optionalString("phone")
+        address = try r.optionalString("address")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.optionalString("name", name)
+        w.optionalString("phone", phone)
+        w.optionalString("address", address)
+    }
+}
+
+/// A user changed their profile image. The log holds the image's SHA-256 and size, never its bytes.
+public struct ProfileImageChanged: DomainEvent {
+    public static let eventType = "ProfileImageChanged"
+    public static let area = "accounts"
+    public static let summary = "A user changed their profile image (its SHA-256 content hash and byte size)."
+    public var userId: String
+    /// The SHA-256 of the image's bytes, 64 lowercase hex digits.
+    public var contentHash: String
+    public var byteSize: Int64
+
+    public init(userId: String, contentHash: String, byteSize: Int64) {
+        self.userId = userId
+        self.contentHash = contentHash
+        self.byteSize = byteSize
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        contentHash = try r.string("contentHash")
+        byteSize = try r.int("byteSize")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.string("contentHash", contentHash)
+        w.int("byteSize", byteSize)
+    }
+}
+
+/// A user changed their preferred language.
+public struct LanguageChanged: DomainEvent {
+    public static let eventType = "LanguageChanged"
+    public static let area = "accounts"
+    public static let summary = "A user changed their preferred language."
+    public var userId: String
+    public var language: Language
+
+    public init(userId: String, language: Language) {
+        self.userId = userId
+        self.language = language
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        userId = try r.string("userId")
+        language = try r.choice("language", Language.self)
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("userId", userId)
+        w.choice("language", language)
+    }
+}
+
 /// The accounts area's event types, in catalog order.
 public enum AccountEvents {
     public static let all: [any DomainEvent.Type] = [
         AccountSignedUp.self, AccountDeleted.self, EmailClaimed.self, EmailReleased.self, AdminBootstrapped.self,
-        RoleGranted.self, RoleRevoked.self,
+        RoleGranted.self, RoleRevoked.self, LoggedIn.self, LoggedOut.self, SessionRestored.self,
+        PasswordResetRequested.self, PasswordChanged.self, EmailChanged.self, ProfileUpdated.self,
+        ProfileImageChanged.self, LanguageChanged.self,
     ]
 }

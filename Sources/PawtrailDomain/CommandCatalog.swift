@@ -4,9 +4,13 @@ public enum CommandCatalog {
     /// The command types.
     public static let all: [any DomainCommand.Type] = [
         // accounts
-        SignUp.self, BootstrapAdmin.self, GrantRole.self, RevokeRole.self,
+        SignUp.self, Login.self, Logout.self, RestoreSession.self, RequestPasswordReset.self, ChangePassword.self,
+        ChangeEmail.self, UpdateProfile.self, ChangeProfileImage.self, ChangeLanguage.self, DeleteAccount.self,
+        BootstrapAdmin.self, GrantRole.self, RevokeRole.self,
         // carts
         AddToCart.self, ChangeCartQuantity.self, RemoveFromCart.self, ClearCart.self,
+        // favourites
+        AddFavourite.self, RemoveFavourite.self,
         // messaging
         StartConversation.self, SendMessage.self, MarkMessageDelivered.self, MarkMessagesRead.self,
     ]

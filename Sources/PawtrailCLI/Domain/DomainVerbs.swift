@@ -6,10 +6,11 @@ import PawtrailDomain
 enum DomainVerbs {
     /// What each group is about, for `pawtrail --help`.
     static let groupAbstracts: [String: String] = [
-        "account": "Accounts: sign up, log in and out, profile, email, password, deletion.",
+        "account": "Accounts: sign up, log in and out, sessions, profile, image, language, email, password, deletion.",
         "admin": "Create the first admin.",
         "role": "Grant and revoke the staff and admin roles.",
         "cart": "Your cart: add, change quantities, remove, clear (guests too).",
+        "favourite": "Your favourite products: add and remove (guests too).",
         "conversation": "Messages between a customer and staff about a booking, vet request or order.",
     ]
 

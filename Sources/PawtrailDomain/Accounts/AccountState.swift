@@ -12,8 +12,53 @@ public struct AccountState: Aggregate, Hashable {
     public var email = ""
     /// The preferred language.
     public var language: Language = .enUS
+    /// The phone number, empty when none is given.
+    public var phone = ""
+    /// The postal address, empty when none is given.
+    public var address = ""
+    /// The SHA-256 of the profile image, `nil` when the account has none.
+    public var imageHash: String?
+    /// The byte size of the profile image, 0 when the account has none.
+    public var imageByteSize: Int64 = 0
+    /// The sessions logged in and not yet logged out.
+    public var openSessions: Set<String> = []
+    /// The sessions logged out (kept so that a stale session is told apart from an unknown one).
+    public var closedSessions: Set<String> = []
 
     public init() {}
+
+    /// Where a session of this account stands; the raw value is its name in messages.
+    public enum SessionStatus: String, Sendable {
+        case open
+        case loggedOut = "logged out"
+    }
+
+    /// The status of a session of this account, `nil` when this account never opened it.
+    public func sessionStatus(_ sessionId: String) -> SessionStatus? {
+        if openSessions.contains(sessionId) { return .open }
+        if closedSessions.contains(sessionId) { return .loggedOut }
+        return nil
+    }
+
+    /// Checks that a session is open on this account.
+    ///
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - userID: The account's user, for messages.
+    ///   - action: What only an open session can be (`logged out`), for messages.
+    /// - Throws: ``DomainError/notFound(_:)`` for a session this account never opened (another account's
+    ///   included); ``DomainError/invalidState(_:)`` naming the status of a logged-out one.
+    public func checkOpenSession(_ sessionId: String, of userID: String, action: String) throws(DomainError) {
+        switch sessionStatus(sessionId) {
+        case .open:
+            return
+        case .loggedOut:
+            throw .invalidState(
+                "session '\(sessionId)' of '\(userID)' is logged out; only an open session can be \(action)")
+        case nil:
+            throw .notFound("session '\(sessionId)' is not a session of '\(userID)'")
+        }
+    }
 
     public static func evolve(_ state: AccountState, _ event: any DomainEvent) -> AccountState {
         var s = state
@@ -25,6 +70,24 @@ public struct AccountState: Aggregate, Hashable {
             s.language = e.language
         case is AccountDeleted:
             s.deleted = true
+            s.closedSessions.formUnion(s.openSessions)
+            s.openSessions = []
+        case let e as LoggedIn:
+            s.openSessions.insert(e.sessionId)
+        case let e as LoggedOut:
+            s.openSessions.remove(e.sessionId)
+            s.closedSessions.insert(e.sessionId)
+        case let e as EmailChanged:
+            s.email = e.newEmail
+        case let e as ProfileUpdated:
+            if let name = e.name { s.name = name }
+            if let phone = e.phone { s.phone = phone }
+            if let address = e.address { s.address = address }
+        case let e as ProfileImageChanged:
+            s.imageHash = e.contentHash
+            s.imageByteSize = e.byteSize
+        case let e as LanguageChanged:
+            s.language = e.language
         default:
             break
         }

@@ -1,0 +1,53 @@
+public import EventLog
+public import Events
+
+/// `account.delete`: the actor deletes their own account, after reauthenticating. The email is released in the
+/// same append, so it may sign up again; the deleted account accepts no further commands.
+public struct DeleteAccount: DomainCommand, Hashable {
+    public static let name = "account.delete"
+    public static let summary = "Delete your account (needs a reauthentication within 5 minutes)."
+
+    /// When the user re-entered their credentials for the deletion.
+    public var reauthenticatedAt: Timestamp
+
+    public init(reauthenticatedAt: Timestamp) {
+        self.reauthenticatedAt = reauthenticatedAt
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        reauthenticatedAt = try r.timestamp("reauthenticatedAt")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.timestamp("reauthenticatedAt", reauthenticatedAt)
+    }
+
+    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
+        let account = try await loader.load(AccountState.self, Streams.account(context.actor.userID))
+        let claim = try await loader.load(EmailClaimState.self, Streams.email(account.email))
+        return try decide(context, account: account, claim: claim)
+    }
+
+    /// The pure decision.
+    ///
+    /// - Parameters:
+    ///   - context: The actor and clock.
+    ///   - account: The actor's account.
+    ///   - claim: The claim of the account's email, released here when this account holds it.
+    /// - Returns: ``AccountDeleted`` and ``EmailReleased``.
+    /// - Throws: ``DomainError/invalid(field:reason:)`` for a stale or future reauthentication.
+    public func decide(_ context: DecisionContext, account: AccountState, claim: EmailClaimState) throws(DomainError)
+        -> Decision
+    {
+        try Reauthentication.check(reauthenticatedAt, now: context.now)
+        let userID = context.actor.userID
+        var writes = [
+            StreamWrite(Streams.account(userID), [AccountDeleted(userId: userID, reauthenticatedAt: reauthenticatedAt)])
+        ]
+        // Release only what this account holds: a claim held by someone else is not this account's to give up.
+        if claim.holder == userID {
+            writes.append(StreamWrite(Streams.email(account.email), [EmailReleased(email: account.email, userId: userID)]))
+        }
+        return Decision(writes)
+    }
+}

@@ -1,0 +1,36 @@
+public import EventLog
+public import Events
+
+/// The favourites of a customer or a guest as decisions see them (stream `favourites-<ownerId>`).
+public struct FavouritesState: Aggregate, Hashable {
+    /// The favourite products, in the order they were added, each once.
+    public var productIds: [String] = []
+
+    public init() {}
+
+    /// Whether a product is a favourite.
+    public func contains(_ productId: String) -> Bool {
+        productIds.contains(productId)
+    }
+
+    public static func evolve(_ state: FavouritesState, _ event: any DomainEvent) -> FavouritesState {
+        var s = state
+        switch event {
+        case let e as FavouriteAdded:
+            if !s.productIds.contains(e.productId) { s.productIds.append(e.productId) }
+        case let e as FavouriteRemoved:
+            s.productIds.removeAll { $0 == e.productId }
+        case is FavouritesMerged:
+            // Written to the guest's stream: its favourites now live in the account's.
+            s.productIds = []
+        default:
+            break
+        }
+        return s
+    }
+}
+
+extension Streams {
+    /// The favourites of a customer or a guest.
+    public static func favourites(_ ownerId: String) -> StreamID { named("favourites", ownerId) }
+}

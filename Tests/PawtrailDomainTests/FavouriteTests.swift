@@ -1,0 +1,67 @@
+import EventLog
+import Events
+import PawtrailDomain
+import Testing
+
+@Suite("Favourites")
+struct FavouriteTests {
+    @Test func addingIsIdempotentAndRemovingNeedsTheFavourite() async throws {
+        let s = try await DomainScenario.signedUp("u-ann")
+        try await s.then(
+            "u-ann", AddFavourite(productId: "litter"), appends: [(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))])
+        try await s.then("u-ann", AddFavourite(productId: "litter"), appends: [])
+        try await s.then(
+            "u-ann", RemoveFavourite(productId: "litter"), appends: [(stream("favourites-u-ann"), FavouriteRemoved(ownerId: "u-ann", productId: "litter"))])
+        try await s.then("u-ann", RemoveFavourite(productId: "litter"), throws: .notFound("product 'litter' is not among the favourites"))
+        try await s.then(
+            "u-ann", AddFavourite(productId: "litter"), appends: [(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))])
+    }
+
+    @Test func guestsKeepFavouritesToo() async throws {
+        let s = DomainScenario()
+        try await s.then(
+            "guest-7", AddFavourite(productId: "bowl"), appends: [(stream("favourites-guest-7"), FavouriteAdded(ownerId: "guest-7", productId: "bowl"))])
+        try await s.then(
+            "guest-7", RemoveFavourite(productId: "bowl"), appends: [(stream("favourites-guest-7"), FavouriteRemoved(ownerId: "guest-7", productId: "bowl"))])
+    }
+
+    @Test func eachActorHasTheirOwnFavourites() async throws {
+        let s = try await DomainScenario.signedUp("u-ann", "u-bob", "u-sam")
+        try await s.given(Streams.roles, AdminBootstrapped(userId: "u-sam"))
+        try await s.given(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))
+        for other in ["u-bob", "u-sam", "guest-7"] {
+            try await s.then(other, RemoveFavourite(productId: "litter"), throws: .notFound("product 'litter' is not among the favourites"))
+        }
+        try await s.then(
+            "u-sam", AddFavourite(productId: "litter"), appends: [(stream("favourites-u-sam"), FavouriteAdded(ownerId: "u-sam", productId: "litter"))])
+    }
+
+    @Test func aMergedGuestHasNoFavouritesLeft() async throws {
+        let s = DomainScenario()
+        try await s.given(
+            stream("favourites-guest-7"), FavouriteAdded(ownerId: "guest-7", productId: "bowl"),
+            FavouritesMerged(ownerId: "guest-7", mergedInto: "u-ann", productIds: ["bowl"]))
+        try await s.then("guest-7", RemoveFavourite(productId: "bowl"), throws: .notFound("product 'bowl' is not among the favourites"))
+    }
+
+    @Test func malformedProductIdsAreRejected() async throws {
+        let s = try await DomainScenario.signedUp("u-ann")
+        try await s.then("u-ann", AddFavourite(productId: ""), throws: .invalid(field: "productId", reason: "an id must have 1 to 64 characters"))
+        try await s.then(
+            "u-ann", RemoveFavourite(productId: "cat litter"),
+            throws: .invalid(field: "productId", reason: "'cat litter' may hold only letters, digits and - _ . : @"))
+    }
+
+    static let commands: [any DomainCommand] = [AddFavourite(productId: "litter"), RemoveFavourite(productId: "litter")]
+
+    @Test(arguments: commands) func usersWithoutAnAccountAreRefused(_ command: any DomainCommand) async throws {
+        try await DomainScenario().then("u-nobody", command, throws: .forbidden("user 'u-nobody' has no account"))
+    }
+
+    @Test(arguments: commands) func aDeletedAccountIsRefused(_ command: any DomainCommand) async throws {
+        let s = try await DomainScenario.signedUp("u-ann")
+        try await s.given(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))
+        try await s.given(stream("account-u-ann"), AccountDeleted(userId: "u-ann", reauthenticatedAt: beforeNow(seconds: 60)))
+        try await s.then("u-ann", command, throws: .forbidden("the account of 'u-ann' is deleted"))
+    }
+}

@@ -11,16 +11,16 @@ public struct ChangePassword: DomainCommand, Hashable {
     public func write(to w: inout some FieldWriter) {}
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        decide(context, account: try await loader.load(AccountState.self, Streams.account(context.actor.userID)))
+        // Loaded for its version: PasswordChanged is appended under it.
+        _ = try await loader.load(AccountState.self, Streams.account(context.actor.userID))
+        return decide(context)
     }
 
     /// The pure decision.
     ///
-    /// - Parameters:
-    ///   - context: The actor and clock.
-    ///   - account: The actor's account.
+    /// - Parameter context: The actor and clock.
     /// - Returns: ``PasswordChanged``.
-    public func decide(_ context: DecisionContext, account: AccountState) -> Decision {
+    public func decide(_ context: DecisionContext) -> Decision {
         let userID = context.actor.userID
         return .append(Streams.account(userID), PasswordChanged(userId: userID))
     }

@@ -27,10 +27,11 @@ public struct Login: DomainCommand, Hashable {
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         let userID = context.actor.userID
         if let guestId { try GuestMerge.validate(guestId) }
-        let account = try await loader.load(AccountState.self, Streams.account(userID))
+        // Loaded for its version: LoggedIn is appended under it, so two log-ins at once are decided one by one.
+        _ = try await loader.load(AccountState.self, Streams.account(userID))
         var merge: GuestMerge?
         if let guestId { merge = try await GuestMerge.load(guestId: guestId, into: userID, loader: &loader) }
-        return decide(context, account: account, merge: merge)
+        return decide(context, merge: merge)
     }
 
     /// The pure decision: a new session whose id derives from the command id, so a decision decided again after a
@@ -38,10 +39,9 @@ public struct Login: DomainCommand, Hashable {
     ///
     /// - Parameters:
     ///   - context: The actor, clock and command id.
-    ///   - account: The actor's account.
     ///   - merge: The guest's and the account's carts and favourites, when `guestId` is given.
     /// - Returns: ``LoggedIn``, then the guest merge's events.
-    public func decide(_ context: DecisionContext, account: AccountState, merge: GuestMerge? = nil) -> Decision {
+    public func decide(_ context: DecisionContext, merge: GuestMerge? = nil) -> Decision {
         let userID = context.actor.userID
         let session = context.newID("session")
         return Decision(

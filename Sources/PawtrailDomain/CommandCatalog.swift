@@ -7,6 +7,14 @@ public enum CommandCatalog {
         SignUp.self, Login.self, Logout.self, RestoreSession.self, RequestPasswordReset.self, ChangePassword.self,
         ChangeEmail.self, UpdateProfile.self, ChangeProfileImage.self, ChangeLanguage.self, DeleteAccount.self,
         BootstrapAdmin.self, GrantRole.self, RevokeRole.self,
+        // pets
+        AddPet.self, EditPet.self, RemovePet.self,
+        RecordVaccination.self, OpenHealthIssue.self, ResolveHealthIssue.self, SetVet.self, StartTreatment.self,
+        EndTreatment.self, SetNextVetAppointment.self, SetFoodPlan.self, LogWeight.self,
+        // grooming bookings
+        RequestBooking.self, ConfirmBooking.self, CompleteBooking.self, CancelBooking.self, RescheduleBooking.self,
+        // vet requests
+        SubmitVetRequest.self, AnswerVetRequest.self, CloseVetRequest.self,
         // carts
         AddToCart.self, ChangeCartQuantity.self, RemoveFromCart.self, ClearCart.self,
         // favourites

@@ -1,18 +1,65 @@
 public import EventLog
 public import Events
 
-/// A pet as decisions see it (stream `pet-<petId>`).
-public struct PetState: Aggregate, Hashable {
+/// A pet as decisions see it (stream `pet-<petId>`): its profile, health profile and food hub.
+public struct PetState: Aggregate, Equatable {
+    /// A health issue and whether it was resolved.
+    public struct HealthIssue: Equatable, Sendable {
+        /// The event that opened it (a re-sent open is recognised by it).
+        public var opened: HealthIssueOpened
+        /// Whether it was resolved.
+        public var resolved = false
+    }
+
+    /// A treatment plan and whether it was ended.
+    public struct Treatment: Equatable, Sendable {
+        /// The event that started it (a re-sent start is recognised by it).
+        public var started: TreatmentStarted
+        /// Whether it was ended.
+        public var ended = false
+    }
+
+    /// One weight log entry.
+    public struct Weighing: Hashable, Sendable {
+        public var weightGrams: Int64
+        public var measuredAt: Timestamp
+    }
+
     /// Whether the pet was added.
     public var exists = false
     /// Whether it was removed (it then accepts no commands).
     public var removed = false
+    /// The event that added it: a re-sent `pet.add` is recognised by it.
+    public var added: PetAdded?
     /// The owner's user id.
     public var ownerId = ""
     /// The pet's name.
     public var name = ""
     /// The species.
     public var species: Species = .other
+    /// The breed, when known.
+    public var breed: String?
+    /// The birth date, when known (a pet has a birth date or an age, not both).
+    public var birthDate: Timestamp?
+    /// The age in months when it was given, when the birth date is unknown.
+    public var ageMonths: Int64?
+    /// The profile weight in grams.
+    public var weightGrams: Int64?
+
+    /// Vaccinations, in the order recorded.
+    public var vaccinations: [VaccinationRecorded] = []
+    /// Health issues by id.
+    public var healthIssues: [String: HealthIssue] = [:]
+    /// The vet and clinic.
+    public var vet: VetContactSet?
+    /// Treatment plans by id.
+    public var treatments: [String: Treatment] = [:]
+    /// The next vet appointment.
+    public var nextVetAppointment: NextVetAppointmentSet?
+    /// The food plan.
+    public var foodPlan: FoodPlanSet?
+    /// The weight log.
+    public var weighings: Set<Weighing> = []
 
     public init() {}
 
@@ -21,11 +68,47 @@ public struct PetState: Aggregate, Hashable {
         switch event {
         case let e as PetAdded:
             s.exists = true
+            s.added = e
             s.ownerId = e.ownerId
             s.name = e.name
             s.species = e.species
+            s.breed = e.breed
+            s.birthDate = e.birthDate
+            s.ageMonths = e.ageMonths
+            s.weightGrams = e.weightGrams
+        case let e as PetEdited:
+            if let v = e.name { s.name = v }
+            if let v = e.species { s.species = v }
+            if let v = e.breed { s.breed = v }
+            if let v = e.birthDate {
+                s.birthDate = v
+                s.ageMonths = nil
+            }
+            if let v = e.ageMonths {
+                s.ageMonths = v
+                s.birthDate = nil
+            }
+            if let v = e.weightGrams { s.weightGrams = v }
         case is PetRemoved:
             s.removed = true
+        case let e as VaccinationRecorded:
+            s.vaccinations.append(e)
+        case let e as HealthIssueOpened:
+            s.healthIssues[e.issueId] = HealthIssue(opened: e)
+        case let e as HealthIssueResolved:
+            s.healthIssues[e.issueId]?.resolved = true
+        case let e as VetContactSet:
+            s.vet = e
+        case let e as TreatmentStarted:
+            s.treatments[e.planId] = Treatment(started: e)
+        case let e as TreatmentEnded:
+            s.treatments[e.planId]?.ended = true
+        case let e as NextVetAppointmentSet:
+            s.nextVetAppointment = e
+        case let e as FoodPlanSet:
+            s.foodPlan = e
+        case let e as WeightLogged:
+            s.weighings.insert(Weighing(weightGrams: e.weightGrams, measuredAt: e.measuredAt))
         default:
             break
         }

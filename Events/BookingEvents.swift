@@ -1,0 +1,239 @@
+public import EventLog
+
+// The bookings area: grooming bookings (stream `booking-<bookingId>`) and the slots each pet holds (stream
+// `petschedule-<petId>`), which every request, reschedule, cancel and complete writes in the same atomic append
+// as the booking, so two active bookings of one pet can never share a slot, even when requested concurrently.
+
+/// The grooming services a pet can be booked for.
+public enum GroomingService: String, FieldChoice {
+    case bath, haircut
+    case nailTrim = "nail-trim"
+    case fullGroom = "full-groom"
+    case deShedding = "de-shedding"
+}
+
+/// Where a grooming booking is in its lifecycle: requested -> confirmed -> completed, or cancelled.
+public enum BookingStatus: String, FieldChoice {
+    case requested, confirmed, completed, cancelled
+}
+
+/// An owner requested a grooming slot for a pet.
+public struct BookingRequested: DomainEvent {
+    public static let eventType = "BookingRequested"
+    public static let area = "bookings"
+    public static let summary = "An owner requested a grooming service for their pet in a slot; the booking is requested."
+    public var bookingId: String
+    public var petId: String
+    /// The pet's owner, who requested it.
+    public var ownerId: String
+    public var service: GroomingService
+    public var slot: Timestamp
+
+    public init(bookingId: String, petId: String, ownerId: String, service: GroomingService, slot: Timestamp) {
+        self.bookingId = bookingId
+        self.petId = petId
+        self.ownerId = ownerId
+        self.service = service
+        self.slot = slot
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+        petId = try r.string("petId")
+        ownerId = try r.string("ownerId")
+        service = try r.choice("service", GroomingService.self)
+        slot = try r.timestamp("slot")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+        w.string("petId", petId)
+        w.string("ownerId", ownerId)
+        w.choice("service", service)
+        w.timestamp("slot", slot)
+    }
+}
+
+/// Staff confirmed a requested booking; a reminder is due 24 hours before its slot.
+public struct BookingConfirmed: DomainEvent {
+    public static let eventType = "BookingConfirmed"
+    public static let area = "bookings"
+    public static let summary = "Staff confirmed a requested booking; the owner's reminder is due 24 h before the slot."
+    public var bookingId: String
+    public var slot: Timestamp
+    /// The slot minus 24 hours (may be past already when the slot is near).
+    public var reminderDueAt: Timestamp
+    public var confirmedBy: String
+
+    public init(bookingId: String, slot: Timestamp, reminderDueAt: Timestamp, confirmedBy: String) {
+        self.bookingId = bookingId
+        self.slot = slot
+        self.reminderDueAt = reminderDueAt
+        self.confirmedBy = confirmedBy
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+        slot = try r.timestamp("slot")
+        reminderDueAt = try r.timestamp("reminderDueAt")
+        confirmedBy = try r.string("confirmedBy")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+        w.timestamp("slot", slot)
+        w.timestamp("reminderDueAt", reminderDueAt)
+        w.string("confirmedBy", confirmedBy)
+    }
+}
+
+/// Staff completed a confirmed booking.
+public struct BookingCompleted: DomainEvent {
+    public static let eventType = "BookingCompleted"
+    public static let area = "bookings"
+    public static let summary = "Staff completed a confirmed booking; its slot is released."
+    public var bookingId: String
+    public var completedBy: String
+
+    public init(bookingId: String, completedBy: String) {
+        self.bookingId = bookingId
+        self.completedBy = completedBy
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+        completedBy = try r.string("completedBy")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+        w.string("completedBy", completedBy)
+    }
+}
+
+/// The owner or staff cancelled a requested or confirmed booking (or the pet was removed).
+public struct BookingCancelled: DomainEvent {
+    public static let eventType = "BookingCancelled"
+    public static let area = "bookings"
+    public static let summary =
+        "The owner or staff cancelled a requested or confirmed booking, or its pet was removed; its slot is released."
+    public var bookingId: String
+    public var cancelledBy: String
+    public var reason: String?
+
+    public init(bookingId: String, cancelledBy: String, reason: String? = nil) {
+        self.bookingId = bookingId
+        self.cancelledBy = cancelledBy
+        self.reason = reason
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+        cancelledBy = try r.string("cancelledBy")
+        reason = try r.optionalString("reason")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+        w.string("cancelledBy", cancelledBy)
+        w.optionalString("reason", reason)
+    }
+}
+
+/// The owner or staff moved a booking to another slot. A rescheduled booking is requested again, even when it was
+/// confirmed: staff confirmed the old slot, not the new one, and the old slot's reminder no longer applies.
+public struct BookingRescheduled: DomainEvent {
+    public static let eventType = "BookingRescheduled"
+    public static let area = "bookings"
+    public static let summary =
+        "The owner or staff moved a booking to a new slot; it is requested again and needs confirming (no reminder until then)."
+    public var bookingId: String
+    public var previousSlot: Timestamp
+    public var slot: Timestamp
+    public var rescheduledBy: String
+
+    public init(bookingId: String, previousSlot: Timestamp, slot: Timestamp, rescheduledBy: String) {
+        self.bookingId = bookingId
+        self.previousSlot = previousSlot
+        self.slot = slot
+        self.rescheduledBy = rescheduledBy
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+        previousSlot = try r.timestamp("previousSlot")
+        slot = try r.timestamp("slot")
+        rescheduledBy = try r.string("rescheduledBy")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+        w.timestamp("previousSlot", previousSlot)
+        w.timestamp("slot", slot)
+        w.string("rescheduledBy", rescheduledBy)
+    }
+}
+
+/// A pet's schedule took a slot for an active booking (stream `petschedule-<petId>`).
+public struct PetSlotHeld: DomainEvent {
+    public static let eventType = "PetSlotHeld"
+    public static let area = "bookings"
+    public static let summary = "A pet's schedule holds a slot for one of its active bookings."
+    public var petId: String
+    public var bookingId: String
+    public var slot: Timestamp
+
+    public init(petId: String, bookingId: String, slot: Timestamp) {
+        self.petId = petId
+        self.bookingId = bookingId
+        self.slot = slot
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        petId = try r.string("petId")
+        bookingId = try r.string("bookingId")
+        slot = try r.timestamp("slot")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("petId", petId)
+        w.string("bookingId", bookingId)
+        w.timestamp("slot", slot)
+    }
+}
+
+/// A pet's schedule gave a slot back: its booking was cancelled, completed or moved.
+public struct PetSlotReleased: DomainEvent {
+    public static let eventType = "PetSlotReleased"
+    public static let area = "bookings"
+    public static let summary = "A pet's schedule released a slot: its booking was cancelled, completed or rescheduled."
+    public var petId: String
+    public var bookingId: String
+    public var slot: Timestamp
+
+    public init(petId: String, bookingId: String, slot: Timestamp) {
+        self.petId = petId
+        self.bookingId = bookingId
+        self.slot = slot
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        petId = try r.string("petId")
+        bookingId = try r.string("bookingId")
+        slot = try r.timestamp("slot")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("petId", petId)
+        w.string("bookingId", bookingId)
+        w.timestamp("slot", slot)
+    }
+}
+
+/// The bookings area's event types, in catalog order.
+public enum BookingEvents {
+    public static let all: [any DomainEvent.Type] = [
+        BookingRequested.self, BookingConfirmed.self, BookingCompleted.self, BookingCancelled.self,
+        BookingRescheduled.self, PetSlotHeld.self, PetSlotReleased.self,
+    ]
+}

@@ -1,0 +1,293 @@
+public import EventLog
+public import Events
+
+// Grooming bookings. Lifecycle: requested -> confirmed -> completed, or cancelled from requested or confirmed;
+// a reschedule moves a requested or confirmed booking to a new slot and makes it requested again. Every command
+// that takes or gives back a slot writes the pet's schedule (`petschedule-<petId>`) in the same atomic append as
+// the booking, at the version it read, so one pet never holds a slot twice, even under concurrent requests.
+
+/// `booking.request`: the owner of a live pet requests a grooming service in a future slot.
+public struct RequestBooking: DomainCommand, Hashable {
+    public static let name = "booking.request"
+    public static let summary =
+        "Request a grooming service for your pet in a future slot (on the hour or half past); the booking id is generated."
+
+    public var petId: String
+    public var service: GroomingService
+    public var slot: Timestamp
+
+    public init(petId: String, service: GroomingService, slot: Timestamp) {
+        self.petId = petId
+        self.service = service
+        self.slot = slot
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        petId = try r.string("petId")
+        service = try r.choice("service", GroomingService.self)
+        slot = try r.timestamp("slot")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("petId", petId)
+        w.choice("service", service)
+        w.timestamp("slot", slot)
+    }
+
+    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
+        try Validate.id(petId, field: "petId")
+        let pet = try await loader.load(PetState.self, Streams.pet(petId))
+        let schedule = try await loader.load(PetScheduleState.self, Streams.petSchedule(petId))
+        let existing = try await loader.load(BookingState.self, Streams.booking(context.newID("booking")))
+        return try decide(context, pet: pet, schedule: schedule, existing: existing)
+    }
+
+    /// The pure decision.
+    ///
+    /// - Parameters:
+    ///   - pet: The pet (read only: a concurrent removal makes the append fail and the command re-decide).
+    ///   - schedule: The slots the pet's active bookings hold.
+    ///   - existing: The stream of the generated booking id (empty unless the command is re-sent).
+    /// - Returns: `BookingRequested` on a new booking stream and `PetSlotHeld` on the pet's schedule; nothing when
+    ///   the same command was accepted already (the booking id derives from the command id).
+    /// - Throws: ``DomainError/invalid(field:reason:)`` for a slot off the grid or not in the future; the errors of
+    ///   ``PetState/checkActive(_:actor:staffMay:)``; ``DomainError/rejected(_:)`` when the pet holds the slot.
+    public func decide(_ context: DecisionContext, pet: PetState, schedule: PetScheduleState, existing: BookingState)
+        throws(DomainError) -> Decision
+    {
+        let bookingId = context.newID("booking")
+        let event = BookingRequested(
+            bookingId: bookingId, petId: petId, ownerId: context.actor.userID, service: service, slot: slot)
+        if existing.exists {
+            if existing.requested == event { return .nothing }
+            throw .alreadyExists("booking '\(bookingId)' exists already")
+        }
+        try BookingSlot.check(slot, now: context.now)
+        try pet.checkActive(petId, actor: context.actor)
+        try schedule.checkFree(slot, petId: petId, for: bookingId)
+        return Decision([
+            StreamWrite(Streams.booking(bookingId), [event], expected: .noStream),
+            StreamWrite(Streams.petSchedule(petId), [PetSlotHeld(petId: petId, bookingId: bookingId, slot: slot)]),
+        ])
+    }
+}
+
+/// `booking.confirm`: staff confirm a requested booking whose slot is still ahead.
+public struct ConfirmBooking: DomainCommand, Hashable {
+    public static let name = "booking.confirm"
+    public static let summary = "Confirm a requested booking (staff); the owner's reminder falls due 24 h before the slot."
+
+    public var bookingId: String
+
+    public init(bookingId: String) {
+        self.bookingId = bookingId
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+    }
+
+    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
+        try Validate.id(bookingId, field: "bookingId")
+        return try decide(context, booking: try await loader.load(BookingState.self, Streams.booking(bookingId)))
+    }
+
+    /// The pure decision.
+    ///
+    /// - Returns: `BookingConfirmed` with the reminder due 24 h before the slot.
+    /// - Throws: ``DomainError/forbidden(_:)`` for non-staff, ``DomainError/notFound(_:)``,
+    ///   ``DomainError/invalidState(_:)`` unless requested, ``DomainError/rejected(_:)`` when the slot has passed.
+    public func decide(_ context: DecisionContext, booking: BookingState) throws(DomainError) -> Decision {
+        guard context.actor.isStaff else { throw .forbidden("only staff confirm bookings; \(context.actor) is not staff") }
+        try booking.checkExists(bookingId)
+        try booking.checkStatus(bookingId, in: [.requested], toBe: "confirmed")
+        // Confirming a slot that has gone by would promise a visit that cannot happen.
+        guard booking.slot > context.now else {
+            throw .rejected("the slot of booking '\(bookingId)' (\(booking.slot.iso8601)) has passed; reschedule or cancel it")
+        }
+        return .append(
+            Streams.booking(bookingId),
+            BookingConfirmed(
+                bookingId: bookingId, slot: booking.slot, reminderDueAt: BookingSlot.reminderDue(for: booking.slot),
+                confirmedBy: context.actor.userID))
+    }
+}
+
+/// Loads a booking and, when it exists, its pet's schedule: the commands that give back a slot write both.
+private func loadBookingAndSchedule(_ bookingId: String, _ loader: inout StreamLoader) async throws
+    -> (BookingState, PetScheduleState)
+{
+    try Validate.id(bookingId, field: "bookingId")
+    let booking = try await loader.load(BookingState.self, Streams.booking(bookingId))
+    guard booking.exists else { return (booking, PetScheduleState()) }
+    return (booking, try await loader.load(PetScheduleState.self, Streams.petSchedule(booking.petId)))
+}
+
+/// The release of a booking's slot, when the schedule holds it for that booking.
+private func release(_ bookingId: String, _ booking: BookingState, _ schedule: PetScheduleState) -> [StreamWrite] {
+    guard schedule.holder(of: booking.slot) == bookingId else { return [] }
+    return [
+        StreamWrite(
+            Streams.petSchedule(booking.petId), [PetSlotReleased(petId: booking.petId, bookingId: bookingId, slot: booking.slot)])
+    ]
+}
+
+/// `booking.complete`: staff complete a confirmed booking; its slot is released.
+public struct CompleteBooking: DomainCommand, Hashable {
+    public static let name = "booking.complete"
+    public static let summary = "Complete a confirmed booking (staff)."
+
+    public var bookingId: String
+
+    public init(bookingId: String) {
+        self.bookingId = bookingId
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+    }
+
+    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
+        let (booking, schedule) = try await loadBookingAndSchedule(bookingId, &loader)
+        return try decide(context, booking: booking, schedule: schedule)
+    }
+
+    /// The pure decision.
+    ///
+    /// - Returns: `BookingCompleted` and `PetSlotReleased` on the pet's schedule.
+    /// - Throws: ``DomainError/forbidden(_:)`` for non-staff, ``DomainError/notFound(_:)``,
+    ///   ``DomainError/invalidState(_:)`` unless confirmed.
+    public func decide(_ context: DecisionContext, booking: BookingState, schedule: PetScheduleState) throws(DomainError)
+        -> Decision
+    {
+        guard context.actor.isStaff else { throw .forbidden("only staff complete bookings; \(context.actor) is not staff") }
+        try booking.checkExists(bookingId)
+        try booking.checkStatus(bookingId, in: [.confirmed], toBe: "completed")
+        return Decision(
+            [StreamWrite(Streams.booking(bookingId), [BookingCompleted(bookingId: bookingId, completedBy: context.actor.userID)])]
+                + release(bookingId, booking, schedule))
+    }
+}
+
+/// `booking.cancel`: the owner or staff cancel a requested or confirmed booking; its slot is released.
+public struct CancelBooking: DomainCommand, Hashable {
+    public static let name = "booking.cancel"
+    public static let summary = "Cancel a requested or confirmed booking (its owner or staff), with an optional reason."
+
+    public var bookingId: String
+    public var reason: String?
+
+    public init(bookingId: String, reason: String? = nil) {
+        self.bookingId = bookingId
+        self.reason = reason
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+        reason = try r.optionalString("reason")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+        w.optionalString("reason", reason)
+    }
+
+    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
+        let (booking, schedule) = try await loadBookingAndSchedule(bookingId, &loader)
+        return try decide(context, booking: booking, schedule: schedule)
+    }
+
+    /// The pure decision.
+    ///
+    /// - Returns: `BookingCancelled` and `PetSlotReleased` on the pet's schedule.
+    /// - Throws: ``DomainError/invalid(field:reason:)`` for a bad reason, ``DomainError/notFound(_:)``,
+    ///   ``DomainError/forbidden(_:)`` unless owner or staff, ``DomainError/invalidState(_:)`` unless requested or
+    ///   confirmed.
+    public func decide(_ context: DecisionContext, booking: BookingState, schedule: PetScheduleState) throws(DomainError)
+        -> Decision
+    {
+        let cleanReason = try reason.map { (r) throws(DomainError) in try Validate.text(r, field: "reason", max: 500) }
+        try booking.checkExists(bookingId)
+        try booking.checkOwnerOrStaff(bookingId, actor: context.actor)
+        try booking.checkStatus(bookingId, in: [.requested, .confirmed], toBe: "cancelled")
+        return Decision(
+            [
+                StreamWrite(
+                    Streams.booking(bookingId),
+                    [BookingCancelled(bookingId: bookingId, cancelledBy: context.actor.userID, reason: cleanReason)])
+            ] + release(bookingId, booking, schedule))
+    }
+}
+
+/// `booking.reschedule`: the owner or staff move a requested or confirmed booking to a new future slot. The
+/// booking becomes requested again: staff confirmed the old slot, not the new one, and the reminder moves with
+/// the next confirmation.
+public struct RescheduleBooking: DomainCommand, Hashable {
+    public static let name = "booking.reschedule"
+    public static let summary =
+        "Move a requested or confirmed booking to a new future slot (its owner or staff); it then needs confirming again."
+
+    public var bookingId: String
+    public var slot: Timestamp
+
+    public init(bookingId: String, slot: Timestamp) {
+        self.bookingId = bookingId
+        self.slot = slot
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        bookingId = try r.string("bookingId")
+        slot = try r.timestamp("slot")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("bookingId", bookingId)
+        w.timestamp("slot", slot)
+    }
+
+    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
+        let (booking, schedule) = try await loadBookingAndSchedule(bookingId, &loader)
+        return try decide(context, booking: booking, schedule: schedule)
+    }
+
+    /// The pure decision.
+    ///
+    /// - Returns: `BookingRescheduled`, and on the pet's schedule `PetSlotReleased` (old slot) and `PetSlotHeld`
+    ///   (new slot); nothing when the booking is in that slot already.
+    /// - Throws: ``DomainError/invalid(field:reason:)`` for a slot off the grid or not in the future,
+    ///   ``DomainError/notFound(_:)``, ``DomainError/forbidden(_:)`` unless owner or staff,
+    ///   ``DomainError/invalidState(_:)`` unless requested or confirmed, ``DomainError/rejected(_:)`` when another
+    ///   booking of the pet holds the new slot.
+    public func decide(_ context: DecisionContext, booking: BookingState, schedule: PetScheduleState) throws(DomainError)
+        -> Decision
+    {
+        try BookingSlot.check(slot, now: context.now)
+        try booking.checkExists(bookingId)
+        try booking.checkOwnerOrStaff(bookingId, actor: context.actor)
+        try booking.checkStatus(bookingId, in: [.requested, .confirmed], toBe: "rescheduled")
+        guard slot != booking.slot else { return .nothing }
+        try schedule.checkFree(slot, petId: booking.petId, for: bookingId)
+        var scheduleEvents: [any DomainEvent] = []
+        if schedule.holder(of: booking.slot) == bookingId {
+            scheduleEvents.append(PetSlotReleased(petId: booking.petId, bookingId: bookingId, slot: booking.slot))
+        }
+        scheduleEvents.append(PetSlotHeld(petId: booking.petId, bookingId: bookingId, slot: slot))
+        return Decision([
+            StreamWrite(
+                Streams.booking(bookingId),
+                [
+                    BookingRescheduled(
+                        bookingId: bookingId, previousSlot: booking.slot, slot: slot, rescheduledBy: context.actor.userID)
+                ]),
+            StreamWrite(Streams.petSchedule(booking.petId), scheduleEvents),
+        ])
+    }
+}

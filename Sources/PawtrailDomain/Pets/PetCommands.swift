@@ -202,6 +202,7 @@ public struct RemovePet: DomainCommand, Hashable {
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(petId, field: "petId")
         let pet = try await loader.load(PetState.self, Streams.pet(petId))
+        // Checked before the schedule and bookings are read, so a stranger's attempt reads nothing of the owner's.
         try pet.checkActive(petId, actor: context.actor)
         let schedule = try await loader.load(PetScheduleState.self, Streams.petSchedule(petId))
         var bookings: [String: BookingState] = [:]

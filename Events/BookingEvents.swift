@@ -237,3 +237,8 @@ public enum BookingEvents {
         BookingRescheduled.self, PetSlotHeld.self, PetSlotReleased.self,
     ]
 }
+
+extension BookingRequested: OwnedSubjectCreated {
+    /// The pet's owner: the customer side of a conversation about the booking.
+    public var subjectOwnerId: String { ownerId }
+}

@@ -114,3 +114,8 @@ public enum VetEvents {
         VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self,
     ]
 }
+
+extension VetRequestSubmitted: OwnedSubjectCreated {
+    /// The pet's owner: the customer side of a conversation about the request.
+    public var subjectOwnerId: String { ownerId }
+}

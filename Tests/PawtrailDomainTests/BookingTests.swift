@@ -259,6 +259,18 @@ struct BookingTests {
         try await s.then(actor, RescheduleBooking(bookingId: "b-1", slot: Self.otherSlot), throws: error("booking.reschedule"))
     }
 
+    // MARK: messaging reads the owner
+
+    @Test func theOwnerAndStaffMayDiscussABookingOthersMayNot() async throws {
+        let s = try await Self.withBooking(.requested)
+        try await s.then(
+            W.owner, StartConversation(subject: .booking, subjectId: "b-1", conversationId: "c-1"),
+            appends: [(stream("conversation-c-1"), ConversationStarted(conversationId: "c-1", subject: .booking, subjectId: "b-1", ownerId: W.owner, startedBy: W.owner))])
+        try await s.then(
+            W.otherCustomer, StartConversation(subject: .booking, subjectId: "b-1", conversationId: "c-2"),
+            throws: .forbidden("booking 'b-1' belongs to another customer; customer 'u-bob' may not discuss it"))
+    }
+
     // MARK: the lifecycle: every status x every transition
 
     enum Transition: String, CaseIterable, Sendable {

@@ -100,6 +100,13 @@ struct VetRequestTests {
         try await s.then(actor, CloseVetRequest(requestId: "v-1"), throws: error("vet.close", "close"))
     }
 
+    @Test func staffMayDiscussAVetRequestWithItsOwner() async throws {
+        let s = try await Self.withRequest(.submitted)
+        try await s.then(
+            W.staff, StartConversation(subject: .vetRequest, subjectId: "v-1", conversationId: "c-1"),
+            appends: [(stream("conversation-c-1"), ConversationStarted(conversationId: "c-1", subject: .vetRequest, subjectId: "v-1", ownerId: W.owner, startedBy: W.staff))])
+    }
+
     enum Transition: String, CaseIterable, Sendable { case answer, close }
 
     @Test(arguments: VetRequestStatus.allCases, Transition.allCases)

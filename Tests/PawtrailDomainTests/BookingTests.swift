@@ -37,7 +37,7 @@ struct BookingTests {
     @Test func requestingABookingHoldsTheSlot() async throws {
         let s = try await W.scenario()
         let id = W.commandID(21)
-        let bookingId = W.generated("booking", id)
+        let bookingId = W.generated("b", id)
         let command = RequestBooking(petId: "rex", service: .nailTrim, slot: Self.slot)
         try await s.then(
             W.owner, command, id: id,
@@ -67,9 +67,9 @@ struct BookingTests {
         }
         // The first slot after the clock is accepted.
         try await s.then(W.owner, RequestBooking(petId: "rex", service: .bath, slot: t("2026-12-01T09:30:00Z")), id: W.commandID(1), appends: [
-            (Streams.booking(W.generated("booking", W.commandID(1))),
-             BookingRequested(bookingId: W.generated("booking", W.commandID(1)), petId: "rex", ownerId: W.owner, service: .bath, slot: t("2026-12-01T09:30:00Z"))),
-            (Self.schedule, PetSlotHeld(petId: "rex", bookingId: W.generated("booking", W.commandID(1)), slot: t("2026-12-01T09:30:00Z"))),
+            (Streams.booking(W.generated("b", W.commandID(1))),
+             BookingRequested(bookingId: W.generated("b", W.commandID(1)), petId: "rex", ownerId: W.owner, service: .bath, slot: t("2026-12-01T09:30:00Z"))),
+            (Self.schedule, PetSlotHeld(petId: "rex", bookingId: W.generated("b", W.commandID(1)), slot: t("2026-12-01T09:30:00Z"))),
         ])
     }
 
@@ -93,7 +93,7 @@ struct BookingTests {
     func aSlotIsFreeAgainOnceItsBookingEnds(_ status: BookingStatus) async throws {
         let s = try await Self.withBooking(status)
         let id = W.commandID(22)
-        let bookingId = W.generated("booking", id)
+        let bookingId = W.generated("b", id)
         try await s.then(
             W.owner, RequestBooking(petId: "rex", service: .haircut, slot: Self.slot), id: id,
             appends: [
@@ -104,13 +104,13 @@ struct BookingTests {
 
     @Test func reRequestingAfterACancelThroughTheCommands() async throws {
         let s = try await W.scenario()
-        let first = W.generated("booking", W.commandID(1))
+        let first = W.generated("b", W.commandID(1))
         _ = try await s.when(W.owner, RequestBooking(petId: "rex", service: .bath, slot: Self.slot), id: W.commandID(1))
         try await s.then(
             W.owner, RequestBooking(petId: "rex", service: .bath, slot: Self.slot), id: W.commandID(2),
             throws: .rejected("pet 'rex' already has booking '\(first)' at 2026-12-05T10:00:00.000000Z"))
         _ = try await s.when(W.owner, CancelBooking(bookingId: first))
-        let second = W.generated("booking", W.commandID(2))
+        let second = W.generated("b", W.commandID(2))
         try await s.then(
             W.owner, RequestBooking(petId: "rex", service: .bath, slot: Self.slot), id: W.commandID(2),
             appends: [
@@ -378,7 +378,7 @@ struct BookingTests {
     @Test func aRemovalAndARequestRacing() async throws {
         let s = try await W.scenario()
         let handler = CommandHandler(store: BarrierStore(s.store, parties: 2))
-        let bookingId = W.generated("booking", W.commandID(34))
+        let bookingId = W.generated("b", W.commandID(34))
         async let a = attempt { try await handler.handle(RemovePet(petId: "rex"), as: W.owner, now: DomainScenario.now) }
         async let b = attempt {
             try await handler.handle(RequestBooking(petId: "rex", service: .bath, slot: Self.slot), as: W.owner, now: DomainScenario.now, commandID: W.commandID(34))

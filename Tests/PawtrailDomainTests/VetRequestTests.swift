@@ -22,7 +22,7 @@ struct VetRequestTests {
     @Test func submittingARequest() async throws {
         let s = try await W.scenario()
         let id = W.commandID(41)
-        let requestId = W.generated("vet", id)
+        let requestId = W.generated("v", id)
         let command = SubmitVetRequest(petId: "rex", symptoms: " Not eating since yesterday ", urgency: .urgent, preferredTime: t("2026-12-01T15:00:00Z"))
         try await s.then(
             W.owner, command, id: id,
@@ -36,7 +36,7 @@ struct VetRequestTests {
         try await s.then(
             W.owner, SubmitVetRequest(petId: "rex", symptoms: "Other", urgency: .low), id: id,
             throws: .alreadyExists("vet request '\(requestId)' exists already"))
-        let other = W.generated("vet", W.commandID(42))
+        let other = W.generated("v", W.commandID(42))
         try await s.then(
             W.owner, SubmitVetRequest(petId: "rex", symptoms: "Sneezing", urgency: .low), id: W.commandID(42),
             appends: [(Streams.vetRequest(other), VetRequestSubmitted(requestId: other, petId: "rex", ownerId: W.owner, symptoms: "Sneezing", urgency: .low))])

@@ -38,7 +38,7 @@ public struct RequestBooking: DomainCommand, Hashable {
         try Validate.id(petId, field: "petId")
         let pet = try await loader.load(PetState.self, Streams.pet(petId))
         let schedule = try await loader.load(PetScheduleState.self, Streams.petSchedule(petId))
-        let existing = try await loader.load(BookingState.self, Streams.booking(context.newID("booking")))
+        let existing = try await loader.load(BookingState.self, Streams.booking(context.newID("b")))
         return try decide(context, pet: pet, schedule: schedule, existing: existing)
     }
 
@@ -55,7 +55,7 @@ public struct RequestBooking: DomainCommand, Hashable {
     public func decide(_ context: DecisionContext, pet: PetState, schedule: PetScheduleState, existing: BookingState)
         throws(DomainError) -> Decision
     {
-        let bookingId = context.newID("booking")
+        let bookingId = context.newID("b")
         let event = BookingRequested(
             bookingId: bookingId, petId: petId, ownerId: context.actor.userID, service: service, slot: slot)
         if existing.exists {

@@ -24,7 +24,8 @@ public struct DecisionContext: Sendable {
     }
 
     /// An id for a new entity, derived from the command id so that a decision stays a pure function of its
-    /// inputs: `pet-` followed by 12 hex digits; `index` tells apart several ids of one command.
+    /// inputs: the prefix (`p` for a pet, so its stream reads `pet-p-…`), a dash and 12 hex digits; `index`
+    /// tells apart several ids of one command.
     public func newID(_ prefix: String, index: Int = 0) -> String {
         var bytes = withUnsafeBytes(of: commandID.uuid) { Array($0) }
         bytes[15] ^= UInt8(truncatingIfNeeded: index)

@@ -29,7 +29,7 @@ public struct StartConversation: DomainCommand, Hashable {
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(subjectId, field: "subjectId")
-        let id = conversationId ?? context.newID("conv")
+        let id = conversationId ?? context.newID("c")
         try Validate.id(id, field: "conversationId")
         let owner = try await loader.load(SubjectOwnerState.self, Streams.subject(subject, subjectId))
         let conversation = try await loader.load(ConversationState.self, Streams.conversation(id))

@@ -71,7 +71,7 @@ public struct AddPet: DomainCommand, Hashable {
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        let id = petId ?? context.newID("pet")
+        let id = petId ?? context.newID("p")
         try Validate.id(id, field: "petId")
         // Loaded only to tell a re-send from a taken id; the write expects no stream either way.
         return try decide(context, existing: try await loader.load(PetState.self, Streams.pet(id)))
@@ -86,7 +86,7 @@ public struct AddPet: DomainCommand, Hashable {
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a bad field, ``DomainError/alreadyExists(_:)`` when the
     ///   id is taken.
     public func decide(_ context: DecisionContext, existing: PetState) throws(DomainError) -> Decision {
-        let id = petId ?? context.newID("pet")
+        let id = petId ?? context.newID("p")
         let cleanName = try Validate.text(name, field: "name", max: 60)
         let cleanBreed = try breed.map { (b) throws(DomainError) in try Validate.text(b, field: "breed", max: 60) }
         try PetRules.birthDateOrAge(birthDate, ageMonths, now: context.now)

@@ -39,7 +39,7 @@ public struct SubmitVetRequest: DomainCommand, Hashable {
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(petId, field: "petId")
         let pet = try await loader.load(PetState.self, Streams.pet(petId))
-        let existing = try await loader.load(VetRequestState.self, Streams.vetRequest(context.newID("vet")))
+        let existing = try await loader.load(VetRequestState.self, Streams.vetRequest(context.newID("v")))
         return try decide(context, pet: pet, existing: existing)
     }
 
@@ -52,7 +52,7 @@ public struct SubmitVetRequest: DomainCommand, Hashable {
     /// - Throws: ``DomainError/invalid(field:reason:)`` for bad symptoms or a preferred time not in the future; the
     ///   errors of ``PetState/checkActive(_:actor:staffMay:)``.
     public func decide(_ context: DecisionContext, pet: PetState, existing: VetRequestState) throws(DomainError) -> Decision {
-        let requestId = context.newID("vet")
+        let requestId = context.newID("v")
         let cleanSymptoms = try Validate.text(symptoms, field: "symptoms", max: 2_000)
         let event = VetRequestSubmitted(
             requestId: requestId, petId: petId, ownerId: context.actor.userID, symptoms: cleanSymptoms, urgency: urgency,

@@ -21,7 +21,8 @@ public struct EventCatalog: Sendable {
 
     /// Every area's events, in the order `pawtrail events list` shows them.
     public static let domain = EventCatalog(
-        types: AccountEvents.all + PetEvents.all + CartEvents.all + FavouriteEvents.all + MessagingEvents.all)
+        types: AccountEvents.all + PetEvents.all + CartEvents.all + FavouriteEvents.all + MessagingEvents.all
+            + CatalogEvents.all + InventoryEvents.all + OrderEvents.all + POSEvents.all)
 
     /// The entries, in registration order.
     public let entries: [Entry]

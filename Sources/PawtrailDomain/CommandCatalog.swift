@@ -13,6 +13,13 @@ public enum CommandCatalog {
         AddFavourite.self, RemoveFavourite.self,
         // messaging
         StartConversation.self, SendMessage.self, MarkMessageDelivered.self, MarkMessagesRead.self,
+        // catalog and inventory
+        AddProduct.self, RepriceProduct.self, DelistProduct.self, RelistProduct.self, SeedCatalog.self,
+        ReceiveStock.self, AdjustStock.self,
+        // checkout and orders
+        PlaceOrder.self, ConfirmOrder.self, ShipOrder.self, DeliverOrder.self, CancelOrder.self,
+        // point of sale
+        SellInStore.self,
     ]
 
     /// The command type of a name (`pet.add`).

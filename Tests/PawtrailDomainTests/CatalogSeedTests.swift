@@ -83,6 +83,20 @@ struct CatalogSeedTests {
         try await Shop.floor().refuses(SeedCatalog(), Shop.notAdmin("catalog.seed", "seed the catalog"))
     }
 
+    /// Two seeders in two tasks on the same in-memory store, as scheduled: however they interleave, the catalog is
+    /// seeded once.
+    @Test func twoSeedersOnOneStoreSeedOnce() async throws {
+        for _ in 0..<20 {
+            let s = try await Shop.floor()
+            let before = try await s.store.lastPosition()
+            async let first = s.handler.handle(SeedCatalog(), as: Shop.admin, now: DomainScenario.now)
+            async let second = s.handler.handle(SeedCatalog(), as: Shop.admin, now: DomainScenario.now)
+            let outcomes = try await [first, second]
+            #expect(outcomes.filter { !$0.events.isEmpty }.count == 1)
+            #expect(try await s.store.lastPosition() == before! + UInt64(try Self.seedEvents().count))
+        }
+    }
+
     /// Seeders racing in separate tasks, every one deciding from the empty store before any appends (the barrier
     /// holds each append until all have decided): one append wins; each loser's append conflicts on the marker,
     /// its handler decides again, sees the marker and appends nothing.

@@ -119,6 +119,11 @@ public struct OrderPlaced: DomainEvent {
     }
 }
 
+/// An order's customer is the customer side of a conversation about it (`conversation.start --subject order`).
+extension OrderPlaced: OwnedSubjectCreated {
+    public var subjectOwnerId: String { customerId }
+}
+
 /// Staff accepted a placed order.
 public struct OrderConfirmed: DomainEvent {
     public static let eventType = "OrderConfirmed"

@@ -320,6 +320,16 @@ struct OrderLifecycleTests {
         try await s.refuses(DeliverOrder(orderId: "o-1"), Shop.notStaff("order.deliver", "deliver orders"))
     }
 
+    @Test func aConversationAboutAnOrderIsBetweenItsCustomerAndStaff() async throws {
+        let s = try await Self.placed()
+        try await s.then(
+            Shop.ann, StartConversation(subject: .order, subjectId: "o-1", conversationId: "c-1"),
+            appends: [(stream("conversation-c-1"), ConversationStarted(conversationId: "c-1", subject: .order, subjectId: "o-1", ownerId: Shop.ann, startedBy: Shop.ann))])
+        try await s.then(
+            Shop.bob, StartConversation(subject: .order, subjectId: "o-1", conversationId: "c-2"),
+            throws: .forbidden("order 'o-1' belongs to another customer; customer 'u-bob' may not discuss it"))
+    }
+
     @Test func onlyTheCustomerOrStaffCancel() async throws {
         let s = try await Self.placed()
         try await s.refuses(CancelOrder(orderId: "o-1"), [

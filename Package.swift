@@ -28,7 +28,7 @@ let package = Package(
         // Layer 3: the domain event catalog and read models.
         .target(name: "Events", dependencies: ["EventLog", "PawtrailJSON"], path: "Events"),
         // Layer 3: the domain's decisions, pure functions over stream states, and the handler that appends them.
-        .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events"]),
+        .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events", "PawtrailJSON"]),
         .target(name: "Projections", dependencies: ["EventLog", "Events"], path: "Projections"),
         // Layer 4: the CLI, as a library so tests can reach it; the executable is a thin entry point.
         .target(name: "PawtrailCLI", dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "PawtrailJSON"]),

@@ -21,8 +21,9 @@ public struct EventCatalog: Sendable {
 
     /// Every area's events, in the order `pawtrail events list` shows them.
     public static let domain = EventCatalog(
-        types: AccountEvents.all + PetEvents.all + BookingEvents.all + VetEvents.all + CartEvents.all
-            + FavouriteEvents.all + MessagingEvents.all)
+        types: AccountEvents.all + PetEvents.all + BookingEvents.all + VetEvents.all + CatalogEvents.all
+            + InventoryEvents.all + CartEvents.all + FavouriteEvents.all + OrderEvents.all + POSEvents.all
+            + MessagingEvents.all)
 
     /// The entries, in registration order.
     public let entries: [Entry]

@@ -19,6 +19,13 @@ public enum CommandCatalog {
         AddToCart.self, ChangeCartQuantity.self, RemoveFromCart.self, ClearCart.self,
         // favourites
         AddFavourite.self, RemoveFavourite.self,
+        // catalog and inventory
+        AddProduct.self, RepriceProduct.self, DelistProduct.self, RelistProduct.self, SeedCatalog.self,
+        ReceiveStock.self, AdjustStock.self,
+        // checkout and orders
+        PlaceOrder.self, ConfirmOrder.self, ShipOrder.self, DeliverOrder.self, CancelOrder.self,
+        // point of sale
+        SellInStore.self,
         // messaging
         StartConversation.self, SendMessage.self, MarkMessageDelivered.self, MarkMessagesRead.self,
     ]

@@ -236,7 +236,7 @@ extension CommandTests {
     @Test func eventsListNeedsNoStore() async throws {
         let out = await cli.run(["events", "list", "--json"])
         #expect(out.status == 0)
-        #expect(try object(out.lines[0])["type"] as? String == "PetAdded")
+        #expect(try object(out.lines[0])["type"] as? String == "AccountSignedUp")
         #expect(await cli.run(["events", "list"]).lines.first?.hasPrefix("TYPE") == true)
     }
 }

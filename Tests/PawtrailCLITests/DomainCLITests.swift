@@ -71,6 +71,13 @@ import Testing
             not json
             """)
         let cli = InProcessCLI()
+        // Carts take only listed products: an admin lists `litter` first.
+        _ = await cli.run("account", "signup", "--as", "u-ada", "--name", "Ada", "--email", "ada@example.com")
+        _ = await cli.run("admin", "bootstrap", "--as", "u-ada")
+        let listed = await cli.run(
+            "product", "add", "--as", "u-ada", "--product-id", "litter", "--name", "Cat Litter", "--price", "62000 BDT", "--category", "cat",
+            "--image-ref", "img_litter")
+        #expect(listed.status == 0)
         let out = await cli.run("exec", input)
         #expect(out.status == 1, "the first failure is a rejection (exit 1)")
         let answers = try out.lines.map { try JSONValue.parse(Array($0.utf8)) }
@@ -105,8 +112,14 @@ import Testing
         let dir = try TemporaryDirectory()
         let out = try PawtrailProcess.run(
             ["--store", dir.path("store"), "exec"],
-            stdin: #"{"command":"cart.add","as":"guest-1","productId":"litter","quantity":3}"# + "\n")
+            stdin: """
+                {"command":"account.signup","as":"u-ada","name":"Ada","email":"ada@example.com"}
+                {"command":"admin.bootstrap","as":"u-ada"}
+                {"command":"product.add","as":"u-ada","productId":"litter","name":"Cat Litter","price":"62000 BDT","category":"cat","imageRef":"img_litter"}
+                {"command":"cart.add","as":"guest-1","productId":"litter","quantity":3}
+
+                """)
         #expect(out.status == 0)
-        #expect(out.stdout.contains(#""events":[{"position":0,"stream":"cart-guest-1","version":0,"type":"CartItemAdded","data":{"ownerId":"guest-1","productId":"litter","quantity":3}}]"#))
+        #expect(out.stdout.contains(#""events":[{"position":4,"stream":"cart-guest-1","version":0,"type":"CartItemAdded","data":{"ownerId":"guest-1","productId":"litter","quantity":3}}]"#))
     }
 }

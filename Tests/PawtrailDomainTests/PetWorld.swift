@@ -104,7 +104,7 @@ struct BarrierStore: EventStore {
     let inner: InMemoryEventStore
     let barrier: Barrier
 
-    init(_ inner: InMemoryEventStore, parties: Int) {
+    init(_ inner: InMemoryEventStore = InMemoryEventStore(), parties: Int) {
         self.inner = inner
         barrier = Barrier(parties)
     }

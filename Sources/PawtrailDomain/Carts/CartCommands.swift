@@ -27,12 +27,15 @@ public struct AddToCart: DomainCommand, Hashable {
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(productId, field: "productId")
         let cart = try await loader.load(CartState.self, Streams.cart(context.actor.userID))
-        return try decide(context, cart: cart)
+        // Read-only: a product delisted while this decides makes the append fail and the decision run again.
+        let product = try await loader.load(ProductState.self, Streams.product(productId))
+        return try decide(context, cart: cart, product: product)
     }
 
-    /// The pure decision.
-    public func decide(_ context: DecisionContext, cart: CartState) throws(DomainError) -> Decision {
+    /// The pure decision: only a listed product on sale goes in a cart (stock is checked at checkout).
+    public func decide(_ context: DecisionContext, cart: CartState, product: ProductState) throws(DomainError) -> Decision {
         try Validate.quantity(quantity, max: CartState.maxQuantity)
+        try product.checkOnSale(productId, refusal: "added to a cart")
         let owner = context.actor.userID
         let current = cart.quantity(of: productId)
         guard current + quantity <= CartState.maxQuantity else {

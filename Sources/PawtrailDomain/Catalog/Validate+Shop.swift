@@ -1,0 +1,65 @@
+public import Events
+
+/// Field checks of the shop: prices, tags, phone numbers.
+extension Validate {
+    /// The largest price in minor units: 1 000 000 000 in major units. It keeps every line total (at most 999
+    /// units) and every order total (at most 100 lines) far inside `Int64`.
+    public static let maxPriceMinorUnits: Int64 = 100_000_000_000
+
+    /// A selling price: an ISO currency code and a positive amount no larger than ``maxPriceMinorUnits``.
+    public static func price(_ value: Money, field: String) throws(DomainError) {
+        guard Money.isCurrencyCode(value.currency) else {
+            throw .invalid(field: field, reason: "'\(value.currency)' is not an ISO 4217 currency code (BDT, USD)")
+        }
+        guard value.minorUnits > 0 else { throw .invalid(field: field, reason: "must be above zero, got \(value)") }
+        guard value.minorUnits <= maxPriceMinorUnits else {
+            throw .invalid(field: field, reason: "must be at most \(maxPriceMinorUnits) minor units, got \(value)")
+        }
+    }
+
+    /// A compare-at ("was") price: a valid price in the selling price's currency, above it.
+    public static func compareAtPrice(_ value: Money?, price: Money, field: String = "compareAtPrice") throws(DomainError) {
+        guard let value else { return }
+        try Validate.price(value, field: field)
+        guard value.currency == price.currency else {
+            throw .invalid(field: field, reason: "is in \(value.currency) but the price is in \(price.currency)")
+        }
+        guard value > price else {
+            throw .invalid(field: field, reason: "\(value) must be above the price \(price)")
+        }
+    }
+
+    /// Tags: each trimmed, lowercased, 1 to 30 characters; duplicates dropped; at most 20.
+    ///
+    /// - Returns: The tags in their first-seen order.
+    public static func tags(_ values: [String], field: String = "tags") throws(DomainError) -> [String] {
+        var out: [String] = []
+        for (n, value) in values.enumerated() {
+            let tag = try Validate.text(value, field: "\(field)[\(n)]", max: 30).lowercased()
+            if !out.contains(tag) { out.append(tag) }
+        }
+        guard out.count <= 20 else { throw .invalid(field: field, reason: "at most 20 tags, got \(out.count)") }
+        return out
+    }
+
+    /// A phone number: digits with optional spaces, dashes and a leading `+`; 6 to 15 digits.
+    ///
+    /// - Returns: The trimmed number.
+    @discardableResult
+    public static func phone(_ value: String, field: String) throws(DomainError) -> String {
+        let trimmed = value.trimmingWhitespace
+        var digits = 0
+        for (n, c) in trimmed.unicodeScalars.enumerated() {
+            switch c {
+            case "0"..."9": digits += 1
+            case " ", "-": continue
+            case "+" where n == 0: continue
+            default: throw .invalid(field: field, reason: "'\(trimmed)' is not a phone number (digits, spaces, dashes, a leading +)")
+            }
+        }
+        guard (6...15).contains(digits) else {
+            throw .invalid(field: field, reason: "'\(trimmed)' has \(digits) digits; a phone number has 6 to 15")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,20 @@
+public import EventLog
+public import Events
+
+/// Whether a sale exists (stream `sale-<saleId>`): a sale is never changed once made.
+public struct SaleState: Aggregate, Hashable {
+    public var exists = false
+
+    public init() {}
+
+    public static func evolve(_ state: SaleState, _ event: any DomainEvent) -> SaleState {
+        var s = state
+        if event is InStoreSaleCompleted { s.exists = true }
+        return s
+    }
+}
+
+extension Streams {
+    /// An in-store sale.
+    public static func sale(_ saleId: String) -> StreamID { named("sale", saleId) }
+}

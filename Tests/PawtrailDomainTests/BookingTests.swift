@@ -52,6 +52,22 @@ struct BookingTests {
             throws: .alreadyExists("booking '\(bookingId)' exists already"))
     }
 
+    @Test func aRequestMayNameItsBooking() async throws {
+        let s = try await W.scenario()
+        try await s.then(
+            W.owner, RequestBooking(petId: "rex", service: .bath, slot: Self.slot, bookingId: "b-spa"),
+            appends: [
+                (stream("booking-b-spa"), BookingRequested(bookingId: "b-spa", petId: "rex", ownerId: W.owner, service: .bath, slot: Self.slot)),
+                (Self.schedule, PetSlotHeld(petId: "rex", bookingId: "b-spa", slot: Self.slot)),
+            ])
+        try await s.then(
+            W.owner, RequestBooking(petId: "rex", service: .haircut, slot: Self.otherSlot, bookingId: "b-spa"),
+            throws: .alreadyExists("booking 'b-spa' exists already"))
+        try await s.then(
+            W.owner, RequestBooking(petId: "rex", service: .haircut, slot: Self.otherSlot, bookingId: "b spa"),
+            throws: .invalid(field: "bookingId", reason: "'b spa' may hold only letters, digits and - _ . : @"))
+    }
+
     @Test func aSlotMustBeOnTheGridAndInTheFuture() async throws {
         let s = try await W.scenario()
         try await s.then(

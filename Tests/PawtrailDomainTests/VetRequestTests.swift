@@ -19,6 +19,16 @@ struct VetRequestTests {
 
     // MARK: vet.submit
 
+    @Test func aRequestMayNameItself() async throws {
+        let s = try await W.scenario()
+        try await s.then(
+            W.owner, SubmitVetRequest(petId: "rex", symptoms: "Limping", urgency: .normal, requestId: "v-limp"),
+            appends: [(stream("vet-v-limp"), VetRequestSubmitted(requestId: "v-limp", petId: "rex", ownerId: W.owner, symptoms: "Limping", urgency: .normal))])
+        try await s.then(
+            W.owner, SubmitVetRequest(petId: "rex", symptoms: "Sneezing", urgency: .low, requestId: "v-limp"),
+            throws: .alreadyExists("vet request 'v-limp' exists already"))
+    }
+
     @Test func submittingARequest() async throws {
         let s = try await W.scenario()
         let id = W.commandID(41)

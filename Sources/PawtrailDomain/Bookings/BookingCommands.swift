@@ -10,35 +10,41 @@ public import Events
 public struct RequestBooking: DomainCommand, Hashable {
     public static let name = "booking.request"
     public static let summary =
-        "Request a grooming service for your pet in a future slot (on the hour or half past); the booking id is generated."
+        "Request a grooming service for your pet in a future slot (on the hour or half past)."
 
     public var petId: String
     public var service: GroomingService
     public var slot: Timestamp
+    /// The new booking's id; generated from the command id when absent.
+    public var bookingId: String?
 
-    public init(petId: String, service: GroomingService, slot: Timestamp) {
+    public init(petId: String, service: GroomingService, slot: Timestamp, bookingId: String? = nil) {
         self.petId = petId
         self.service = service
         self.slot = slot
+        self.bookingId = bookingId
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         petId = try r.string("petId")
         service = try r.choice("service", GroomingService.self)
         slot = try r.timestamp("slot")
+        bookingId = try r.optionalString("bookingId")
     }
 
     public func write(to w: inout some FieldWriter) {
         w.string("petId", petId)
         w.choice("service", service)
         w.timestamp("slot", slot)
+        w.optionalString("bookingId", bookingId)
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(petId, field: "petId")
         let pet = try await loader.load(PetState.self, Streams.pet(petId))
         let schedule = try await loader.load(PetScheduleState.self, Streams.petSchedule(petId))
-        let existing = try await loader.load(BookingState.self, Streams.booking(context.newID("b")))
+        if let bookingId { try Validate.id(bookingId, field: "bookingId") }
+        let existing = try await loader.load(BookingState.self, Streams.booking(bookingId ?? context.newID("b")))
         return try decide(context, pet: pet, schedule: schedule, existing: existing)
     }
 
@@ -47,7 +53,7 @@ public struct RequestBooking: DomainCommand, Hashable {
     /// - Parameters:
     ///   - pet: The pet (read only: a concurrent removal makes the append fail and the command re-decide).
     ///   - schedule: The slots the pet's active bookings hold.
-    ///   - existing: The stream of the generated booking id (empty unless the command is re-sent).
+    ///   - existing: The stream of the booking id (empty unless the command is re-sent or the id is taken).
     /// - Returns: `BookingRequested` on a new booking stream and `PetSlotHeld` on the pet's schedule; nothing when
     ///   the same command was accepted already (the booking id derives from the command id).
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a slot off the grid or not in the future; the errors of
@@ -55,7 +61,7 @@ public struct RequestBooking: DomainCommand, Hashable {
     public func decide(_ context: DecisionContext, pet: PetState, schedule: PetScheduleState, existing: BookingState)
         throws(DomainError) -> Decision
     {
-        let bookingId = context.newID("b")
+        let bookingId = self.bookingId ?? context.newID("b")
         let event = BookingRequested(
             bookingId: bookingId, petId: petId, ownerId: context.actor.userID, service: service, slot: slot)
         if existing.exists {

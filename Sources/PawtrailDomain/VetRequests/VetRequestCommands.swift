@@ -8,18 +8,23 @@ public import Events
 public struct SubmitVetRequest: DomainCommand, Hashable {
     public static let name = "vet.submit"
     public static let summary =
-        "Submit a vet request for your pet: symptoms, urgency and an optional preferred time; the request id is generated."
+        "Submit a vet request for your pet: symptoms, urgency and an optional preferred time."
 
     public var petId: String
     public var symptoms: String
     public var urgency: VetUrgency
     public var preferredTime: Timestamp?
+    /// The new request's id; generated from the command id when absent.
+    public var requestId: String?
 
-    public init(petId: String, symptoms: String, urgency: VetUrgency, preferredTime: Timestamp? = nil) {
+    public init(
+        petId: String, symptoms: String, urgency: VetUrgency, preferredTime: Timestamp? = nil, requestId: String? = nil
+    ) {
         self.petId = petId
         self.symptoms = symptoms
         self.urgency = urgency
         self.preferredTime = preferredTime
+        self.requestId = requestId
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
@@ -27,6 +32,7 @@ public struct SubmitVetRequest: DomainCommand, Hashable {
         symptoms = try r.string("symptoms")
         urgency = try r.choice("urgency", VetUrgency.self)
         preferredTime = try r.optionalTimestamp("preferredTime")
+        requestId = try r.optionalString("requestId")
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -34,12 +40,14 @@ public struct SubmitVetRequest: DomainCommand, Hashable {
         w.string("symptoms", symptoms)
         w.choice("urgency", urgency)
         w.optionalTimestamp("preferredTime", preferredTime)
+        w.optionalString("requestId", requestId)
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(petId, field: "petId")
         let pet = try await loader.load(PetState.self, Streams.pet(petId))
-        let existing = try await loader.load(VetRequestState.self, Streams.vetRequest(context.newID("v")))
+        if let requestId { try Validate.id(requestId, field: "requestId") }
+        let existing = try await loader.load(VetRequestState.self, Streams.vetRequest(requestId ?? context.newID("v")))
         return try decide(context, pet: pet, existing: existing)
     }
 
@@ -47,12 +55,12 @@ public struct SubmitVetRequest: DomainCommand, Hashable {
     ///
     /// - Parameters:
     ///   - pet: The pet.
-    ///   - existing: The stream of the generated request id (empty unless the command is re-sent).
+    ///   - existing: The stream of the request id (empty unless the command is re-sent or the id is taken).
     /// - Returns: `VetRequestSubmitted` on a new stream; nothing when the same command was accepted already.
     /// - Throws: ``DomainError/invalid(field:reason:)`` for bad symptoms or a preferred time not in the future; the
     ///   errors of ``PetState/checkActive(_:actor:staffMay:)``.
     public func decide(_ context: DecisionContext, pet: PetState, existing: VetRequestState) throws(DomainError) -> Decision {
-        let requestId = context.newID("v")
+        let requestId = self.requestId ?? context.newID("v")
         let cleanSymptoms = try Validate.text(symptoms, field: "symptoms", max: 2_000)
         let event = VetRequestSubmitted(
             requestId: requestId, petId: petId, ownerId: context.actor.userID, symptoms: cleanSymptoms, urgency: urgency,

@@ -80,8 +80,10 @@ public struct JSONFieldReader: FieldReader {
             // The command line hands every value over as a string.
             guard let n = Int64(s) else { throw FieldError(field: prefix + key, message: "'\(s)' is not an integer") }
             return n
-        case .uint, .raw:
+        case .uint:
             throw FieldError(field: prefix + key, message: "expected an integer between -2^63 and 2^63-1")
+        case .raw:
+            throw FieldError(field: prefix + key, message: "expected an integer, found a number with a fraction or exponent")
         default: throw mismatch(key, "an integer", v)
         }
     }

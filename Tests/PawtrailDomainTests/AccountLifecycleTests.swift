@@ -228,6 +228,34 @@ struct AccountLifecycleTests {
         #expect(appended.count == 2, "the deleted account's email is free")
     }
 
+    @Test func theLastAdminCannotDeleteTheirAccountAndOtherRolesGoWithTheAccount() async throws {
+        let s = try await DomainScenario.signedUp("u-ann", "u-ada", "u-sam")
+        try await s.given(
+            Streams.roles, AdminBootstrapped(userId: "u-ada"), RoleGranted(userId: "u-sam", role: .staff, grantedBy: "u-ada"))
+        let proof = beforeNow(seconds: 60)
+        try await s.then(
+            "u-ada", DeleteAccount(reauthenticatedAt: proof),
+            throws: .rejected("'u-ada' is the last admin and cannot delete their account; grant another admin first"))
+        try await s.then(
+            "u-sam", DeleteAccount(reauthenticatedAt: proof),
+            appends: [
+                (stream("account-u-sam"), AccountDeleted(userId: "u-sam", reauthenticatedAt: proof)),
+                (stream("email-u-sam@example.com"), EmailReleased(email: "u-sam@example.com", userId: "u-sam")),
+                (Streams.roles, RoleRevoked(userId: "u-sam", role: .staff, revokedBy: "u-sam")),
+            ])
+        try await s.given(Streams.roles, RoleGranted(userId: "u-ann", role: .admin, grantedBy: "u-ada"))
+        try await s.then(
+            "u-ada", DeleteAccount(reauthenticatedAt: proof),
+            appends: [
+                (stream("account-u-ada"), AccountDeleted(userId: "u-ada", reauthenticatedAt: proof)),
+                (stream("email-u-ada@example.com"), EmailReleased(email: "u-ada@example.com", userId: "u-ada")),
+                (Streams.roles, RoleRevoked(userId: "u-ada", role: .admin, revokedBy: "u-ada")),
+            ])
+        // The remaining admin is now the last one, and can neither be revoked nor delete their account.
+        try await s.then(
+            "u-ann", RevokeRole(userId: "u-ann", role: .admin), throws: .rejected("'u-ann' is the last admin; grant another admin first"))
+    }
+
     @Test func deletionNeedsAFreshReauthentication() async throws {
         let s = try await DomainScenario.signedUp("u-ann")
         try await s.then(

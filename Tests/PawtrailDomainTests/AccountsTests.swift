@@ -34,10 +34,19 @@ struct AccountsTests {
             "u-ann", SignUp(name: "Ann", email: "other@example.com"), throws: .alreadyExists("user 'u-ann' already has an account"))
     }
 
-    @Test(arguments: ["ann", "ann@", "@example.com", "ann@example", "ann @example.com", "ann@example."])
+    @Test(arguments: [
+        "ann", "ann@", "@example.com", "ann@example", "ann @example.com", "ann@example.", "ann\u{80}@example.com",
+        "ann\u{200B}@example.com", String(repeating: "a", count: 239) + "@example.com",
+    ])
     func malformedEmailsAreRejected(_ email: String) async throws {
         try await DomainScenario().then(
             "u-ann", SignUp(name: "Ann", email: email), throws: .invalid(field: "email", reason: "'\(email)' is not an email address"))
+    }
+
+    @Test func theLongestEmailStillMakesAValidClaimStream() async throws {
+        let email = String(repeating: "a", count: 238) + "@example.com"
+        let appended = try await DomainScenario().when("u-ann", SignUp(name: "Ann", email: email))
+        #expect(appended.count == 2)
     }
 
     @Test func anEmptyNameIsRejected() async throws {

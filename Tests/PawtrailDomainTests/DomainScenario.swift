@@ -18,6 +18,12 @@ struct DomainScenario {
     /// Appends events as they already happened.
     @discardableResult
     func given(_ stream: StreamID, _ events: any DomainEvent...) async throws -> DomainScenario {
+        try await given(stream, events: events)
+    }
+
+    /// Appends events as they already happened.
+    @discardableResult
+    func given(_ stream: StreamID, events: [any DomainEvent]) async throws -> DomainScenario {
         let request = AppendRequest(
             stream: stream,
             events: events.map { ProposedEvent(type: $0.eventType, data: DomainEventCodec.encode($0)) })

@@ -17,6 +17,19 @@ struct FavouriteTests {
             "u-ann", AddFavourite(productId: "litter"), appends: [(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))])
     }
 
+    @Test func favouritesAreBoundedAndSoIsTheirMerge() async throws {
+        let s = try await DomainScenario.signedUp("u-ann")
+        let many = (0..<FavouritesState.maxFavourites).map { FavouriteAdded(ownerId: "guest-7", productId: "p\($0)") }
+        try await s.given(stream("favourites-guest-7"), events: many)
+        try await s.then(
+            "guest-7", AddFavourite(productId: "one-more"),
+            throws: .rejected("the favourites hold 500 products already, the most they may hold"))
+        try await s.given(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "mine"))
+        let merged = try await s.when("u-ann", Login(guestId: "guest-7"))
+        let added = merged.filter { $0.0 == stream("favourites-u-ann") }
+        #expect(added.count == FavouritesState.maxFavourites - 1, "the account keeps its own favourite and fills up to the cap")
+    }
+
     @Test func guestsKeepFavouritesToo() async throws {
         let s = DomainScenario()
         try await s.then(

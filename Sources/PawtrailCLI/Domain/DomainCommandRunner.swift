@@ -30,7 +30,7 @@ enum DomainCommandRunner {
             userID: try arguments.required("as", "user"),
             now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
             commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? UUID(),
-            correlationID: arguments.value("correlation-id"))
+            correlationID: try correlationOption(arguments))
         let store = try context.openStore(.write(sync: true))
         let outcome = try await handle(command, envelope, store: store.events)
         if context.wantsJSON {
@@ -39,6 +39,27 @@ enum DomainCommandRunner {
             DomainReport.lines(outcome).forEach(context.out)
         }
         return .success
+    }
+
+    /// `--correlation-id`, checked.
+    private static func correlationOption(_ arguments: ParsedArguments) throws(UsageError) -> String? {
+        guard let text = arguments.value("correlation-id") else { return nil }
+        do {
+            return try checkedCorrelationID(text)
+        } catch {
+            throw arguments.usageError("invalid value for '--correlation-id': \(error.message)")
+        }
+    }
+
+    /// Checks a correlation id: 1 to 128 characters, no control characters (it lands in every event's metadata).
+    static func checkedCorrelationID(_ text: String) throws(FieldError) -> String {
+        guard !text.isEmpty, text.unicodeScalars.count <= 128 else {
+            throw FieldError(field: "correlationId", message: "must have 1 to 128 characters")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw FieldError(field: "correlationId", message: "must not hold control characters")
+        }
+        return text
     }
 
     /// Handles a command with an envelope.

@@ -19,7 +19,7 @@ enum ExecCommand {
               {"ok":true,"line":1,"command":"pet.add",...,"events":[{"position":..,"stream":..,"type":..,"data":{..}}]}
             or {"ok":false,"line":1,"command":"pet.add","error":"<kind>","message":"..."}.
             Commands run in order, each atomically on its own. The exit status is 0 when every command succeeded,
-            else that of the first failure (see README); an I/O error stops the run.
+            else that of the first failure (see README); an I/O error stops the run and exits 74.
             """,
         options: [.flag("stop-on-error", help: "Stop at the first command that fails.")],
         positionals: [PositionalSpec(name: "file", help: "The JSON Lines file ('-' for stdin).", isRequired: false)],
@@ -38,7 +38,13 @@ enum ExecCommand {
             context.out(answer.json)
             if let failure = answer.exit {
                 if status == .success { status = failure }
-                if failure == .ioError || context.arguments.flag("stop-on-error") { break }
+                // A broken store would fail every later line too: stop, and let the status say the run was cut
+                // short whatever failed before.
+                if failure == .ioError {
+                    status = .ioError
+                    break
+                }
+                if context.arguments.flag("stop-on-error") { break }
             }
         }
         return status
@@ -114,10 +120,8 @@ enum ExecCommand {
         }
         var correlationID: String?
         if let v = value["correlationId"] {
-            guard case .string(let text) = v, !text.isEmpty else {
-                throw FieldError(field: "correlationId", message: "expected a non-empty string")
-            }
-            correlationID = text
+            guard case .string(let text) = v else { throw FieldError(field: "correlationId", message: "expected a string") }
+            correlationID = try DomainCommandRunner.checkedCorrelationID(text)
         }
         return DomainCommandRunner.Envelope(userID: user, now: now, commandID: commandID, correlationID: correlationID)
     }

@@ -5,15 +5,19 @@ public enum Email {
         address.trimmingWhitespace.lowercased()
     }
 
-    /// Checks the address's shape: `local@domain.tld`, at most 254 characters, no spaces.
+    /// Checks the address's shape: `local@domain.tld`, at most 250 bytes (so its claim stream `email-<address>`
+    /// stays within the log's 256-byte stream ids), no spaces, control or invisible format characters.
     ///
     /// - Throws: ``DomainError/invalid(field:reason:)``.
     public static func validate(_ address: String, field: String = "email") throws(DomainError) {
         let a = normalized(address)
         let parts = a.split(separator: "@", omittingEmptySubsequences: false)
-        guard a.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+        guard a.utf8.count <= 250, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !a.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
+            !a.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.properties.generalCategory == .control
+                    || $0.properties.generalCategory == .format
+            })
         else {
             throw .invalid(field: field, reason: "'\(address)' is not an email address")
         }

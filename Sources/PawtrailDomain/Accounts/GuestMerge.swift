@@ -67,7 +67,8 @@ public struct GuestMerge: Sendable, Hashable {
     /// emptied with ``CartCleared`` (reason `merged`, reference the account).
     ///
     /// Favourites are unioned: a ``FavouriteAdded`` for each guest favourite the account does not hold yet, in
-    /// the guest's order, and the guest's favourites are emptied with ``FavouritesMerged``.
+    /// the guest's order, up to ``FavouritesState/maxFavourites`` in all, and the guest's favourites are emptied
+    /// with ``FavouritesMerged``.
     ///
     /// - Parameter userID: The account merged into.
     /// - Returns: Writes to `cart-<userID>`, `cart-<guestId>`, `favourites-<userID>` and `favourites-<guestId>`
@@ -92,8 +93,10 @@ public struct GuestMerge: Sendable, Hashable {
                 StreamWrite(Streams.cart(guestId), [CartCleared(ownerId: guestId, reason: .merged, reference: userID)]))
         }
         if !guestFavourites.productIds.isEmpty {
+            let room = max(0, FavouritesState.maxFavourites - accountFavourites.productIds.count)
             let added: [any DomainEvent] = guestFavourites.productIds
                 .filter { !accountFavourites.contains($0) }
+                .prefix(room)
                 .map { FavouriteAdded(ownerId: userID, productId: $0) }
             if !added.isEmpty { writes.append(StreamWrite(Streams.favourites(userID), added)) }
             writes.append(

@@ -88,9 +88,19 @@ public struct CommandHandler: Sendable {
         metadata["role"] = context.actor.role.rawValue
         metadata["command"] = context.commandName
         metadata["occurredAt"] = context.now.iso8601
+        var explicit: [StreamID: ExpectedVersion] = [:]
         for write in decision.writes {
+            if let e = write.expected {
+                // Two writes to one stream must not disagree about what they expect of it.
+                assert(explicit.updateValue(e, forKey: write.stream).map { $0 == e } ?? true, "conflicting expectations for \(write.stream)")
+            }
             if written.insert(write.stream).inserted {
-                let expected = write.expected ?? loader.expectation(for: write.stream) ?? .any
+                // A decision states what it expects of every stream it writes: the version it loaded, or an explicit
+                // expectation (`.noStream` for a new entity, `.any` where no rule depends on the stream). Writing a
+                // stream it neither loaded nor named would go unguarded, which is a bug in the command.
+                let loaded = loader.expectation(for: write.stream)
+                assert(write.expected != nil || loaded != nil, "\(context.commandName) writes \(write.stream) unguarded")
+                let expected = write.expected ?? loaded ?? .any
                 expectations.append(AppendRequest.Expectation(stream: write.stream, expected: expected))
             }
             for event in write.events {

@@ -24,13 +24,31 @@ public struct DecisionContext: Sendable {
     }
 
     /// An id for a new entity, derived from the command id so that a decision stays a pure function of its
-    /// inputs: the prefix (`p` for a pet, so its stream reads `pet-p-…`), a dash and 12 hex digits; `index`
-    /// tells apart several ids of one command.
+    /// inputs: the prefix (`p` for a pet, so its stream reads `pet-p-…`), a dash and 16 hex digits of a 64-bit
+    /// hash of the whole command id and `index` (which tells apart several ids of one command). Every bit of the
+    /// command id counts, so time-based or sequential command ids do not collide; two random command ids share an
+    /// id with odds of about n²/2^65 among n ids.
     public func newID(_ prefix: String, index: Int = 0) -> String {
-        var bytes = withUnsafeBytes(of: commandID.uuid) { Array($0) }
-        bytes[15] ^= UInt8(truncatingIfNeeded: index)
-        bytes[14] ^= UInt8(truncatingIfNeeded: index >> 8)
-        let hex = bytes.suffix(6).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-        return prefix + "-" + hex.joined()
+        // FNV-1a over the 16 bytes and the index, then the splitmix64 finalizer to spread the last bytes' bits.
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        withUnsafeBytes(of: commandID.uuid) { bytes in
+            for b in bytes {
+                h ^= UInt64(b)
+                h &*= 0x0000_0100_0000_01B3
+            }
+        }
+        withUnsafeBytes(of: UInt64(truncatingIfNeeded: index).littleEndian) { bytes in
+            for b in bytes {
+                h ^= UInt64(b)
+                h &*= 0x0000_0100_0000_01B3
+            }
+        }
+        h ^= h >> 30
+        h &*= 0xbf58_476d_1ce4_e5b9
+        h ^= h >> 27
+        h &*= 0x94d0_49bb_1331_11eb
+        h ^= h >> 31
+        let hex = String(h, radix: 16)
+        return prefix + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

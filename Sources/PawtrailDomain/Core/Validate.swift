@@ -19,6 +19,10 @@ public enum Validate {
 
     /// Free text: trimmed, not empty (unless allowed), at most `max` characters, no control characters.
     ///
+    /// Characters are counted as Unicode scalars, not as user-perceived characters: a letter followed by
+    /// thousands of combining marks is one perceived character but as many scalars, and the limit exists to bound
+    /// the bytes an event holds (at most 4 per scalar).
+    ///
     /// - Returns: The trimmed text.
     @discardableResult
     public static func text(_ value: String, field: String, max: Int = 200, allowEmpty: Bool = false) throws(DomainError)
@@ -26,8 +30,9 @@ public enum Validate {
     {
         let trimmed = value.trimmingWhitespace
         guard allowEmpty || !trimmed.isEmpty else { throw .invalid(field: field, reason: "must not be empty") }
-        guard trimmed.count <= max else { throw .invalid(field: field, reason: "must be at most \(max) characters") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }) else {
+        guard trimmed.unicodeScalars.count <= max else { throw .invalid(field: field, reason: "must be at most \(max) characters") }
+        guard !trimmed.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+        else {
             throw .invalid(field: field, reason: "must not hold control characters")
         }
         return trimmed

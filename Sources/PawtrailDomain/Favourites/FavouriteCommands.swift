@@ -22,7 +22,7 @@ public struct AddFavourite: DomainCommand, Hashable {
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(productId, field: "productId")
-        return decide(context, favourites: try await loader.load(FavouritesState.self, Streams.favourites(context.actor.userID)))
+        return try decide(context, favourites: try await loader.load(FavouritesState.self, Streams.favourites(context.actor.userID)))
     }
 
     /// The pure decision; a product that is a favourite already appends nothing (the heart is simply on).
@@ -31,9 +31,13 @@ public struct AddFavourite: DomainCommand, Hashable {
     ///   - context: The actor and clock.
     ///   - favourites: The actor's favourites.
     /// - Returns: ``FavouriteAdded``, or nothing.
-    public func decide(_ context: DecisionContext, favourites: FavouritesState) -> Decision {
+    /// - Throws: ``DomainError/rejected(_:)`` when the owner keeps ``FavouritesState/maxFavourites`` already.
+    public func decide(_ context: DecisionContext, favourites: FavouritesState) throws(DomainError) -> Decision {
         let owner = context.actor.userID
         guard !favourites.contains(productId) else { return .nothing }
+        guard favourites.productIds.count < FavouritesState.maxFavourites else {
+            throw .rejected("the favourites hold \(FavouritesState.maxFavourites) products already, the most they may hold")
+        }
         return .append(Streams.favourites(owner), FavouriteAdded(ownerId: owner, productId: productId))
     }
 }

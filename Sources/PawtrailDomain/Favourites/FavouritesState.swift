@@ -6,6 +6,10 @@ public struct FavouritesState: Aggregate, Hashable {
     /// The favourite products, in the order they were added, each once.
     public var productIds: [String] = []
 
+    /// The most favourites one owner keeps: a guest's favourites merge into an account in one append, which
+    /// must stay within the log's per-append limits.
+    public static let maxFavourites = 500
+
     public init() {}
 
     /// Whether a product is a favourite.

@@ -39,7 +39,7 @@ public struct ReceiveStock: DomainCommand, Hashable {
         try context.actor.requireAdmin("receive stock")
         try Validate.quantity(quantity, min: 1, max: Self.maxQuantity)
         try product.checkExists(productId)
-        return .append(Streams.inventory(productId), StockReceived(productId: productId, quantity: quantity))
+        return .append(Streams.inventory(productId), StockReceived(productId: productId, quantity: quantity), expected: .any)
     }
 }
 

@@ -55,7 +55,8 @@ public struct StartConversation: DomainCommand, Hashable {
 }
 
 /// `conversation.send`: send a message; a re-send with the same client message id (an offline queue flushing
-/// twice) changes nothing.
+/// twice) changes nothing. Client message ids are unique within a conversation, across both sides (apps use
+/// UUIDs), because receipts name a message by that id alone; reusing one for another message is rejected.
 public struct SendMessage: DomainCommand, Hashable {
     public static let name = "conversation.send"
     public static let summary = "Send a message; re-sending the same client message id is a no-op."

@@ -38,6 +38,9 @@ let package = Package(
         .executableTarget(
             name: "pawtrail-bench", dependencies: ["EventLog", "EventLogFile", "CSQLite3"], path: "tools/bench"),
 
+        .executableTarget(
+            name: "pawtrail-codec-bench", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "tools/codec-bench"),
+
         .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),
         .testTarget(
             name: "EventLogTests",

@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Events", dependencies: ["EventLog", "PawtrailJSON"], path: "Events"),
         // Layer 3: the domain's decisions, pure functions over stream states, and the handler that appends them.
         .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events", "PawtrailJSON"]),
-        .target(name: "Projections", dependencies: ["EventLog", "Events"], path: "Projections"),
+        .target(name: "Projections", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "Projections"),
         // Layer 4: the CLI, as a library so tests can reach it; the executable is a thin entry point.
         .target(name: "PawtrailCLI", dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "PawtrailJSON"]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
@@ -46,6 +46,7 @@ let package = Package(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
         .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "PawtrailJSON"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "PawtrailJSON", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
     ]
 )

@@ -1,0 +1,31 @@
+public import EventLog
+public import Events
+public import PawtrailJSON
+
+/// Small formatting helpers shared by views.
+public enum Format {
+    /// `1,234.50 BDT`.
+    public static func money(_ m: Money) -> String {
+        let negative = m.minorUnits < 0
+        let minor = negative ? -m.minorUnits : m.minorUnits
+        let whole = String(minor / 100)
+        var grouped = ""
+        for (n, c) in whole.reversed().enumerated() {
+            if n > 0 && n % 3 == 0 { grouped.append(",") }
+            grouped.append(c)
+        }
+        let cents = minor % 100
+        return (negative ? "-" : "") + String(grouped.reversed()) + "." + (cents < 10 ? "0" : "") + String(cents) + " " + m.currency
+    }
+
+    /// Money as JSON: `{"amount": minor units, "currency": "BDT"}`.
+    public static func json(_ m: Money) -> JSONValue {
+        .object(["amount": .int(m.minorUnits), "currency": .string(m.currency)])
+    }
+
+    /// A time as JSON text.
+    public static func json(_ t: Timestamp) -> JSONValue { .string(t.iso8601Compact) }
+
+    /// The UTC day of a time, `2026-12-01`.
+    public static func day(_ t: Timestamp) -> String { String(t.iso8601.prefix(10)) }
+}

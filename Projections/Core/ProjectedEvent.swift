@@ -1,0 +1,37 @@
+public import EventLog
+public import Events
+
+/// One event as projections see it: decoded once from the log and shared by every projection that reads its type.
+public struct ProjectedEvent: Sendable {
+    /// The global position.
+    public var position: UInt64
+    /// The stream.
+    public var stream: StreamID
+    /// When the store committed it.
+    public var recordedAt: Timestamp
+    /// Correlation, causation, actor, role, command and the command's clock.
+    public var metadata: EventMetadata
+    /// The event.
+    public var event: any DomainEvent
+
+    /// Creates an event.
+    public init(position: UInt64, stream: StreamID, recordedAt: Timestamp, metadata: EventMetadata = EventMetadata(), event: any DomainEvent) {
+        self.position = position
+        self.stream = stream
+        self.recordedAt = recordedAt
+        self.metadata = metadata
+        self.event = event
+    }
+
+    /// The business time: the clock of the command that caused the event (`occurredAt`), else when it was recorded.
+    /// Days, windows and "due soon" are all measured on it, so a replayed or scripted day reads as that day.
+    public var occurredAt: Timestamp {
+        metadata["occurredAt"].flatMap { Timestamp(iso8601: $0) } ?? recordedAt
+    }
+
+    /// Who caused it.
+    public var actor: String? { metadata[EventMetadata.actor] }
+
+    /// The command that caused it (`order.place`).
+    public var command: String? { metadata["command"] }
+}

@@ -1,0 +1,67 @@
+public import Events
+
+/// A read model built by folding the log: a pure function from (state, event) to state, with a schema version
+/// that changes whenever the fold's meaning or the state's shape changes (a stored state of another version is
+/// rebuilt, blue/green).
+///
+/// # Conformance requirements
+/// - `apply` is deterministic: the same events in the same order give the same state, so a live state can be
+///   audited against a fresh rebuild.
+/// - `apply` ignores event types it does not list in `eventTypes` (the runtime never gives it others).
+/// - `State` round-trips through its field encoding (checkpoints and snapshots store it).
+public protocol Projection: Sendable {
+    /// The read model's state.
+    associatedtype State: ProjectionState
+
+    /// The stable name (`inventory`).
+    static var name: String { get }
+    /// The version of the fold; bump it whenever the fold or the state changes.
+    static var schemaVersion: Int { get }
+    /// One sentence for `projections status` and help.
+    static var summary: String { get }
+    /// The event types the fold reads; events of other types are never decoded for it.
+    static var eventTypes: Set<String> { get }
+
+    /// Applies one event.
+    ///
+    /// - Parameters:
+    ///   - state: The state so far.
+    ///   - event: The next event, in position order.
+    /// - Throws: ``ProjectionError`` when the event cannot be applied; the runtime stops and names the event.
+    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError)
+}
+
+extension Projection {
+    /// The names of event types, for `eventTypes`.
+    public static func types(_ types: any DomainEvent.Type...) -> Set<String> {
+        Set(types.map { $0.eventType })
+    }
+
+    /// Folds events from the empty state (tests, and the audit's fresh rebuild).
+    public static func folded(_ events: [ProjectedEvent]) throws(ProjectionError) -> State {
+        var state = State()
+        for e in events where eventTypes.contains(e.event.eventType) { try apply(&state, e) }
+        return state
+    }
+}
+
+/// The state of a read model: a value with an empty start and a field encoding (see ``FieldCodable``) that
+/// checkpoints and snapshots store. Dictionaries are written as records sorted by key, so equal states have equal
+/// bytes and the audit can name each difference by key.
+public protocol ProjectionState: FieldCodable, Equatable {
+    /// The state before any event.
+    init()
+}
+
+/// Why a projection could not apply an event.
+public struct ProjectionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,110 @@
+public import PawtrailJSON
+
+/// A way of looking at one projection's state, with arguments: `pawtrail view NAME [--option value]...`.
+///
+/// # Conformance requirements
+/// `render` is a pure function of the state and the arguments; it throws ``ViewError`` for a missing or bad
+/// argument or for a key the state does not hold.
+public protocol ProjectionView: Sendable {
+    /// The projection it reads.
+    associatedtype Source: Projection
+
+    /// The view's name (`low-stock`).
+    static var name: String { get }
+    /// One sentence for help.
+    static var summary: String { get }
+    /// The arguments it takes, as command-line options.
+    static var options: [ViewOption] { get }
+
+    /// Renders the state.
+    ///
+    /// - Parameters:
+    ///   - state: The projection's state (live, or as of a past moment).
+    ///   - arguments: The option values given.
+    /// - Returns: A table for people and JSON for scripts.
+    /// - Throws: ``ViewError``.
+    static func render(_ state: Source.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput
+}
+
+/// An argument of a view, given as `--name value`.
+public struct ViewOption: Sendable, Hashable {
+    public var name: String
+    public var valueName: String
+    public var help: String
+    public var isRequired: Bool
+    public var defaultDescription: String?
+
+    public init(_ name: String, _ valueName: String, help: String, required: Bool = false, default defaultDescription: String? = nil) {
+        self.name = name
+        self.valueName = valueName
+        self.help = help
+        self.isRequired = required
+        self.defaultDescription = defaultDescription
+    }
+}
+
+/// The option values given to a view, with typed accessors that name the option in their errors.
+public struct ViewArguments: Sendable {
+    public var values: [String: String]
+
+    public init(_ values: [String: String] = [:]) {
+        self.values = values
+    }
+
+    /// A value, `nil` when absent.
+    public func value(_ name: String) -> String? { values[name] }
+
+    /// A value that must be given.
+    public func required(_ name: String) throws(ViewError) -> String {
+        guard let v = values[name], !v.isEmpty else { throw .missing(name) }
+        return v
+    }
+
+    /// An integer value, or the default.
+    public func int(_ name: String, default value: Int64, range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ViewError) -> Int64 {
+        guard let text = values[name] else { return value }
+        guard let n = Int64(text), range.contains(n) else {
+            throw .invalid(name, "'\(text)' is not an integer between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return n
+    }
+}
+
+/// Why a view could not be shown.
+public enum ViewError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A required option is missing (a usage error).
+    case missing(String)
+    /// An option's value is malformed (a usage error).
+    case invalid(String, String)
+    /// The thing asked for is not in the read model (`no order 'o-9'`).
+    case notFound(String)
+
+    public var description: String {
+        switch self {
+        case .missing(let name): "missing expected argument '--\(name)'"
+        case .invalid(let name, let reason): "invalid value for '--\(name)': \(reason)"
+        case .notFound(let message): message
+        }
+    }
+}
+
+/// What a view shows: a title, a table (header first) for people, and JSON for scripts.
+public struct ViewOutput: Sendable {
+    public var title: String
+    public var header: [String]
+    public var rows: [[String]]
+    /// Columns aligned right (numbers), by index.
+    public var rightAligned: Set<Int>
+    /// Lines after the table (totals, notes).
+    public var footer: [String]
+    public var json: JSONValue
+
+    public init(title: String, header: [String], rows: [[String]], rightAligned: Set<Int> = [], footer: [String] = [], json: JSONValue) {
+        self.title = title
+        self.header = header
+        self.rows = rows
+        self.rightAligned = rightAligned
+        self.footer = footer
+        self.json = json
+    }
+}

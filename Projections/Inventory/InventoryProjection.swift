@@ -1,0 +1,102 @@
+public import Events
+
+/// Stock per product: on hand, reserved for orders, available, and sold (shipped orders and till sales).
+public enum InventoryProjection: Projection {
+    /// One product's stock.
+    public struct Row: FieldCodable, Hashable {
+        public var name: String
+        public var category: String
+        public var listed: Bool
+        public var onHand: Int64
+        public var reserved: Int64
+        public var sold: Int64
+
+        public init(name: String = "", category: String = "", listed: Bool = true, onHand: Int64 = 0, reserved: Int64 = 0, sold: Int64 = 0) {
+            self.name = name
+            self.category = category
+            self.listed = listed
+            self.onHand = onHand
+            self.reserved = reserved
+            self.sold = sold
+        }
+
+        /// Units that can still be ordered.
+        public var available: Int64 { onHand - reserved }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            name = try r.string("name")
+            category = try r.string("category")
+            listed = try r.bool("listed")
+            onHand = try r.int("onHand")
+            reserved = try r.int("reserved")
+            sold = try r.int("sold")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.string("name", name)
+            w.string("category", category)
+            w.bool("listed", listed)
+            w.int("onHand", onHand)
+            w.int("reserved", reserved)
+            w.int("sold", sold)
+        }
+    }
+
+    /// Every product's stock, by product id.
+    public struct State: ProjectionState {
+        public var products: [String: Row] = [:]
+
+        public init() {}
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            products = try r.keyed("products", Row.self)
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.keyed("products", products)
+        }
+    }
+
+    public static let name = "inventory"
+    public static let schemaVersion = 1
+    public static let summary = "Stock per product: on hand, reserved, available, sold; and the low-stock list."
+    public static let eventTypes = types(
+        ProductListed.self, ProductDelisted.self, ProductRelisted.self, StockReceived.self, StockAdjusted.self,
+        StockReserved.self, StockReleased.self, StockReservationFulfilled.self, StockSoldInStore.self)
+
+    public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
+        switch e.event {
+        case let x as ProductListed:
+            var row = state.products[x.productId] ?? Row()
+            row.name = x.name
+            row.category = x.category
+            row.listed = true
+            state.products[x.productId] = row
+        case let x as ProductDelisted:
+            state.products[x.productId, default: Row()].listed = false
+        case let x as ProductRelisted:
+            state.products[x.productId, default: Row()].listed = true
+        case let x as StockReceived:
+            state.products[x.productId, default: Row()].onHand += x.quantity
+        case let x as StockAdjusted:
+            state.products[x.productId, default: Row()].onHand += x.delta
+        case let x as StockReserved:
+            state.products[x.productId, default: Row()].reserved += x.quantity
+        case let x as StockReleased:
+            state.products[x.productId, default: Row()].reserved -= x.quantity
+        case let x as StockReservationFulfilled:
+            var row = state.products[x.productId] ?? Row()
+            row.reserved -= x.quantity
+            row.onHand -= x.quantity
+            row.sold += x.quantity
+            state.products[x.productId] = row
+        case let x as StockSoldInStore:
+            var row = state.products[x.productId] ?? Row()
+            row.onHand -= x.quantity
+            row.sold += x.quantity
+            state.products[x.productId] = row
+        default:
+            return
+        }
+    }
+}

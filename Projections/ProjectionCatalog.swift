@@ -1,0 +1,22 @@
+/// Every read model and every view of one, in the order `projections status` and `pawtrail view` list them.
+public enum ProjectionCatalog {
+    /// The projections.
+    public static let projections: [any Projection.Type] = [
+        InventoryProjection.self,
+    ]
+
+    /// The views.
+    public static let views: [any ProjectionView.Type] = [
+        InventoryView.self, LowStockView.self,
+    ]
+
+    /// The projection of a name.
+    public static func projection(named name: String) -> (any Projection.Type)? {
+        projections.first { $0.name == name }
+    }
+
+    /// The view of a name.
+    public static func view(named name: String) -> (any ProjectionView.Type)? {
+        views.first { $0.name == name }
+    }
+}

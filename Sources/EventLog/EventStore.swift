@@ -43,6 +43,14 @@ public protocol EventStore: Sendable {
     /// - Throws: An I/O or corruption error.
     func lastPosition() async throws -> UInt64?
 
+    /// The position of the last event recorded at or before a time: where reads "as of time T" end. `recordedAt`
+    /// never decreases along the log, so the answer is a prefix of the log.
+    ///
+    /// - Parameter time: The moment (UTC).
+    /// - Returns: The position, `nil` when no event was recorded at or before `time`.
+    /// - Throws: An I/O or corruption error.
+    func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64?
+
     /// Waits until an event after `position` is committed (by this process or another one), or the timeout.
     ///
     /// - Parameters:

@@ -97,6 +97,18 @@ public final class InMemoryEventStore: EventStore {
         state.withLock { s in s.streams[stream].map { UInt64($0.count - 1) } }
     }
 
+    public func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? {
+        state.withLock { s in
+            var lo = 0
+            var hi = s.events.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if s.events[mid].recordedAt <= time { lo = mid + 1 } else { hi = mid }
+            }
+            return lo == 0 ? nil : s.events[lo - 1].position
+        }
+    }
+
     public func lastPosition() async throws -> UInt64? {
         state.withLock { s in s.events.isEmpty ? nil : UInt64(s.events.count - 1) }
     }

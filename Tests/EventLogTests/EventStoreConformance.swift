@@ -290,6 +290,27 @@ struct PositionTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func theTimeIndexFindsTheLastEventRecordedAtOrBeforeATime(backend: Backend) async throws {
+        let h = try Harness(backend)
+        #expect(try await h.store.lastPosition(atOrBefore: .now()) == nil)
+        var times: [Timestamp] = []
+        for n in 0..<5 {
+            try await h.store.append(to: StreamID(unchecked: "pet-\(n)"), events(n + 1))
+            times.append(try await h.store.readAll().last!.recordedAt)
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try h.checkpoint()
+        let all = try await h.store.readAll()
+        #expect(try await h.store.lastPosition(atOrBefore: Timestamp(microsecondsSinceEpoch: times[0].microsecondsSinceEpoch - 1)) == nil)
+        for (n, t) in times.enumerated() {
+            let last = all.last { $0.recordedAt <= t }!.position
+            #expect(try await h.store.lastPosition(atOrBefore: t) == last, "commit \(n)")
+            #expect(last == UInt64((n + 1) * (n + 2) / 2 - 1))
+        }
+        #expect(try await h.store.lastPosition(atOrBefore: Timestamp(microsecondsSinceEpoch: .max)) == all.last!.position)
+    }
+
+    @Test(arguments: Backend.allCases)
     func emptyStoreHasNoPositionAndNoStreams(backend: Backend) async throws {
         let h = try Harness(backend)
         #expect(try await h.store.lastPosition() == nil)

@@ -117,6 +117,7 @@ struct BarrierStore: EventStore {
     func read(_ request: ReadRequest) async throws -> ReadBatch { try await inner.read(request) }
     func streamVersion(of stream: StreamID) async throws -> UInt64? { try await inner.streamVersion(of: stream) }
     func lastPosition() async throws -> UInt64? { try await inner.lastPosition() }
+    func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? { try await inner.lastPosition(atOrBefore: time) }
     func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
         try await inner.waitForAppends(after: position, timeout: timeout)
     }

@@ -31,7 +31,11 @@ let package = Package(
         .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events", "PawtrailJSON"]),
         .target(name: "Projections", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "Projections"),
         // Layer 4: the CLI, as a library so tests can reach it; the executable is a thin entry point.
-        .target(name: "PawtrailCLI", dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "PawtrailJSON"]),
+        // Layer 4: checkpoints, catch-up, rebuild, audit, snapshots and time travel for the read models.
+        .target(name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON"]),
+        .target(
+            name: "PawtrailCLI",
+            dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON"]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 
         // tools/: benchmarks and workload generators (not tests).
@@ -47,6 +51,9 @@ let package = Package(
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
         .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "PawtrailJSON"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
+        .testTarget(
+            name: "ProjectionRuntimeTests",
+            dependencies: ["ProjectionRuntime", "Projections", "Events", "EventLog", "EventLogMemory"]),
         .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "PawtrailJSON", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
     ]
 )

@@ -1,0 +1,81 @@
+import EventLog
+import Events
+import Projections
+
+/// One pass over the log that feeds every folder the events of its types, in position order, decoding each event
+/// once. Folders must all start after the same position.
+struct FoldPass {
+    let store: any EventStore
+    let catalog: EventCatalog
+    let folders: [AnyFolder]
+    private let byType: [String: [AnyFolder]]
+
+    init(store: any EventStore, catalog: EventCatalog, folders: [AnyFolder]) {
+        self.store = store
+        self.catalog = catalog
+        self.folders = folders
+        var byType: [String: [AnyFolder]] = [:]
+        for f in folders {
+            for t in f.eventTypes { byType[t, default: []].append(f) }
+        }
+        self.byType = byType
+    }
+
+    /// Folds events after `start` up to and including `end`.
+    ///
+    /// - Parameters:
+    ///   - start: The last position already folded, `nil` for none.
+    ///   - end: The last position to fold.
+    ///   - afterPage: Called after each page with the last position read and the events read so far.
+    /// - Returns: The number of events read.
+    /// - Throws: ``ProjectionFailure`` naming the event a projection failed on; store errors.
+    @discardableResult
+    func run(after start: UInt64?, through end: UInt64, afterPage: (UInt64, Int) throws -> Void = { _, _ in }) async throws -> Int {
+        var from: UInt64 = start.map { $0 + 1 } ?? 0
+        guard from <= end else { return 0 }
+        let types = Set(byType.keys)
+        var read = 0
+        while from <= end {
+            let limit = Int(min(UInt64(8192), end - from + 1))
+            let batch = try await store.read(ReadRequest(source: .all, from: from, limit: limit, eventTypes: types))
+            for recorded in batch.events where recorded.position <= end {
+                read += 1
+                guard let interested = byType[recorded.type] else { continue }
+                let event: any DomainEvent
+                do {
+                    guard let decoded = try catalog.decode(type: recorded.type, data: recorded.data) else { continue }
+                    event = decoded
+                } catch {
+                    throw ProjectionFailure(
+                        projection: interested[0].name, position: recorded.position, stream: recorded.stream.rawValue,
+                        type: recorded.type, message: "the event does not decode: \(error)")
+                }
+                let projected = ProjectedEvent(
+                    position: recorded.position, stream: recorded.stream, recordedAt: recorded.recordedAt,
+                    metadata: recorded.metadata, event: event)
+                for folder in interested {
+                    do {
+                        try folder.apply(projected)
+                    } catch {
+                        throw ProjectionFailure(
+                            projection: folder.name, position: recorded.position, stream: recorded.stream.rawValue,
+                            type: recorded.type, message: error.message)
+                    }
+                    folder.applied += 1
+                }
+            }
+            let last: UInt64
+            if let next = batch.next, next <= end + 1 {
+                last = next - 1
+                from = next
+            } else {
+                last = end
+                from = end + 1
+            }
+            for folder in folders { folder.position = last }
+            try afterPage(last, read)
+            if batch.next == nil { break }
+        }
+        return read
+    }
+}

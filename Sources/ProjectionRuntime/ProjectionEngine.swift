@@ -1,0 +1,293 @@
+public import EventLog
+public import Events
+import PawtrailJSON
+public import Projections
+
+/// Runs the read models over a store: keeps each projection's state and position in a checkpoint, catches up
+/// with the log before a read, rebuilds from scratch (blue/green on a schema change), writes snapshots for time
+/// travel, and audits a live state against a fresh rebuild.
+public struct ProjectionEngine: Sendable {
+    /// The log.
+    public let store: any EventStore
+    /// Where states live.
+    public let checkpoints: any CheckpointStore
+    /// A snapshot is written whenever a fold crosses a multiple of this many positions.
+    public var snapshotInterval: UInt64
+    /// How events are decoded.
+    public var catalog: EventCatalog
+
+    /// Creates an engine.
+    public init(store: any EventStore, checkpoints: any CheckpointStore, snapshotInterval: UInt64 = 50_000, catalog: EventCatalog = .domain) {
+        self.store = store
+        self.checkpoints = checkpoints
+        self.snapshotInterval = snapshotInterval
+        self.catalog = catalog
+    }
+
+    /// A projection's state as loaded.
+    public struct Loaded<State: Sendable>: Sendable {
+        /// The state.
+        public var state: State
+        /// The last position it reflects, `nil` for none.
+        public var position: UInt64?
+        /// Events it caught up with in this call.
+        public var caughtUp: Int
+        /// Whether it was (re)built from scratch in this call.
+        public var rebuilt: Bool
+    }
+
+    /// How far a rebuild has come.
+    public struct Progress: Sendable {
+        public var eventsRead: Int
+        public var position: UInt64
+        public var lastPosition: UInt64
+        public var elapsed: Duration
+    }
+
+    /// What a rebuild did.
+    public struct RebuildResult: Sendable {
+        public var projections: [String]
+        public var eventsRead: Int
+        public var lastPosition: UInt64?
+        public var elapsed: Duration
+    }
+
+    // MARK: Reading with catch-up
+
+    /// The projection's state, caught up with the log unless `catchUp` is false.
+    ///
+    /// A missing checkpoint of the current schema version means a first use or a schema change: the projection is
+    /// rebuilt, and older versions' checkpoints are removed only once the new one is written (processes of the old
+    /// build keep reading theirs until then). When another process holds the projection's lock (it is rebuilding
+    /// or saving), the state is folded in memory instead of waiting.
+    ///
+    /// - Parameters:
+    ///   - type: The projection.
+    ///   - catchUp: Whether to fold the events committed since the checkpoint.
+    /// - Returns: The state and its position.
+    /// - Throws: ``ProjectionFailure``, store and checkpoint errors.
+    public func load<P: Projection>(_ type: P.Type, catchUp: Bool = true) async throws -> Loaded<P.State> {
+        if let checkpoint = try checkpoints.load(P.name, version: P.schemaVersion) {
+            let folder = try Folder(P.self, bytes: checkpoint.state, position: checkpoint.position, applied: checkpoint.eventsApplied)
+            guard catchUp, let end = try await store.lastPosition(), end > (checkpoint.position ?? .max) || checkpoint.position == nil
+            else {
+                return Loaded(state: folder.state, position: checkpoint.position, caughtUp: 0, rebuilt: false)
+            }
+            let lock = try checkpoints.tryLock(P.name)
+            defer { lock?.unlock() }
+            let read = try await fold([folder], after: checkpoint.position, through: end, snapshots: lock != nil)
+            if lock != nil {
+                var updated = checkpoint
+                updated.position = folder.position
+                updated.eventsApplied = folder.applied
+                updated.savedAt = .now()
+                updated.state = folder.encodedState()
+                try checkpoints.save(updated)
+            }
+            return Loaded(state: folder.state, position: folder.position, caughtUp: read, rebuilt: false)
+        }
+        if !catchUp {
+            throw EventStoreError.storeFailure(
+                "projection '\(P.name)' has no stored state of schema version \(P.schemaVersion) yet; read it without --no-catch-up to build it")
+        }
+        guard let lock = try checkpoints.tryLock(P.name) else {
+            let folder = Folder(P.self)
+            let end = try await store.lastPosition()
+            if let end { try await fold([folder], after: nil, through: end, snapshots: false) }
+            return Loaded(state: folder.state, position: end, caughtUp: 0, rebuilt: true)
+        }
+        defer { lock.unlock() }
+        let folder = Folder(P.self)
+        _ = try await rebuildLocked([folder], progress: nil)
+        return Loaded(state: folder.state, position: folder.position, caughtUp: 0, rebuilt: true)
+    }
+
+    // MARK: Rebuild
+
+    /// Rebuilds projections from scratch in one pass over the log, replacing their checkpoints and snapshots.
+    ///
+    /// - Parameters:
+    ///   - types: The projections.
+    ///   - progress: Called after each page read.
+    /// - Returns: What was read and how long it took.
+    /// - Throws: ``EventStoreError/storeFailure(_:)`` when another process is rebuilding one of them;
+    ///   ``ProjectionFailure``; store and checkpoint errors.
+    public func rebuild(_ types: [any Projection.Type], progress: (@Sendable (Progress) -> Void)? = nil) async throws -> RebuildResult {
+        var locks: [any ProjectionLock] = []
+        defer { for l in locks { l.unlock() } }
+        for t in types {
+            guard let lock = try checkpoints.tryLock(t.name) else {
+                throw EventStoreError.storeFailure("projection '\(t.name)' is being rebuilt or saved by another process; try again")
+            }
+            locks.append(lock)
+        }
+        return try await rebuildLocked(types.map { Self.folder($0) }, progress: progress)
+    }
+
+    static func folder<P: Projection>(_ type: P.Type) -> AnyFolder { Folder(P.self) }
+
+    private func rebuildLocked(_ folders: [AnyFolder], progress: (@Sendable (Progress) -> Void)?) async throws -> RebuildResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        for f in folders { try checkpoints.removeSnapshots(f.name, version: f.schemaVersion) }
+        let end = try await store.lastPosition()
+        var read = 0
+        if let end {
+            read = try await fold(folders, after: nil, through: end, snapshots: true) { position, count in
+                progress?(Progress(eventsRead: count, position: position, lastPosition: end, elapsed: clock.now - started))
+            }
+        }
+        let elapsed = clock.now - started
+        let now = Timestamp.now()
+        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        for f in folders {
+            f.position = end
+            try checkpoints.save(
+                Checkpoint(
+                    name: f.name, schemaVersion: f.schemaVersion, position: end, eventsApplied: f.applied, rebuiltAt: now,
+                    rebuildMicroseconds: micros, savedAt: now, state: f.encodedState()))
+            // Blue/green: the older versions served until now; the new one has caught up.
+            for v in try checkpoints.versions(of: f.name) where v != f.schemaVersion { try checkpoints.remove(f.name, version: v) }
+        }
+        return RebuildResult(projections: folders.map(\.name), eventsRead: read, lastPosition: end, elapsed: elapsed)
+    }
+
+    /// Folds, writing a snapshot of each folder whenever the fold crosses a multiple of ``snapshotInterval``.
+    @discardableResult
+    private func fold(
+        _ folders: [AnyFolder], after start: UInt64?, through end: UInt64, snapshots: Bool,
+        afterPage: (UInt64, Int) -> Void = { _, _ in }
+    ) async throws -> Int {
+        let pass = FoldPass(store: store, catalog: catalog, folders: folders)
+        let interval = snapshotInterval
+        var mark = start.map { $0 / interval } ?? 0
+        let checkpoints = self.checkpoints
+        return try await pass.run(after: start, through: end) { position, count in
+            if snapshots && position / interval > mark {
+                mark = position / interval
+                for f in folders {
+                    try checkpoints.saveSnapshot(f.name, version: f.schemaVersion, position: position, state: f.encodedState())
+                }
+            }
+            afterPage(position, count)
+        }
+    }
+
+    // MARK: Time travel
+
+    /// The projection's state as it was when the log ended at `position`: from the nearest snapshot (or stored
+    /// state) at or before it, folding only the events after it.
+    ///
+    /// - Parameters:
+    ///   - type: The projection.
+    ///   - position: The last position to include.
+    /// - Returns: The state.
+    /// - Throws: ``ProjectionFailure``, store and checkpoint errors.
+    public func state<P: Projection>(_ type: P.Type, atPosition position: UInt64) async throws -> P.State {
+        guard let last = try await store.lastPosition() else { return P.State() }
+        let target = min(position, last)
+        var base: (position: UInt64, bytes: [UInt8])?
+        if let snap = try checkpoints.snapshotPositions(P.name, version: P.schemaVersion).last(where: { $0 <= target }) {
+            base = (snap, try checkpoints.loadSnapshot(P.name, version: P.schemaVersion, position: snap))
+        }
+        if let c = try checkpoints.load(P.name, version: P.schemaVersion), let p = c.position, p <= target, p > (base?.position ?? 0) || base == nil {
+            base = (p, c.state)
+        }
+        let folder = try base.map { try Folder(P.self, bytes: $0.bytes, position: $0.position, applied: 0) } ?? Folder(P.self)
+        if folder.position.map({ $0 < target }) ?? true {
+            try await fold([folder], after: folder.position, through: target, snapshots: false)
+        }
+        return folder.state
+    }
+
+    /// The last position recorded at or before a time (`nil` when the log was empty then).
+    public func position(atOrBefore time: Timestamp) async throws -> UInt64? {
+        try await store.lastPosition(atOrBefore: time)
+    }
+
+    // MARK: Audit
+
+    /// One difference between the live state and a fresh rebuild.
+    public struct Difference: Sendable, Hashable {
+        /// The key path (`products[litter].onHand`).
+        public var key: String
+        /// The live value, `nil` when the key is missing there.
+        public var live: String?
+        /// The rebuilt value, `nil` when the key is missing there.
+        public var rebuilt: String?
+
+        public init(key: String, live: String?, rebuilt: String?) {
+            self.key = key
+            self.live = live
+            self.rebuilt = rebuilt
+        }
+    }
+
+    /// What an audit found.
+    public struct Audit: Sendable {
+        public var projection: String
+        public var position: UInt64?
+        public var keysCompared: Int
+        public var differences: [Difference]
+    }
+
+    /// Compares the live state (caught up) with a rebuild from scratch to the same position, key by key.
+    ///
+    /// - Parameter type: The projection.
+    /// - Returns: The differences (none when the live state is right).
+    /// - Throws: ``ProjectionFailure``, store and checkpoint errors.
+    public func audit<P: Projection>(_ type: P.Type) async throws -> Audit {
+        let live = try await load(P.self, catchUp: true)
+        let fresh = Folder(P.self)
+        if let p = live.position { try await fold([fresh], after: nil, through: p, snapshots: false) }
+        let a = StateFlattener.flatten(JSONFieldWriter.json(live.state))
+        let b = StateFlattener.flatten(fresh.json())
+        var differences: [Difference] = []
+        for key in Set(a.keys).union(b.keys).sorted() where a[key] != b[key] {
+            differences.append(Difference(key: key, live: a[key], rebuilt: b[key]))
+        }
+        return Audit(projection: P.name, position: live.position, keysCompared: Set(a.keys).union(b.keys).count, differences: differences)
+    }
+
+    // MARK: Status
+
+    /// One projection's standing.
+    public struct Status: Sendable {
+        public var name: String
+        public var schemaVersion: Int
+        /// The stored state's position, `nil` when it has none (or an empty log).
+        public var position: UInt64?
+        /// Whether a checkpoint of the current schema version exists.
+        public var built: Bool
+        /// Events committed after the stored position.
+        public var lag: UInt64
+        /// Older schema versions still stored (served to older builds until the new one catches up).
+        public var staleVersions: [Int]
+        public var rebuiltAt: Timestamp?
+        public var rebuildMicroseconds: Int64?
+        public var eventsApplied: Int64
+        public var snapshots: Int
+    }
+
+    /// The standing of projections.
+    public func status(_ types: [any Projection.Type]) async throws -> [Status] {
+        let last = try await store.lastPosition()
+        var out: [Status] = []
+        for t in types {
+            let c = try checkpoints.load(t.name, version: t.schemaVersion)
+            let lag: UInt64
+            switch (last, c?.position) {
+            case (nil, _): lag = 0
+            case (let l?, nil): lag = l + 1
+            case (let l?, let p?): lag = l > p ? l - p : 0
+            }
+            out.append(
+                Status(
+                    name: t.name, schemaVersion: t.schemaVersion, position: c?.position, built: c != nil, lag: c == nil ? (last.map { $0 + 1 } ?? 0) : lag,
+                    staleVersions: try checkpoints.versions(of: t.name).filter { $0 != t.schemaVersion },
+                    rebuiltAt: c?.rebuiltAt, rebuildMicroseconds: c?.rebuildMicroseconds, eventsApplied: c?.eventsApplied ?? 0,
+                    snapshots: try checkpoints.snapshotPositions(t.name, version: t.schemaVersion).count))
+        }
+        return out
+    }
+}

@@ -1,0 +1,211 @@
+import EventLog
+import EventLogMemory
+import Events
+import Foundation
+import ProjectionRuntime
+import Projections
+import Testing
+
+/// A fresh directory for one test's checkpoints.
+final class Scratch {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("pawtrail-proj-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A store with a small shop's events, and an engine over it.
+struct World {
+    let store = InMemoryEventStore()
+    let scratch: Scratch
+    var checkpoints: FileCheckpointStore { FileCheckpointStore(storePath: scratch.path) }
+
+    init() throws {
+        scratch = try Scratch()
+    }
+
+    func engine(snapshotInterval: UInt64 = 50_000) -> ProjectionEngine {
+        ProjectionEngine(store: store, checkpoints: checkpoints, snapshotInterval: snapshotInterval)
+    }
+
+    func append(_ stream: String, _ events: any DomainEvent...) async throws {
+        _ = try await store.append(
+            AppendRequest(
+                stream: StreamID(unchecked: stream),
+                events: events.map { ProposedEvent(type: $0.eventType, data: DomainEventCodec.encode($0)) }))
+    }
+
+    /// Lists a product and receives stock, then `orders` reservations of one unit each.
+    func shop(orders: Int) async throws {
+        try await append(
+            "product-litter",
+            ProductListed(productId: "litter", name: "Litter", price: Money(62_000, "BDT"), category: "cat", tags: [], imageRef: "img"))
+        try await append("inventory-litter", StockReceived(productId: "litter", quantity: 1_000))
+        for n in 0..<orders {
+            try await append("inventory-litter", StockReserved(productId: "litter", orderId: "o-\(n)", quantity: 1))
+        }
+    }
+}
+
+@Suite("Projection engine")
+struct EngineTests {
+    @Test func theFirstReadBuildsAndLaterReadsCatchUp() async throws {
+        let w = try World()
+        try await w.shop(orders: 3)
+        let first = try await w.engine().load(InventoryProjection.self)
+        #expect(first.rebuilt && first.position == 4)
+        #expect(first.state.products["litter"]?.reserved == 3)
+        try await w.shop(orders: 0)  // lists again and receives 1000 more
+        try await w.append("inventory-litter", StockReserved(productId: "litter", orderId: "o-9", quantity: 5))
+        let second = try await w.engine().load(InventoryProjection.self)
+        #expect(!second.rebuilt && second.caughtUp == 3 && second.position == 7)
+        #expect(second.state.products["litter"] == InventoryProjection.Row(name: "Litter", category: "cat", onHand: 2_000, reserved: 8))
+        // A new engine (another process) finds the stored state and has nothing to catch up.
+        let third = try await w.engine().load(InventoryProjection.self)
+        #expect(third.caughtUp == 0 && third.state == second.state)
+        let stored = try await w.engine().load(InventoryProjection.self, catchUp: false)
+        #expect(stored.position == 7)
+    }
+
+    @Test func noCatchUpServesTheStoredStateAsItIs() async throws {
+        let w = try World()
+        try await w.shop(orders: 1)
+        _ = try await w.engine().load(InventoryProjection.self)
+        try await w.append("inventory-litter", StockReserved(productId: "litter", orderId: "o-9", quantity: 5))
+        let stale = try await w.engine().load(InventoryProjection.self, catchUp: false)
+        #expect(stale.position == 2 && stale.state.products["litter"]?.reserved == 1)
+    }
+
+    @Test func aStateAtAPositionEqualsTheFoldOfTheEventsUpToIt() async throws {
+        let w = try World()
+        try await w.shop(orders: 40)
+        let engine = w.engine(snapshotInterval: 7)
+        _ = try await engine.rebuild([InventoryProjection.self])
+        #expect(try w.checkpoints.snapshotPositions("inventory", version: 1).count >= 1)
+        let all = try await w.store.readAll()
+        for n in [0, 1, 2, 6, 7, 8, 13, 14, 20, 41, 100] as [UInt64] {
+            let expected = try InventoryProjection.folded(
+                all.prefix { $0.position <= n }.map {
+                    ProjectedEvent(position: $0.position, stream: $0.stream, recordedAt: $0.recordedAt, event: try EventCatalog.domain.decode(type: $0.type, data: $0.data)!)
+                })
+            #expect(try await engine.state(InventoryProjection.self, atPosition: n) == expected, "position \(n)")
+        }
+    }
+
+    @Test func theAuditPassesOnAFaithfulStateAndNamesEachPlantedDifference() async throws {
+        let w = try World()
+        try await w.shop(orders: 2)
+        let engine = w.engine()
+        _ = try await engine.rebuild([InventoryProjection.self])
+        let clean = try await engine.audit(InventoryProjection.self)
+        #expect(clean.differences.isEmpty && clean.keysCompared == 6)
+        // Plant a wrong number in the stored state, as a bug in an older build might have.
+        var checkpoint = try #require(try w.checkpoints.load("inventory", version: 1))
+        var state = InventoryProjection.State()
+        state.products["litter"] = InventoryProjection.Row(name: "Litter", category: "cat", onHand: 1_000, reserved: 7)
+        state.products["ghost"] = InventoryProjection.Row(name: "Ghost")
+        var writer = BinaryFieldWriter()
+        state.write(to: &writer)
+        checkpoint.state = writer.bytes
+        try w.checkpoints.save(checkpoint)
+        let audit = try await engine.audit(InventoryProjection.self)
+        #expect(audit.differences.map(\.key) == [
+            "products[ghost].category", "products[ghost].listed", "products[ghost].name", "products[ghost].onHand",
+            "products[ghost].reserved", "products[ghost].sold", "products[litter].reserved",
+        ])
+        #expect(audit.differences.last == ProjectionEngine.Difference(key: "products[litter].reserved", live: "7", rebuilt: "2"))
+    }
+
+    @Test func aProjectionThatFailsStopsAndNamesTheEvent() async throws {
+        let w = try World()
+        try await w.shop(orders: 2)
+        await #expect(throws: ProjectionFailure(projection: "picky", position: 3, stream: "inventory-litter", type: "StockReserved", message: "order o-1 is odd")) {
+            try await w.engine().load(Picky.self)
+        }
+        #expect(try w.checkpoints.load("picky", version: 1) == nil, "nothing half-built is stored")
+    }
+
+    @Test func aSchemaBumpRebuildsAndTheOldStateServesUntilTheNewOneIsReady() async throws {
+        let w = try World()
+        try await w.shop(orders: 2)
+        _ = try await w.engine().load(CountV1.self)
+        #expect(try w.checkpoints.versions(of: "count") == [1])
+        // Another process holds the lock (rebuilding): a v2 read folds in memory and leaves v1 in place.
+        let held = try #require(try w.checkpoints.tryLock("count"))
+        let meanwhile = try await w.engine().load(CountV2.self)
+        #expect(meanwhile.state.events == 8, "v2 counts twice")
+        #expect(try w.checkpoints.versions(of: "count") == [1])
+        #expect(try await w.engine().load(CountV1.self, catchUp: false).state.events == 4)
+        held.unlock()
+        // Now v2 is built, stored, and v1 goes.
+        let rebuilt = try await w.engine().load(CountV2.self)
+        #expect(rebuilt.rebuilt && rebuilt.state.events == 8)
+        #expect(try w.checkpoints.versions(of: "count") == [2])
+    }
+
+    @Test func statusReportsPositionLagAndStaleVersions() async throws {
+        let w = try World()
+        try await w.shop(orders: 2)
+        _ = try await w.engine().load(CountV1.self)
+        try await w.append("inventory-litter", StockReserved(productId: "litter", orderId: "o-8", quantity: 1))
+        let status = try await w.engine().status([CountV2.self, InventoryProjection.self])
+        #expect(status.map(\.name) == ["count", "inventory"])
+        #expect(status[0].built == false && status[0].staleVersions == [1] && status[0].lag == 5)
+        #expect(status[1].built == false && status[1].lag == 5)
+        _ = try await w.engine().load(InventoryProjection.self)
+        let after = try await w.engine().status([InventoryProjection.self])
+        #expect(after[0].built && after[0].position == 4 && after[0].lag == 0 && after[0].eventsApplied == 5)
+    }
+}
+
+/// Fails on the second reservation.
+enum Picky: Projection {
+    typealias State = CountV1.State
+    static let name = "picky"
+    static let schemaVersion = 1
+    static let summary = "test"
+    static let eventTypes = types(StockReserved.self)
+    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) {
+        if let e = event.event as? StockReserved, e.orderId == "o-1" { throw ProjectionError("order o-1 is odd") }
+        state.events += 1
+    }
+}
+
+/// Counts events; v2 counts each twice (a changed fold).
+enum CountV1: Projection {
+    struct State: ProjectionState {
+        var events: Int64 = 0
+        init() {}
+        init(reading r: inout some FieldReader) throws(FieldError) { events = try r.int("events") }
+        func write(to w: inout some FieldWriter) { w.int("events", events) }
+    }
+    static let name = "count"
+    static let schemaVersion = 1
+    static let summary = "test"
+    static let eventTypes = types(ProductListed.self, StockReceived.self, StockReserved.self)
+    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) { state.events += 1 }
+}
+
+enum CountV2: Projection {
+    typealias State = CountV1.State
+    static let name = "count"
+    static let schemaVersion = 2
+    static let summary = "test"
+    static let eventTypes = CountV1.eventTypes
+    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) { state.events += 2 }
+}
+
+extension InMemoryEventStore {
+    func readAll() async throws -> [RecordedEvent] {
+        var out: [RecordedEvent] = []
+        try await forEachPage(.all) { page in
+            out += page
+            return true
+        }
+        return out
+    }
+}

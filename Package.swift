@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "Projections", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "Projections"),
         // Layer 4: the CLI, as a library so tests can reach it; the executable is a thin entry point.
         // Layer 4: checkpoints, catch-up, rebuild, audit, snapshots and time travel for the read models.
-        .target(name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON"]),
+        .target(
+            name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON", "CSQLite3"]),
         .target(
             name: "PawtrailCLI",
             dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON"]),
@@ -54,7 +55,7 @@ let package = Package(
         .testTarget(
             name: "ProjectionRuntimeTests",
             dependencies: ["ProjectionRuntime", "Projections", "Events", "EventLog", "EventLogMemory"]),
-        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "PawtrailJSON", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
+        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "PawtrailJSON", "ProjectionRuntime", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
     ]
 )
 

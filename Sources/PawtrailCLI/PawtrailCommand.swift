@@ -10,7 +10,8 @@ public enum PawtrailCommand {
     static let root = CommandSpec(
         name: "pawtrail",
         abstract: "Pawtrail: the event store of a pet-care business.",
-        subcommands: [LogCommand.spec, EventsCommand.spec, CommandsCommand.spec, DemoCommand.spec, ExecCommand.spec] + DomainVerbs.groups)
+        subcommands: [LogCommand.spec, EventsCommand.spec, CommandsCommand.spec, DemoCommand.spec, ExecCommand.spec]
+            + DomainVerbs.groups + [ViewCommand.spec, ProjectionsCommand.spec])
 
     /// Runs the process's command line and exits.
     public static func main() async {

@@ -2,6 +2,7 @@ import PawtrailJSON
 import EventLog
 import Events
 import PawtrailDomain
+import ProjectionRuntime
 
 /// Prints an error the way scripts rely on: `Error: <sentence>` on stderr (with the usage line for usage
 /// errors), and with `--json` also `{"error":"<kind>",...}` on stdout; returns the exit status.
@@ -32,6 +33,15 @@ struct ErrorReporter: Sendable {
             let kind = ErrorKind(domain)
             emit(kind, domain.description, extra: DomainReport.details(domain))
             return kind.exitCode
+        case let failure as ProjectionFailure:
+            emit(.failure, failure.description, extra: [
+                .init(key: "projection", value: .string(failure.projection)), .init(key: "position", value: .uint(failure.position)),
+                .init(key: "stream", value: .string(failure.stream)), .init(key: "type", value: .string(failure.type)),
+            ])
+            return .failure
+        case let export as SQLiteExportError:
+            emit(.io, export.message, extra: [])
+            return .ioError
         case let field as FieldError:
             emit(.invalidCommand, field.description, extra: [])
             return ErrorKind.invalidCommand.exitCode

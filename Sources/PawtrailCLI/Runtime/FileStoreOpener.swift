@@ -1,4 +1,5 @@
 import EventLogFile
+import ProjectionRuntime
 import Synchronization
 
 /// Opens a ``FileEventStore`` with the CLI's options, and remembers what it opened so the process can let
@@ -18,7 +19,9 @@ public final class FileStoreOpener: StoreOpener {
         }
         let store = try FileEventStore.open(path: path, options: options)
         opened.withLock { $0.append(store) }
-        return OpenedStore(events: store, maintenance: store, recovery: store.recovery?.description)
+        return OpenedStore(
+            events: store, maintenance: store, recovery: store.recovery?.description,
+            checkpoints: FileCheckpointStore(storePath: path))
     }
 
     /// Waits for the background work of every store opened, then forgets them.

@@ -1,4 +1,5 @@
 public import EventLog
+public import ProjectionRuntime
 
 /// A store opened for a command.
 public struct OpenedStore: Sendable {
@@ -10,8 +11,15 @@ public struct OpenedStore: Sendable {
     public var recovery: String?
 
     /// Creates an opened store.
-    public init(events: any EventStore, maintenance: (any LogMaintenance)? = nil, recovery: String? = nil) {
+    /// Where the read models keep their states, `nil` when this store has no place for them.
+    public var checkpoints: (any CheckpointStore)?
+
+    public init(
+        events: any EventStore, maintenance: (any LogMaintenance)? = nil, recovery: String? = nil,
+        checkpoints: (any CheckpointStore)? = nil
+    ) {
         self.events = events
+        self.checkpoints = checkpoints
         self.maintenance = maintenance
         self.recovery = recovery
     }

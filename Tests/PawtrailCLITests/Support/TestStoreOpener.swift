@@ -1,5 +1,7 @@
 import EventLog
 import EventLogMemory
+import Foundation
+import ProjectionRuntime
 @testable import PawtrailCLI
 import Synchronization
 
@@ -14,6 +16,10 @@ final class TestStoreOpener: StoreOpener {
         })
     }()
     private let created = Mutex(false)
+    /// The read models' states, in a directory removed with the opener.
+    let checkpointDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pawtrail-cli-ckpt-\(UUID().uuidString)").path
+
+    deinit { try? FileManager.default.removeItem(atPath: checkpointDirectory) }
 
     func open(path: String, access: StoreAccess) throws -> OpenedStore {
         let exists = created.withLock { c in
@@ -21,6 +27,6 @@ final class TestStoreOpener: StoreOpener {
             return c
         }
         guard exists else { throw EventStoreError.storeNotFound(path: path) }
-        return OpenedStore(events: store)
+        return OpenedStore(events: store, checkpoints: FileCheckpointStore(storePath: checkpointDirectory))
     }
 }

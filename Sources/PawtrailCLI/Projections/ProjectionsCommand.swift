@@ -1,0 +1,217 @@
+import EventLog
+import Events
+import Foundation
+import PawtrailJSON
+import ProjectionRuntime
+import Projections
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pawtrail projections status|rebuild|audit|export`.
+enum ProjectionsCommand {
+    static let spec = CommandSpec(
+        name: "projections",
+        abstract: "Check, rebuild, audit and export the read models.",
+        subcommands: [statusSpec, rebuildSpec, auditSpec, exportSpec])
+
+    static func engine(_ context: CommandContext, _ access: StoreAccess = .read) throws -> ProjectionEngine {
+        let opened = try context.openStore(access)
+        guard let checkpoints = opened.checkpoints else {
+            throw CommandFailure(kind: .failure, message: "this store has no place for read models")
+        }
+        return ProjectionEngine(store: opened.events, checkpoints: checkpoints)
+    }
+
+    /// The projections a command names: one by name, or all.
+    static func selected(_ context: CommandContext, allowAll: Bool) throws -> [any Projection.Type] {
+        let names = context.arguments.positionals
+        let all = context.arguments.flag("all")
+        if all && !names.isEmpty { throw context.arguments.usageError("give projection names or '--all', not both") }
+        if names.isEmpty {
+            guard all || allowAll else {
+                throw context.arguments.usageError("name a projection or give '--all' (projections: \(ProjectionCatalog.projections.map { $0.name }.joined(separator: ", ")))")
+            }
+            return ProjectionCatalog.projections
+        }
+        return try names.map { name in
+            guard let p = ProjectionCatalog.projection(named: name) else {
+                let hint = Suggestion.closest(to: name, among: ProjectionCatalog.projections.map { $0.name }).map { "; did you mean '\($0)'?" } ?? ""
+                throw context.arguments.usageError("unknown projection '\(name)'\(hint)")
+            }
+            return p
+        }
+    }
+
+    // MARK: status
+
+    static let statusSpec = CommandSpec(
+        name: "status", abstract: "Each projection's position, lag, schema version and last rebuild.",
+        options: [.flag("json", help: "Print JSON Lines, one projection per line.")],
+        run: { context in
+            let rows = try await engine(context).status(ProjectionCatalog.projections)
+            if context.wantsJSON {
+                for s in rows {
+                    context.out(
+                        JSONValue.object([
+                            "projection": .string(s.name), "schemaVersion": .int(Int64(s.schemaVersion)), "built": .bool(s.built),
+                            "position": .uint(s.position), "lag": .uint(s.lag),
+                            "staleVersions": .array(s.staleVersions.map { .int(Int64($0)) }),
+                            "rebuiltAt": s.rebuiltAt.map { .string($0.iso8601) } ?? .null,
+                            "rebuildSeconds": s.rebuildMicroseconds.map { .raw(Array(String(format: "%.3f", Double($0) / 1e6).utf8)) } ?? .null,
+                            "eventsApplied": .int(s.eventsApplied), "snapshots": .int(Int64(s.snapshots)),
+                        ]))
+                }
+            } else {
+                let table = [["PROJECTION", "VERSION", "POSITION", "LAG", "LAST REBUILD", "TOOK", "SNAPSHOTS", "NOTE"]]
+                    + rows.map { s in
+                        [
+                            s.name, String(s.schemaVersion), s.position.map(String.init) ?? "-", String(s.lag),
+                            s.rebuiltAt.map { String($0.iso8601.prefix(19)) + "Z" } ?? "never",
+                            s.rebuildMicroseconds.map { String(format: "%.2fs", Double($0) / 1e6) } ?? "-", String(s.snapshots),
+                            (s.built ? "" : "not built (built on first read)")
+                                + (s.staleVersions.isEmpty ? "" : " stale v\(s.staleVersions.map(String.init).joined(separator: ",v")) kept until rebuilt"),
+                        ]
+                    }
+                TextTable.render(table, rightAligned: [1, 2, 3, 6]).forEach { context.out($0) }
+            }
+            return .success
+        })
+
+    // MARK: rebuild
+
+    static let rebuildSpec = CommandSpec(
+        name: "rebuild", abstract: "Rebuild projections from scratch in one pass over the log.",
+        discussion: "On a terminal a progress bar with the rate and time left goes to standard error.",
+        usage: "[--store <path>] (<name> ... | --all) [--json]",
+        options: [.flag("all", help: "Rebuild every projection."), .flag("json", help: "Print the result as JSON.")],
+        positionals: [PositionalSpec(name: "name", help: "A projection to rebuild (repeatable).", isRequired: false)],
+        run: { context in
+            let types = try selected(context, allowAll: false)
+            let bar = ProgressBar(enabled: isatty(2) == 1 && !context.wantsJSON, console: context.console)
+            let result = try await engine(context).rebuild(types) { bar.update($0) }
+            bar.finish()
+            let seconds = Double(result.elapsed.components.seconds) + Double(result.elapsed.components.attoseconds) / 1e18
+            let rate = seconds > 0 ? Double(result.eventsRead) / seconds : 0
+            if context.wantsJSON {
+                context.out(
+                    JSONValue.object([
+                        "projections": .array(result.projections.map { .string($0) }), "eventsRead": .int(Int64(result.eventsRead)),
+                        "position": .uint(result.lastPosition), "seconds": .raw(Array(String(format: "%.3f", seconds).utf8)),
+                        "eventsPerSecond": .int(Int64(rate)),
+                    ]))
+            } else {
+                context.out(
+                    "Rebuilt \(result.projections.joined(separator: ", ")): \(result.eventsRead) events read to position "
+                        + "\(result.lastPosition.map(String.init) ?? "-") in \(String(format: "%.2f", seconds)) s (\(Int(rate)) events/s)")
+            }
+            return .success
+        })
+
+    // MARK: audit
+
+    static let auditSpec = CommandSpec(
+        name: "audit", abstract: "Rebuild projections from scratch beside their live states and report every difference by key.",
+        discussion: "Exits 1 when any projection differs.",
+        usage: "[--store <path>] [<name> ...] [--json]",
+        options: [.flag("json", help: "Print JSON Lines, one projection per line.")],
+        positionals: [PositionalSpec(name: "name", help: "A projection to audit (default: all).", isRequired: false)],
+        run: { context in
+            let engine = try engine(context)
+            var differing = 0
+            for type in try selected(context, allowAll: true) {
+                let audit = try await audit(type, engine)
+                if !audit.differences.isEmpty { differing += 1 }
+                if context.wantsJSON {
+                    context.out(
+                        JSONValue.object([
+                            "projection": .string(audit.projection), "position": .uint(audit.position),
+                            "keysCompared": .int(Int64(audit.keysCompared)), "ok": .bool(audit.differences.isEmpty),
+                            "differences": .array(
+                                audit.differences.map {
+                                    .object(["key": .string($0.key), "live": .string($0.live), "rebuilt": .string($0.rebuilt)])
+                                }),
+                        ]))
+                } else if audit.differences.isEmpty {
+                    context.out("\(audit.projection): ok (\(audit.keysCompared) keys equal at position \(audit.position.map(String.init) ?? "-"))")
+                } else {
+                    context.out("\(audit.projection): \(audit.differences.count) differences at position \(audit.position.map(String.init) ?? "-")")
+                    for d in audit.differences.prefix(50) {
+                        context.out("  \(d.key): live \(d.live ?? "(missing)"), rebuilt \(d.rebuilt ?? "(missing)")")
+                    }
+                    if audit.differences.count > 50 { context.out("  ... and \(audit.differences.count - 50) more (--json lists all)") }
+                }
+            }
+            return differing == 0 ? .success : .failure
+        })
+
+    static func audit(_ type: any Projection.Type, _ engine: ProjectionEngine) async throws -> ProjectionEngine.Audit {
+        try await type.audited(by: engine)
+    }
+
+    // MARK: export
+
+    static let exportSpec = CommandSpec(
+        name: "export", abstract: "Write the read models (caught up) as SQLite tables.",
+        usage: "[--store <path>] --sqlite <file>",
+        options: [.value("sqlite", "file", help: "The SQLite database to write (replaced if it exists).", required: true)],
+        run: { context in
+            let path = try context.arguments.required("sqlite", "file")
+            let engine = try engine(context)
+            var tables: [SQLiteExport.Table] = []
+            for type in ProjectionCatalog.projections {
+                tables += try await type.exportTables(engine)
+            }
+            let rows = try SQLiteExport.write(tables, to: path)
+            context.out("Wrote \(tables.count) tables (\(rows) rows) of \(ProjectionCatalog.projections.count) read models to \(path)")
+            return .success
+        })
+}
+
+extension Projection {
+    /// Audits this projection (a static member, so the CLI calls it on a type it found by name).
+    static func audited(by engine: ProjectionEngine) async throws -> ProjectionEngine.Audit {
+        try await engine.audit(Self.self)
+    }
+
+    /// This projection's caught-up state as SQLite tables.
+    static func exportTables(_ engine: ProjectionEngine) async throws -> [SQLiteExport.Table] {
+        let loaded = try await engine.load(Self.self)
+        return SQLiteExport.tables(name: name, state: JSONFieldWriter.json(loaded.state))
+    }
+}
+
+/// A progress bar on standard error: done/total, rate and time left; nothing when not on a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let console: any Console
+    private var last = ContinuousClock.now
+    private var drawn = false
+
+    init(enabled: Bool, console: any Console) {
+        self.enabled = enabled
+        self.console = console
+    }
+
+    func update(_ p: ProjectionEngine.Progress) {
+        guard enabled, ContinuousClock.now - last > .milliseconds(100) else { return }
+        last = ContinuousClock.now
+        let total = Double(p.lastPosition + 1)
+        let done = Double(p.position + 1)
+        let fraction = min(1, done / total)
+        let seconds = Double(p.elapsed.components.seconds) + Double(p.elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Double(p.eventsRead) / seconds : 0
+        let eta = rate > 0 ? (total - done) / max(1, done / seconds) : 0
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        console.write(
+            "\r[\(bar)] \(String(format: "%3.0f", fraction * 100))%  \(Int(done))/\(Int(total))  \(Int(rate)) events/s  ETA \(String(format: "%.0f", eta)) s ",
+            to: .standardError)
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { console.write("\r" + String(repeating: " ", count: 100) + "\r", to: .standardError) }
+    }
+}

@@ -1,0 +1,117 @@
+import EventLog
+import PawtrailJSON
+import ProjectionRuntime
+import Projections
+
+/// `pawtrail view NAME`: any read model, caught up with the log (or as stored, or as of a past moment), as a
+/// table for people and JSON for scripts.
+enum ViewCommand {
+    /// The options every view takes besides its own.
+    static let commonOptions: [OptionSpec] = [
+        .value("at", "time", help: "Show the read model as it was at this UTC ISO-8601 time (by when events were recorded)."),
+        .value("at-position", "n", help: "Show the read model as it was when the log ended at this position."),
+        .flag("no-catch-up", help: "Show the stored state without folding newer events."),
+        .flag("json", help: "Print the result as one JSON object."),
+    ]
+
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "view", abstract: "Show a read model: a table for people, --json for scripts.",
+            subcommands: ProjectionCatalog.views.map { spec(for: $0) })
+    }
+
+    private static func spec<V: ProjectionView>(for view: V.Type) -> CommandSpec {
+        CommandSpec(
+            name: V.name, abstract: V.summary,
+            discussion: "Read model: \(V.Source.name) (schema version \(V.Source.schemaVersion)). \(V.Source.summary)",
+            options: V.options.map {
+                OptionSpec.value($0.name, $0.valueName, help: $0.help, default: $0.defaultDescription, required: $0.isRequired)
+            } + commonOptions,
+            run: { context in try await run(V.self, context) })
+    }
+
+    /// Where a view is read from.
+    enum Moment {
+        case live(catchUp: Bool)
+        case position(UInt64)
+        case time(Timestamp)
+    }
+
+    static func moment(_ arguments: ParsedArguments) throws -> Moment {
+        let at = try arguments.converted("at", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) }
+        let atPosition = try arguments.converted("at-position", expecting: "a position (a non-negative integer)") { UInt64($0) }
+        let noCatchUp = arguments.flag("no-catch-up")
+        switch (at, atPosition, noCatchUp) {
+        case (nil, nil, let noCatchUp): return .live(catchUp: !noCatchUp)
+        case (let t?, nil, false): return .time(t)
+        case (nil, let p?, false): return .position(p)
+        default: throw arguments.usageError("give at most one of '--at', '--at-position' and '--no-catch-up'")
+        }
+    }
+
+    /// A projection's state at a moment, with a sentence saying which.
+    static func state<P: Projection>(_ type: P.Type, _ moment: Moment, _ context: CommandContext) async throws
+        -> (state: P.State, position: UInt64?, note: String)
+    {
+        let opened = try context.openStore(.read)
+        guard let checkpoints = opened.checkpoints else {
+            throw CommandFailure(kind: .failure, message: "this store has no place for read models")
+        }
+        let engine = ProjectionEngine(store: opened.events, checkpoints: checkpoints)
+        switch moment {
+        case .live(let catchUp):
+            let loaded = try await engine.load(P.self, catchUp: catchUp)
+            let at = loaded.position.map { "position \($0)" } ?? "an empty log"
+            let how = loaded.rebuilt ? "built from the log" : catchUp ? "caught up" : "as stored, not caught up"
+            return (loaded.state, loaded.position, "\(P.name) at \(at) (\(how))")
+        case .position(let p):
+            let last = try await opened.events.lastPosition()
+            let effective = last.map { min($0, p) }
+            let state = effective == nil ? P.State() : try await engine.state(P.self, atPosition: p)
+            return (state, effective, "\(P.name) as of position \(p)" + (effective != p ? " (the log ends at \(last.map(String.init) ?? "nothing"))" : ""))
+        case .time(let t):
+            guard let p = try await engine.position(atOrBefore: t) else {
+                return (P.State(), nil, "\(P.name) as of \(t.iso8601Compact): the log was empty then")
+            }
+            return (try await engine.state(P.self, atPosition: p), p, "\(P.name) as of \(t.iso8601Compact) (position \(p))")
+        }
+    }
+
+    @Sendable static func run<V: ProjectionView>(_ view: V.Type, _ context: CommandContext) async throws -> ExitCode {
+        var values: [String: String] = [:]
+        for option in V.options {
+            if let v = context.arguments.value(option.name) { values[option.name] = v }
+        }
+        let moment = try moment(context.arguments)
+        let (state, position, note) = try await state(V.Source.self, moment, context)
+        let output: ViewOutput
+        do {
+            output = try V.render(state, ViewArguments(values))
+        } catch {
+            switch error {
+            case .missing, .invalid: throw context.arguments.usageError(error.description)
+            case .notFound: throw CommandFailure(kind: .notFound, message: error.description)
+            }
+        }
+        if context.wantsJSON {
+            context.out(
+                JSONValue.object([
+                    "view": .string(V.name), "projection": .string(V.Source.name),
+                    "schemaVersion": .int(Int64(V.Source.schemaVersion)), "position": .uint(position), "data": output.json,
+                ]))
+        } else {
+            render(output, note: note, context)
+        }
+        return .success
+    }
+
+    static func render(_ output: ViewOutput, note: String, _ context: CommandContext) {
+        context.out("\(output.title) — \(note)")
+        if output.rows.isEmpty {
+            context.out("  (none)")
+        } else {
+            TextTable.render([output.header] + output.rows, rightAligned: output.rightAligned).forEach { context.out($0) }
+        }
+        output.footer.forEach { context.out($0) }
+    }
+}

@@ -1,0 +1,127 @@
+import CSQLite3
+import Foundation
+public import PawtrailJSON
+
+/// Writes read models as SQLite tables an operator can query: each dictionary of a state (records with a `key`)
+/// becomes a table `<projection>_<member>` with a `key` column and one column per field (nested objects flattened
+/// as `a_b`, lists as JSON text); a state's plain values become one row of table `<projection>`.
+public enum SQLiteExport {
+    /// One table.
+    public struct Table: Sendable {
+        public var name: String
+        public var columns: [String]
+        public var rows: [[JSONValue]]
+    }
+
+    /// The tables of one projection's state JSON.
+    public static func tables(name: String, state: JSONValue) -> [Table] {
+        let base = sanitize(name)
+        var scalars: [(String, JSONValue)] = []
+        var tables: [Table] = []
+        for pair in state.objectPairs ?? [] {
+            if case .array(let items) = pair.value, items.allSatisfy({ $0.objectPairs != nil }) {
+                tables.append(table(base + "_" + sanitize(pair.key), items))
+            } else {
+                flatten(pair.value, prefix: sanitize(pair.key), into: &scalars)
+            }
+        }
+        if !scalars.isEmpty {
+            tables.insert(Table(name: base, columns: scalars.map(\.0), rows: [scalars.map(\.1)]), at: 0)
+        }
+        return tables
+    }
+
+    private static func table(_ name: String, _ items: [JSONValue]) -> Table {
+        var columns: [String] = []
+        var seen: Set<String> = []
+        var flat: [[String: JSONValue]] = []
+        for (n, item) in items.enumerated() {
+            var cells: [(String, JSONValue)] = []
+            if item["key"] == nil { cells.append(("idx", .int(Int64(n)))) }
+            flatten(item, prefix: "", into: &cells)
+            for (c, _) in cells where seen.insert(c).inserted { columns.append(c) }
+            flat.append(Dictionary(cells, uniquingKeysWith: { a, _ in a }))
+        }
+        return Table(name: name, columns: columns, rows: flat.map { row in columns.map { row[$0] ?? .null } })
+    }
+
+    private static func flatten(_ value: JSONValue, prefix: String, into cells: inout [(String, JSONValue)]) {
+        if let pairs = value.objectPairs {
+            for p in pairs { flatten(p.value, prefix: prefix.isEmpty ? sanitize(p.key) : prefix + "_" + sanitize(p.key), into: &cells) }
+        } else {
+            cells.append((prefix.isEmpty ? "value" : prefix, value))
+        }
+    }
+
+    private static func sanitize(_ name: String) -> String {
+        String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+    }
+
+    /// Writes the tables to a new database file (replacing one that exists), in one transaction.
+    ///
+    /// - Returns: The number of rows written.
+    /// - Throws: ``SQLiteExportError``.
+    public static func write(_ tables: [Table], to path: String) throws -> Int {
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(temporary, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteExportError(message: "cannot create \(path): \(message)")
+        }
+        defer { sqlite3_close_v2(db) }
+        func exec(_ sql: String) throws {
+            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+                throw SQLiteExportError(message: "\(sql.prefix(80)): \(String(cString: sqlite3_errmsg(db)))")
+            }
+        }
+        var rows = 0
+        do {
+            try exec("BEGIN")
+            for t in tables {
+                let columns = t.columns.map { "\"\($0)\"" }
+                try exec("CREATE TABLE \"\(t.name)\" (\(columns.joined(separator: ", ")))")
+                var statement: OpaquePointer?
+                let sql = "INSERT INTO \"\(t.name)\" VALUES (\(t.columns.map { _ in "?" }.joined(separator: ", ")))"
+                guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                    throw SQLiteExportError(message: "\(sql.prefix(80)): \(String(cString: sqlite3_errmsg(db)))")
+                }
+                defer { sqlite3_finalize(statement) }
+                for row in t.rows {
+                    sqlite3_reset(statement)
+                    for (i, cell) in row.enumerated() {
+                        let index = Int32(i + 1)
+                        switch cell {
+                        case .null: sqlite3_bind_null(statement, index)
+                        case .int(let v): sqlite3_bind_int64(statement, index, v)
+                        case .bool(let b): sqlite3_bind_int64(statement, index, b ? 1 : 0)
+                        case .string(let s): sqlite3_bind_text(statement, index, s, -1, CSQLite3_transient())
+                        default: sqlite3_bind_text(statement, index, cell.serialized, -1, CSQLite3_transient())
+                        }
+                    }
+                    guard sqlite3_step(statement) == SQLITE_DONE else {
+                        throw SQLiteExportError(message: "insert into \(t.name): \(String(cString: sqlite3_errmsg(db)))")
+                    }
+                    rows += 1
+                }
+            }
+            try exec("COMMIT")
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw SQLiteExportError(message: "cannot replace \(path): \(String(cString: strerror(code)))")
+        }
+        return rows
+    }
+}
+
+/// Why an export failed.
+public struct SQLiteExportError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

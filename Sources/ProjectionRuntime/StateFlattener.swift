@@ -1,9 +1,10 @@
-import PawtrailJSON
+public import PawtrailJSON
 
 /// Turns a state's JSON into key paths and values, so two states can be compared key by key: records that start
 /// with a `key` member (dictionaries, see `Keyed`) are addressed by that key, other arrays by index.
-enum StateFlattener {
-    static func flatten(_ value: JSONValue) -> [String: String] {
+public enum StateFlattener {
+    /// The key paths and values of a JSON value.
+    public static func flatten(_ value: JSONValue) -> [String: String] {
         var out: [String: String] = [:]
         walk(value, path: "", into: &out)
         return out

@@ -40,6 +40,8 @@ enum DomainVerbs {
             if verbs[group] == nil { order.append(group) }
             verbs[group, default: []].append(spec(command, verb: verb))
         }
+        // Read verbs that belong with a group's commands.
+        verbs["order", default: []].append(StoryCommand.orderHistorySpec)
         return order.map { group in
             CommandSpec(name: group, abstract: groupAbstracts[group] ?? "The \(group) commands.", subcommands: verbs[group]!)
         }

@@ -14,8 +14,8 @@ enum LogReadCommand {
     static let spec = CommandSpec(
         name: "read",
         abstract: "Read the events of a stream, a category or the whole log.",
-        usage: "[--store <path>] (--stream <id> | --all | --category <name>) [--from <n>] [--backward] [--limit <n>] "
-            + "[--type <type> ...] [--json]",
+        usage: "[--store <path>] (--stream <id> [--at <time> | --at-position <n>] | --all | --category <name>) [--from <n>] "
+            + "[--backward] [--limit <n>] [--type <type> ...] [--json]",
         options: [
             .value("stream", "id", help: "Read one stream, by version."),
             .flag("all", help: "Read the whole log, by position."),
@@ -24,6 +24,8 @@ enum LogReadCommand {
             .flag("backward", help: "Read from the end towards the start."),
             .value("limit", "n", help: "Read at most this many events.", default: "all"),
             .repeated("type", "type", help: "Only events of this type (repeatable)."),
+            .value("at", "time", help: "With --stream: the stream's story up to this UTC time, each event with what it changed."),
+            .value("at-position", "n", help: "With --stream: the stream's story up to this position."),
             .flag("json", help: "Print JSON Lines, one event per line."),
         ],
         run: run)
@@ -77,6 +79,15 @@ enum LogReadCommand {
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let invocation = try invocation(context.arguments)
+        if context.arguments.flag("at") || context.arguments.flag("at-position") {
+            guard case .stream(let stream) = invocation.source else {
+                throw context.arguments.usageError("'--at' and '--at-position' tell one stream's story: give '--stream <id>'")
+            }
+            for name in ["from", "backward", "limit", "type"] where context.arguments.flag(name) {
+                throw context.arguments.usageError("'--\(name)' cannot be used with '--at' or '--at-position'")
+            }
+            return try await StoryCommand.tell(stream, title: "Stream \(stream)", context)
+        }
         let store = try context.openStore(.read)
         try await read(invocation, from: store.events) { events in
             for e in events {

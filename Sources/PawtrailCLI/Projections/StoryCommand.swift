@@ -1,0 +1,56 @@
+import EventLog
+import Events
+import PawtrailJSON
+
+/// `pawtrail order history ORDER_ID` and `pawtrail log read --stream ID --at TIME`: a stream's story up to a moment.
+enum StoryCommand {
+    static let orderHistorySpec = CommandSpec(
+        name: "history",
+        abstract: "Tell one order's story: each event with its position, time, actor, causing command and what it changed.",
+        options: [
+            .value("at", "time", help: "The story up to this UTC ISO-8601 time (by when events were recorded)."),
+            .value("at-position", "n", help: "The story up to this position."),
+            .flag("json", help: "Print JSON Lines, one event per line."),
+        ],
+        positionals: [PositionalSpec(name: "order-id", help: "The order (o-...).")],
+        run: { context in
+            guard let id = context.arguments.positionals.first else {
+                throw context.arguments.usageError("missing expected argument '<order-id>'")
+            }
+            let stream = StreamID(unchecked: "order-" + id)
+            try EventLimits.validateStreamID(stream.rawValue)
+            return try await tell(stream, title: "Order \(id)", notFound: "no order '\(id)'", context)
+        })
+
+    /// Prints the story of a stream up to the moment the options name (default: now).
+    static func tell(
+        _ stream: StreamID, title: String, notFound: String? = nil, _ context: CommandContext,
+        state: StreamStory.StateFunction = StreamStory.mergedFields
+    ) async throws -> ExitCode {
+        let store = try context.openStore(.read).events
+        let at = try context.arguments.converted("at", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) }
+        let atPosition = try context.arguments.converted("at-position", expecting: "a position (a non-negative integer)") { UInt64($0) }
+        if at != nil && atPosition != nil { throw context.arguments.usageError("give '--at' or '--at-position', not both") }
+        var end: UInt64? = atPosition
+        if let at { end = try await store.lastPosition(atOrBefore: at) }
+        var events: [RecordedEvent] = []
+        if at == nil || end != nil {
+            try await store.forEachPage(.stream(stream)) { page in
+                for e in page where end.map({ e.position <= $0 }) ?? true { events.append(e) }
+                return true
+            }
+        }
+        if events.isEmpty, let notFound, at == nil, atPosition == nil {
+            throw CommandFailure(kind: .notFound, message: notFound)
+        }
+        let entries = try StreamStory.tell(events, state: state)
+        if context.wantsJSON {
+            entries.forEach { context.out(StreamStory.json($0)) }
+        } else {
+            let moment = at.map { "as of \($0.iso8601Compact)" } ?? atPosition.map { "as of position \($0)" } ?? "to now"
+            context.out("\(title) — \(entries.count) events, \(moment)")
+            entries.flatMap(StreamStory.lines).forEach { context.out($0) }
+        }
+        return .success
+    }
+}

@@ -44,7 +44,7 @@ public enum CartView: ProjectionView {
         let lines = cart.orderedLines.map { (id: $0.productId, quantity: $0.line.quantity, product: state.products[$0.productId]) }
 
         let currency =
-            lines.lazy.compactMap { $0.product }.first { $0.listed && !$0.name.isEmpty }?.price.currency
+            lines.lazy.compactMap { $0.product }.first { $0.listed }?.price.currency
             ?? ProductListed.version1Currency
         var subtotal: Int64 = 0
         var savings: Int64 = 0
@@ -52,7 +52,7 @@ public enum CartView: ProjectionView {
         var jsonLines: [JSONValue] = []
         var categories: Set<String> = []
         for line in lines {
-            guard let p = line.product, !p.name.isEmpty else {
+            guard let p = line.product, p.catalogued else {
                 rows.append([line.id, "(unknown product)", String(line.quantity), "", "", "", ""])
                 jsonLines.append(
                     .object([
@@ -90,7 +90,7 @@ public enum CartView: ProjectionView {
         }
 
         let recommended = state.products
-            .filter { $0.value.listed && !$0.value.name.isEmpty && categories.contains($0.value.category) && cart.lines[$0.key] == nil }
+            .filter { $0.value.listed && categories.contains($0.value.category) && cart.lines[$0.key] == nil }
             .map { (id: $0.key, product: $0.value, name: $0.value.name.lowercased()) }
             .sorted { ($1.product.unitsSold, $0.name, $0.id) < ($0.product.unitsSold, $1.name, $1.id) }
             .prefix(recommendationCount)

@@ -24,14 +24,18 @@ public enum CatalogProjection: Projection {
         public var category: String
         public var tags: [String]
         public var imageRef: String
-        /// On sale: listed and not delisted since. A product known only from stock events (never listed) is not.
+        /// Listed at least once. A product known only from sales (whose listing the log does not hold) is not, and
+        /// no view shows it; it exists only to keep its units sold for a listing that comes later.
+        public var catalogued: Bool
+        /// On sale: listed and not delisted since.
         public var listed: Bool
         /// Units sold: shipped order units plus till sales.
         public var unitsSold: Int64
 
         public init(
             name: String = "", price: Money = Money(0, ""), compareAtPrice: Money? = nil, category: String = "",
-            tags: [String] = [], imageRef: String = "", listed: Bool = false, unitsSold: Int64 = 0
+            tags: [String] = [], imageRef: String = "", catalogued: Bool = true, listed: Bool = false,
+            unitsSold: Int64 = 0
         ) {
             self.name = name
             self.price = price
@@ -39,6 +43,7 @@ public enum CatalogProjection: Projection {
             self.category = category
             self.tags = tags
             self.imageRef = imageRef
+            self.catalogued = catalogued
             self.listed = listed
             self.unitsSold = unitsSold
         }
@@ -50,6 +55,7 @@ public enum CatalogProjection: Projection {
             category = try r.string("category")
             tags = try r.strings("tags")
             imageRef = try r.string("imageRef")
+            catalogued = try r.bool("catalogued")
             listed = try r.bool("listed")
             unitsSold = try r.int("unitsSold")
         }
@@ -61,6 +67,7 @@ public enum CatalogProjection: Projection {
             w.string("category", category)
             w.strings("tags", tags)
             w.string("imageRef", imageRef)
+            w.bool("catalogued", catalogued)
             w.bool("listed", listed)
             w.int("unitsSold", unitsSold)
         }
@@ -97,11 +104,14 @@ public enum CatalogProjection: Projection {
         applyProductEvent(&state.products, e.event)
     }
 
+    /// The entry of a product sold before (or without) its listing.
+    static let uncatalogued = Product(catalogued: false)
+
     /// Folds one product or sale event into a products dictionary: one keyed update, nothing else.
     ///
     /// A listing again (a re-seed of an existing id, or a v1 record upcast) replaces the product's description and
     /// keeps its units sold. Repricing, delisting and relisting a product never listed change nothing (the domain
-    /// refuses them); units sold of a product never listed go to a hidden entry (`listed == false`), so a listing
+    /// refuses them); units sold of a product never listed go to a hidden entry (`catalogued == false`), so a listing
     /// that comes later still finds them.
     ///
     /// - Returns: Whether the event was one of ``productEventTypes``.
@@ -112,19 +122,22 @@ public enum CatalogProjection: Projection {
             let sold = products[x.productId]?.unitsSold ?? 0
             products[x.productId] = Product(
                 name: x.name, price: x.price, compareAtPrice: x.compareAtPrice, category: x.category, tags: x.tags,
-                imageRef: x.imageRef, listed: true, unitsSold: sold)
+                imageRef: x.imageRef, catalogued: true, listed: true, unitsSold: sold)
         case let x as ProductRepriced:
             // An absent compare-at price in a reprice removes it (the event's contract).
-            products[x.productId]?.price = x.price
-            products[x.productId]?.compareAtPrice = x.compareAtPrice
+            guard products[x.productId]?.catalogued == true else { break }
+            products[x.productId]!.price = x.price
+            products[x.productId]!.compareAtPrice = x.compareAtPrice
         case let x as ProductDelisted:
-            products[x.productId]?.listed = false
+            guard products[x.productId]?.catalogued == true else { break }
+            products[x.productId]!.listed = false
         case let x as ProductRelisted:
-            products[x.productId]?.listed = true
+            guard products[x.productId]?.catalogued == true else { break }
+            products[x.productId]!.listed = true
         case let x as StockReservationFulfilled:
-            products[x.productId, default: Product()].unitsSold += x.quantity
+            products[x.productId, default: uncatalogued].unitsSold += x.quantity
         case let x as StockSoldInStore:
-            products[x.productId, default: Product()].unitsSold += x.quantity
+            products[x.productId, default: uncatalogued].unitsSold += x.quantity
         default:
             return false
         }

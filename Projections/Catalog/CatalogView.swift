@@ -61,8 +61,7 @@ public enum CatalogView: ProjectionView {
 
         let matches = state.products.filter { entry in
             let p = entry.value
-            // A product never listed (known only from stock events) has no name and is never shown.
-            guard p.listed || (includeDelisted && !p.name.isEmpty) else { return false }
+            guard p.listed || (includeDelisted && p.catalogued) else { return false }
             guard p.price.minorUnits >= minPrice, p.price.minorUnits <= maxPrice else { return false }
             if let category, p.category.lowercased() != category { return false }
             if let tag, !p.tags.contains(where: { $0.lowercased() == tag }) { return false }

@@ -1,4 +1,4 @@
-public import PawtrailJSON
+import PawtrailJSON
 import Events
 
 /// `pawtrail view cart --owner ID`: one owner's cart at the products' current prices.

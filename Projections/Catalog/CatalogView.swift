@@ -1,4 +1,4 @@
-public import PawtrailJSON
+import PawtrailJSON
 
 /// `pawtrail view catalog`: search, filter, sort and page the products on sale.
 ///

@@ -3,11 +3,15 @@ public enum ProjectionCatalog {
     /// The projections.
     public static let projections: [any Projection.Type] = [
         InventoryProjection.self,
+        CatalogProjection.self,
+        CartProjection.self,
     ]
 
     /// The views.
     public static let views: [any ProjectionView.Type] = [
         InventoryView.self, LowStockView.self,
+        CatalogView.self,
+        CartView.self,
     ]
 
     /// The projection of a name.

@@ -1,0 +1,110 @@
+public import Events
+
+/// Every owner's cart (customers and guests, stream `cart-<owner>`) as quantities by product, with the products
+/// they may hold kept once for all carts, so a cart is always shown at the products' current prices.
+///
+/// The state is two dictionaries: the products (the catalog's own fold, ``CatalogProjection/applyProductEvent(_:_:)``,
+/// for names, prices, compare-at prices, categories, listing and units sold) and the carts. Each event updates one
+/// entry by key; line totals, subtotal, savings and recommendations are computed by ``CartView``, because a reprice
+/// changes every cart holding the product and recomputing them in the fold would touch every cart.
+///
+/// Lines follow ``CartState`` (the domain's cart): an add sums into the line, a quantity change sets it (on a line
+/// that exists), a removal drops it, ``CartCleared`` (a clear, a checkout or a merge into an account) empties the
+/// cart but keeps it known. Line order is the order products were first added since they were last absent: each
+/// line keeps the log position of that add, and the view sorts by it.
+public enum CartProjection: Projection {
+    /// One cart line: units and the log position of the add that created it (its place in the cart).
+    public struct Line: FieldCodable, Hashable {
+        public var quantity: Int64
+        /// The position of the add that created the line; lines are shown in this order.
+        public var addedAt: Int64
+
+        public init(quantity: Int64, addedAt: Int64) {
+            self.quantity = quantity
+            self.addedAt = addedAt
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            quantity = try r.int("quantity")
+            addedAt = try r.int("addedAt")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.int("quantity", quantity)
+            w.int("addedAt", addedAt)
+        }
+    }
+
+    /// One owner's cart: lines by product id.
+    public struct Cart: FieldCodable, Hashable {
+        public var lines: [String: Line]
+
+        public init(lines: [String: Line] = [:]) {
+            self.lines = lines
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            lines = try r.keyed("lines", Line.self)
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.keyed("lines", lines)
+        }
+
+        /// Adds units: into the line when the product is in the cart, else as a new last line.
+        mutating func add(_ productId: String, _ quantity: Int64, at position: Int64) {
+            if lines[productId] != nil {
+                lines[productId]!.quantity += quantity
+            } else {
+                lines[productId] = Line(quantity: quantity, addedAt: position)
+            }
+        }
+
+        /// The lines in cart order (first added first).
+        public var orderedLines: [(productId: String, line: Line)] {
+            lines.map { (productId: $0.key, line: $0.value) }.sorted { $0.line.addedAt < $1.line.addedAt }
+        }
+    }
+
+    /// The products, once, and every cart by owner id.
+    public struct State: ProjectionState {
+        public var products: [String: CatalogProjection.Product] = [:]
+        public var carts: [String: Cart] = [:]
+
+        public init() {}
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            products = try r.keyed("products", CatalogProjection.Product.self)
+            carts = try r.keyed("carts", Cart.self)
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.keyed("products", products)
+            w.keyed("carts", carts)
+        }
+    }
+
+    public static let name = "cart"
+    public static let schemaVersion = 1
+    public static let summary =
+        "Every cart at current prices: lines, subtotal, savings against compare-at prices, total and recommendations."
+    /// The cart events, and the catalog's product and sale events (prices, listing, popularity).
+    public static let eventTypes = CatalogProjection.productEventTypes.union(
+        types(CartItemAdded.self, CartItemQuantityChanged.self, CartItemRemoved.self, CartCleared.self))
+
+    public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
+        switch e.event {
+        case let x as CartItemAdded:
+            state.carts[x.ownerId, default: Cart()].add(x.productId, x.quantity, at: Int64(truncatingIfNeeded: e.position))
+        case let x as CartItemQuantityChanged:
+            // Like the domain's cart: a change to a line that is not there changes nothing (the cart is known).
+            state.carts[x.ownerId, default: Cart()].lines[x.productId]?.quantity = x.quantity
+        case let x as CartItemRemoved:
+            state.carts[x.ownerId, default: Cart()].lines[x.productId] = nil
+        case let x as CartCleared:
+            state.carts[x.ownerId, default: Cart()].lines.removeAll()
+        default:
+            CatalogProjection.applyProductEvent(&state.products, e.event)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+public import Events
+
+/// The shop's catalog as customers browse it: every product with its name, price, compare-at price, category,
+/// tags, image, whether it is on sale, and its popularity.
+///
+/// Popularity is **units sold**: units that left the shop, i.e. ``StockReservationFulfilled`` (an online order
+/// was shipped) plus ``StockSoldInStore`` (a till sale). Placed orders that have not shipped do not count, even
+/// when not cancelled: a placed order may still be cancelled, and counting it would make popularity go down again
+/// on cancellation. Counting only units that left the shop keeps popularity monotone and equal to the inventory
+/// read model's `sold`, so the catalog, the cart's recommendations and the inventory never disagree. A later
+/// return (a positive ``StockAdjusted``) does not lower it: popularity measures demand, not net stock.
+///
+/// The fold only updates one product by key per event; searching, filtering, sorting and paging happen in
+/// ``CatalogView``. The cart read model (``CartProjection``) folds product events with the same
+/// ``applyProductEvent(_:_:)``; a change there bumps both schema versions.
+public enum CatalogProjection: Projection {
+    /// One product as the catalog shows it.
+    public struct Product: FieldCodable, Hashable {
+        public var name: String
+        /// The selling price.
+        public var price: Money
+        /// The "was" price shown struck through, when set.
+        public var compareAtPrice: Money?
+        public var category: String
+        public var tags: [String]
+        public var imageRef: String
+        /// Listed at least once. A product known only from sales (whose listing the log does not hold) is not, and
+        /// no view shows it; it exists only to keep its units sold for a listing that comes later.
+        public var catalogued: Bool
+        /// On sale: listed and not delisted since.
+        public var listed: Bool
+        /// Units sold: shipped order units plus till sales.
+        public var unitsSold: Int64
+
+        public init(
+            name: String = "", price: Money = Money(0, ""), compareAtPrice: Money? = nil, category: String = "",
+            tags: [String] = [], imageRef: String = "", catalogued: Bool = true, listed: Bool = false,
+            unitsSold: Int64 = 0
+        ) {
+            self.name = name
+            self.price = price
+            self.compareAtPrice = compareAtPrice
+            self.category = category
+            self.tags = tags
+            self.imageRef = imageRef
+            self.catalogued = catalogued
+            self.listed = listed
+            self.unitsSold = unitsSold
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            name = try r.string("name")
+            price = try r.money("price")
+            compareAtPrice = try r.optionalMoney("compareAtPrice")
+            category = try r.string("category")
+            tags = try r.strings("tags")
+            imageRef = try r.string("imageRef")
+            catalogued = try r.bool("catalogued")
+            listed = try r.bool("listed")
+            unitsSold = try r.int("unitsSold")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.string("name", name)
+            w.money("price", price)
+            w.optionalMoney("compareAtPrice", compareAtPrice)
+            w.string("category", category)
+            w.strings("tags", tags)
+            w.string("imageRef", imageRef)
+            w.bool("catalogued", catalogued)
+            w.bool("listed", listed)
+            w.int("unitsSold", unitsSold)
+        }
+    }
+
+    /// Every product, by product id.
+    public struct State: ProjectionState {
+        public var products: [String: Product] = [:]
+
+        public init() {}
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            products = try r.keyed("products", Product.self)
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.keyed("products", products)
+        }
+    }
+
+    public static let name = "catalog"
+    public static let schemaVersion = 1
+    public static let summary =
+        "Every product with price, compare-at price, category, tags, image, listing and units sold; searchable and paged."
+    /// The product events and the two stock events that mean units were sold.
+    public static let eventTypes = productEventTypes
+
+    /// The events ``applyProductEvent(_:_:)`` reads (shared with ``CartProjection``).
+    public static let productEventTypes = types(
+        ProductListed.self, ProductRepriced.self, ProductDelisted.self, ProductRelisted.self,
+        StockReservationFulfilled.self, StockSoldInStore.self)
+
+    public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
+        applyProductEvent(&state.products, e.event)
+    }
+
+    /// The entry of a product sold before (or without) its listing.
+    static let uncatalogued = Product(catalogued: false)
+
+    /// Folds one product or sale event into a products dictionary: one keyed update, nothing else.
+    ///
+    /// A listing again (a re-seed of an existing id, or a v1 record upcast) replaces the product's description and
+    /// keeps its units sold. Repricing, delisting and relisting a product never listed change nothing (the domain
+    /// refuses them); units sold of a product never listed go to a hidden entry (`catalogued == false`), so a listing
+    /// that comes later still finds them.
+    ///
+    /// - Returns: Whether the event was one of ``productEventTypes``.
+    @discardableResult
+    public static func applyProductEvent(_ products: inout [String: Product], _ event: any DomainEvent) -> Bool {
+        switch event {
+        case let x as ProductListed:
+            let sold = products[x.productId]?.unitsSold ?? 0
+            products[x.productId] = Product(
+                name: x.name, price: x.price, compareAtPrice: x.compareAtPrice, category: x.category, tags: x.tags,
+                imageRef: x.imageRef, catalogued: true, listed: true, unitsSold: sold)
+        case let x as ProductRepriced:
+            // An absent compare-at price in a reprice removes it (the event's contract).
+            guard products[x.productId]?.catalogued == true else { break }
+            products[x.productId]!.price = x.price
+            products[x.productId]!.compareAtPrice = x.compareAtPrice
+        case let x as ProductDelisted:
+            guard products[x.productId]?.catalogued == true else { break }
+            products[x.productId]!.listed = false
+        case let x as ProductRelisted:
+            guard products[x.productId]?.catalogued == true else { break }
+            products[x.productId]!.listed = true
+        case let x as StockReservationFulfilled:
+            products[x.productId, default: uncatalogued].unitsSold += x.quantity
+        case let x as StockSoldInStore:
+            products[x.productId, default: uncatalogued].unitsSold += x.quantity
+        default:
+            return false
+        }
+        return true
+    }
+}

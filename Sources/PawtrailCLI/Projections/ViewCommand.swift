@@ -25,7 +25,10 @@ enum ViewCommand {
             name: V.name, abstract: V.summary,
             discussion: "Read model: \(V.Source.name) (schema version \(V.Source.schemaVersion)). \(V.Source.summary)",
             options: V.options.map {
-                OptionSpec.value($0.name, $0.valueName, help: $0.help, default: $0.defaultDescription, required: $0.isRequired)
+                // An option without a value name is a flag: present means on.
+                $0.valueName.isEmpty
+                    ? OptionSpec.flag($0.name, help: $0.help)
+                    : OptionSpec.value($0.name, $0.valueName, help: $0.help, default: $0.defaultDescription, required: $0.isRequired)
             } + commonOptions,
             run: { context in try await run(V.self, context) })
     }
@@ -80,7 +83,11 @@ enum ViewCommand {
     @Sendable static func run<V: ProjectionView>(_ view: V.Type, _ context: CommandContext) async throws -> ExitCode {
         var values: [String: String] = [:]
         for option in V.options {
-            if let v = context.arguments.value(option.name) { values[option.name] = v }
+            if option.valueName.isEmpty {
+                if context.arguments.flag(option.name) { values[option.name] = "" }
+            } else if let v = context.arguments.value(option.name) {
+                values[option.name] = v
+            }
         }
         let moment = try moment(context.arguments)
         let (state, position, note) = try await state(V.Source.self, moment, context)

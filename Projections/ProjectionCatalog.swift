@@ -3,11 +3,13 @@ public enum ProjectionCatalog {
     /// The projections.
     public static let projections: [any Projection.Type] = [
         InventoryProjection.self,
+        ActivityProjection.self,
     ]
 
     /// The views.
     public static let views: [any ProjectionView.Type] = [
         InventoryView.self, LowStockView.self,
+        ActivityView.self,
     ]
 
     /// The projection of a name.

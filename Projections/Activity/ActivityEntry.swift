@@ -32,7 +32,8 @@ public struct ActivityEntry: FieldCodable, Hashable {
         case passwordChanged = "password-changed"
         /// Changed the email. `detail`: the new address, `extra`: the old one.
         case emailChanged = "email-changed"
-        /// Profile edits, coalesced. `fields`: the union of changed fields (`name`, `phone`, `address`, `photo`).
+        /// Profile edits, coalesced. `count`: the union of changed fields as bits of
+        /// ``ActivityRules/profileFields`` (name, phone, address, photo).
         case profileUpdated = "profile-updated"
         /// The net language change. `extra`: the language before, `detail`: after (raw values, `bn-BD`).
         case languageChanged = "language-changed"
@@ -40,7 +41,7 @@ public struct ActivityEntry: FieldCodable, Hashable {
         // Pets. `subject`: the pet id, `name`: the pet's name then.
         /// Added a pet.
         case petAdded = "pet-added"
-        /// Pet edits, coalesced. `fields`: the union of changed fields.
+        /// Pet edits, coalesced. `count`: the union of changed fields as bits of ``ActivityRules/petFields``.
         case petEdited = "pet-edited"
         /// Removed a pet. `count`: the bookings its removal cancelled.
         case petRemoved = "pet-removed"
@@ -99,7 +100,7 @@ public struct ActivityEntry: FieldCodable, Hashable {
         case guestFavouritesMerged = "guest-favourites-merged"
 
         // Orders. `subject`: the order id, `by`: who did it.
-        /// Placed an order. `count`: units, `secondary`: lines, `amount`: the total.
+        /// Placed an order. `count`: units, `secondary`: the total in minor units, `extra`: its currency.
         case orderPlaced = "order-placed"
         /// The shop confirmed an order.
         case orderConfirmed = "order-confirmed"
@@ -132,19 +133,17 @@ public struct ActivityEntry: FieldCodable, Hashable {
     public var name: String
     public var detail: String
     public var extra: String
-    public var fields: [String]
     public var count: Int64
     public var secondary: Int64
     public var time: Timestamp?
-    public var amount: Money?
     /// Who acted, when the event names it (staff on a customer's booking or order; empty otherwise).
     public var by: String
 
     /// Creates an entry; `lastAt` starts at `at`.
     public init(
         _ kind: Kind, at: Timestamp, position: Int64, subject: String = "", name: String = "", detail: String = "",
-        extra: String = "", fields: [String] = [], count: Int64 = 0, secondary: Int64 = 0, time: Timestamp? = nil,
-        amount: Money? = nil, by: String = "", lastAt: Timestamp? = nil
+        extra: String = "", count: Int64 = 0, secondary: Int64 = 0, time: Timestamp? = nil, by: String = "",
+        lastAt: Timestamp? = nil
     ) {
         self.kind = kind
         self.at = at
@@ -154,11 +153,9 @@ public struct ActivityEntry: FieldCodable, Hashable {
         self.name = name
         self.detail = detail
         self.extra = extra
-        self.fields = fields
         self.count = count
         self.secondary = secondary
         self.time = time
-        self.amount = amount
         self.by = by
     }
 
@@ -171,11 +168,9 @@ public struct ActivityEntry: FieldCodable, Hashable {
         name = try r.string("name")
         detail = try r.string("detail")
         extra = try r.string("extra")
-        fields = try r.strings("fields")
         count = try r.int("count")
         secondary = try r.int("secondary")
         time = try r.optionalTimestamp("time")
-        amount = try r.optionalMoney("amount")
         by = try r.string("by")
     }
 
@@ -188,11 +183,9 @@ public struct ActivityEntry: FieldCodable, Hashable {
         w.string("name", name)
         w.string("detail", detail)
         w.string("extra", extra)
-        w.strings("fields", fields)
         w.int("count", count)
         w.int("secondary", secondary)
         w.optionalTimestamp("time", time)
-        w.optionalMoney("amount", amount)
         w.string("by", by)
     }
 }

@@ -259,6 +259,18 @@ extension ActivityState {
     @inline(__always)
     private static func isGuest(_ id: String) -> Bool { id.utf8.starts(with: "guest-".utf8) }
 
+    /// Whether an addition to a cart or favourites at `t` may be part of a guest merge: only when the user's latest
+    /// entry is the sign-up, log-in or merge of the same command (the same clock). Reading the event's metadata for
+    /// the command costs more than the rest of the fold, so it is read only then.
+    @inline(__always)
+    private static func mayMerge(_ history: UserActivity?, at t: Timestamp) -> Bool {
+        guard let history, let i = history.entries.indices.last, history.entries[i].lastAt == t else { return false }
+        switch history.entries[i].kind {
+        case .signedUp, .session, .guestCartMerged, .guestFavouritesMerged: return true
+        default: return false
+        }
+    }
+
     /// Applies one event under `rules`.
     ///
     /// - Parameters:
@@ -314,19 +326,15 @@ extension ActivityState {
             add(x.userId, ActivityEntry(.emailChanged, at: t, position: p, detail: x.newEmail, extra: x.oldEmail))
         case .profileUpdated:
             let x = e.event as! ProfileUpdated
-            var fields: [String] = []
-            if x.name != nil { fields.append("name") }
-            if x.phone != nil { fields.append("phone") }
-            if x.address != nil { fields.append("address") }
-            guard !fields.isEmpty else { return }
+            // Bits of ActivityRules.profileFields.
+            let fields: Int64 = (x.name != nil ? 1 : 0) | (x.phone != nil ? 2 : 0) | (x.address != nil ? 4 : 0)
+            guard fields != 0 else { return }
             users[x.userId, default: UserActivity()].edited(
-                .profileUpdated, fields: fields, order: ActivityRules.profileFields, window: rules.profileWindow, at: t,
-                position: p, rules)
+                .profileUpdated, fields: fields, window: rules.profileWindow, at: t, position: p, rules)
         case .imageChanged:
             let x = e.event as! ProfileImageChanged
             users[x.userId, default: UserActivity()].edited(
-                .profileUpdated, fields: ["photo"], order: ActivityRules.profileFields, window: rules.profileWindow,
-                at: t, position: p, rules)
+                .profileUpdated, fields: 8, window: rules.profileWindow, at: t, position: p, rules)
         case .languageChanged:
             let x = e.event as! LanguageChanged
             users[x.userId, default: UserActivity()].languageChanged(to: x.language.rawValue, at: t, position: p, rules)
@@ -339,19 +347,16 @@ extension ActivityState {
         case .petEdited:
             let x = e.event as! PetEdited
             guard let pet = pets[x.petId] else { return }
-            var fields: [String] = []
-            if x.name != nil { fields.append("name") }
-            if x.species != nil { fields.append("species") }
-            if x.breed != nil { fields.append("breed") }
-            if x.birthDate != nil { fields.append("birth date") }
-            if x.ageMonths != nil { fields.append("age") }
-            if x.weightGrams != nil { fields.append("weight") }
-            guard !fields.isEmpty else { return }
+            // Bits of ActivityRules.petFields.
+            let fields: Int64 =
+                (x.name != nil ? 1 : 0) | (x.species != nil ? 2 : 0) | (x.breed != nil ? 4 : 0)
+                | (x.birthDate != nil ? 8 : 0) | (x.ageMonths != nil ? 16 : 0) | (x.weightGrams != nil ? 32 : 0)
+            guard fields != 0 else { return }
             if let newName = x.name { pets[x.petId]!.name = newName }
             // The entry names the pet as it was called before the edit, as the owner knew it.
             users[pet.owner, default: UserActivity()].edited(
-                .petEdited, subject: x.petId, name: pet.name, fields: fields, order: ActivityRules.petFields,
-                window: rules.petWindow, at: t, position: p, rules)
+                .petEdited, subject: x.petId, name: pet.name, fields: fields, window: rules.petWindow, at: t, position: p,
+                rules)
         case .petRemoved:
             let x = e.event as! PetRemoved
             guard let pet = pets.removeValue(forKey: x.petId) else { return }
@@ -469,14 +474,13 @@ extension ActivityState {
         case .cartAdded:
             let x = e.event as! CartItemAdded
             guard !Self.isGuest(x.ownerId) else { return }
-            if let command = e.command, ActivityProjection.mergingCommands.contains(command) {
+            if Self.mayMerge(users[x.ownerId], at: t), let command = e.command, ActivityProjection.mergingCommands.contains(command) {
                 users[x.ownerId, default: UserActivity()].cart[x.productId, default: 0] += x.quantity
                 users[x.ownerId]!.guestMerged(.guestCartMerged, units: x.quantity, at: t, position: p, rules)
                 return
             }
-            let units = (users[x.ownerId]?.cart[x.productId] ?? 0) + x.quantity
             users[x.ownerId, default: UserActivity()].cartLine(
-                product: x.productId, name: products[x.productId] ?? x.productId, units: units, at: t, position: p, rules)
+                product: x.productId, name: products[x.productId] ?? x.productId, adding: x.quantity, at: t, position: p, rules)
         case .cartQuantity:
             let x = e.event as! CartItemQuantityChanged
             guard !Self.isGuest(x.ownerId) else { return }
@@ -499,7 +503,7 @@ extension ActivityState {
         case .favouriteAdded:
             let x = e.event as! FavouriteAdded
             guard !Self.isGuest(x.ownerId) else { return }
-            if let command = e.command, ActivityProjection.mergingCommands.contains(command) {
+            if Self.mayMerge(users[x.ownerId], at: t), let command = e.command, ActivityProjection.mergingCommands.contains(command) {
                 users[x.ownerId, default: UserActivity()].guestMerged(.guestFavouritesMerged, units: 1, at: t, position: p, rules)
                 return
             }
@@ -520,8 +524,8 @@ extension ActivityState {
             add(
                 x.customerId,
                 ActivityEntry(
-                    .orderPlaced, at: t, position: p, subject: x.orderId, count: units, secondary: Int64(x.lines.count),
-                    amount: x.total, by: x.customerId))
+                    .orderPlaced, at: t, position: p, subject: x.orderId, extra: x.total.currency, count: units,
+                    secondary: x.total.minorUnits, by: x.customerId))
         case .orderConfirmed:
             let x = e.event as! OrderConfirmed
             guard let o = orders[x.orderId] else { return }

@@ -106,10 +106,15 @@ public struct ActivityRules: Sendable, Hashable {
         t.microsecondsSinceEpoch - start.microsecondsSinceEpoch <= window
     }
 
-    /// The profile fields in the order entries list them.
+    /// The profile fields, bit 0 first, in the order entries list them.
     public static let profileFields = ["name", "phone", "address", "photo"]
-    /// The pet fields in the order entries list them.
+    /// The pet fields, bit 0 first, in the order entries list them.
     public static let petFields = ["name", "species", "breed", "birth date", "age", "weight"]
+
+    /// The names of the fields whose bits are set, in bit order.
+    public static func fieldNames(_ bits: Int64, _ names: [String]) -> [String] {
+        names.indices.filter { bits & (1 << $0) != 0 }.map { names[$0] }
+    }
 }
 
 /// One user's history and what the rules need to know about the account.
@@ -154,11 +159,10 @@ extension UserActivity {
     /// The index of the latest entry when it is of `kind`, about `subject` (when given), and begun within
     /// `window` of `t`.
     func latest(_ kind: ActivityEntry.Kind, subject: String? = nil, within window: Int64, of t: Timestamp) -> Int? {
-        guard let i = entries.indices.last else { return nil }
-        let e = entries[i]
-        guard e.kind == kind, subject == nil || e.subject == subject!, ActivityRules.within(t, e.at, window) else {
-            return nil
-        }
+        // Fields are read in place: copying an entry would retain every string in it.
+        let i = entries.count - 1
+        guard i >= 0, entries[i].kind == kind, ActivityRules.within(t, entries[i].at, window) else { return nil }
+        if let subject, entries[i].subject != subject { return nil }
         return i
     }
 
@@ -185,18 +189,17 @@ extension UserActivity {
         }
     }
 
-    /// Rules 3 and 7: changed fields of the profile or of one pet, joined to the latest entry of the same kind and
-    /// subject inside the window as a union in `order`.
+    /// Rules 3 and 7: changed fields of the profile or of one pet (bits of ``ActivityRules/profileFields`` or
+    /// ``ActivityRules/petFields``), joined to the latest entry of the same kind and subject inside the window.
     mutating func edited(
-        _ kind: ActivityEntry.Kind, subject: String = "", name: String = "", fields: [String], order: [String],
-        window: Int64, at t: Timestamp, position: Int64, _ rules: ActivityRules
+        _ kind: ActivityEntry.Kind, subject: String = "", name: String = "", fields: Int64, window: Int64,
+        at t: Timestamp, position: Int64, _ rules: ActivityRules
     ) {
         if let i = latest(kind, subject: subject, within: window, of: t) {
-            let before = entries[i].fields
-            entries[i].fields = order.filter { before.contains($0) || fields.contains($0) }
+            entries[i].count |= fields
             entries[i].lastAt = t
         } else {
-            append(ActivityEntry(kind, at: t, position: position, subject: subject, name: name, fields: fields), rules)
+            append(ActivityEntry(kind, at: t, position: position, subject: subject, name: name, count: fields), rules)
         }
     }
 
@@ -226,9 +229,9 @@ extension UserActivity {
         var i = entries.count - 1
         let stop = max(0, entries.count - rules.lookBack)
         while i >= stop {
-            let e = entries[i]
-            if !ActivityRules.within(t, e.at, window) || barriers.contains(e.kind) { return nil }
-            if e.subject == product && kinds.contains(e.kind) { return i }
+            let kind = entries[i].kind
+            if !ActivityRules.within(t, entries[i].at, window) || barriers.contains(kind) { return nil }
+            if kinds.contains(kind) && entries[i].subject == product { return i }
             i -= 1
         }
         return nil
@@ -240,11 +243,14 @@ extension UserActivity {
     static let favouriteKinds: [ActivityEntry.Kind] = [.favouriteAdded, .favouriteRemoved]
     static let favouriteBarriers: [ActivityEntry.Kind] = [.guestFavouritesMerged]
 
-    /// Rule 5: one product's cart line now holds `units` (0: removed).
+    /// Rule 5: one product's cart line changed: `adding` units more, or set to `units` (0: removed). The product's
+    /// name is looked up only when a new entry is made.
     mutating func cartLine(
-        product: String, name: String, units: Int64, at t: Timestamp, position: Int64, _ rules: ActivityRules
+        product: String, name: @autoclosure () -> String, adding: Int64 = 0, units set: Int64? = nil, at t: Timestamp,
+        position: Int64, _ rules: ActivityRules
     ) {
         let before = cart[product] ?? 0
+        let units = set ?? before + adding
         cart[product] = units == 0 ? nil : units
         guard before != units else { return }
         if let i = recent(Self.cartKinds, product: product, barriers: Self.cartBarriers, window: rules.cartWindow, of: t, rules)
@@ -257,14 +263,15 @@ extension UserActivity {
             }
         } else {
             append(
-                ActivityEntry(.cartChanged, at: t, position: position, subject: product, name: name, count: units, secondary: before),
+                ActivityEntry(.cartChanged, at: t, position: position, subject: product, name: name(), count: units, secondary: before),
                 rules)
         }
     }
 
     /// Rule 6: a favourite added or removed.
     mutating func favourite(
-        added: Bool, product: String, name: String, at t: Timestamp, position: Int64, _ rules: ActivityRules
+        added: Bool, product: String, name: @autoclosure () -> String, at t: Timestamp, position: Int64,
+        _ rules: ActivityRules
     ) {
         let kind: ActivityEntry.Kind = added ? .favouriteAdded : .favouriteRemoved
         if let i = recent(
@@ -273,7 +280,7 @@ extension UserActivity {
         {
             entries.remove(at: i)
         } else {
-            append(ActivityEntry(kind, at: t, position: position, subject: product, name: name), rules)
+            append(ActivityEntry(kind, at: t, position: position, subject: product, name: name()), rules)
         }
     }
 

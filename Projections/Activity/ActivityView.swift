@@ -35,8 +35,11 @@ public enum ActivityView: ProjectionView {
                         .init(key: "text", value: .string(text)),
                     ]
                     if !entry.subject.isEmpty { o.append(.init(key: "subject", value: .string(entry.subject))) }
-                    if !entry.fields.isEmpty { o.append(.init(key: "fields", value: .array(entry.fields.map { .string($0) }))) }
-                    if let amount = entry.amount { o.append(.init(key: "amount", value: Format.json(amount))) }
+                    let fields = ActivityText.fields(entry)
+                    if !fields.isEmpty { o.append(.init(key: "fields", value: .array(fields.map { .string($0) }))) }
+                    if entry.kind == .orderPlaced {
+                        o.append(.init(key: "amount", value: Format.json(Money(entry.secondary, entry.extra))))
+                    }
                     return .object(o)
                 }))
     }
@@ -70,11 +73,11 @@ public enum ActivityText {
         case .passwordResetRequested: return "Asked for a password reset link (sent to \(e.detail))"
         case .passwordChanged: return "Changed password"
         case .emailChanged: return "Changed email to \(e.detail)"
-        case .profileUpdated: return "Updated profile (\(e.fields.joined(separator: ", ")))"
+        case .profileUpdated: return "Updated profile (\(fields(e).joined(separator: ", ")))"
         case .languageChanged: return "Changed language to \(language(e.detail))"
 
         case .petAdded: return "Added pet \(e.name)"
-        case .petEdited: return "Edited \(e.name)'s profile (\(e.fields.joined(separator: ", ")))"
+        case .petEdited: return "Edited \(e.name)'s profile (\(fields(e).joined(separator: ", ")))"
         case .petRemoved:
             return "Removed pet \(e.name)" + (e.count > 0 ? " (\(plural(e.count, "booking")) cancelled)" : "")
         case .vaccinationRecorded:
@@ -119,7 +122,7 @@ public enum ActivityText {
         case .guestFavouritesMerged: return "Brought in \(plural(e.count, "favourite")) saved as a guest"
 
         case .orderPlaced:
-            return "Placed order \(e.subject) (\(plural(e.count, "item")), \(e.amount.map(Format.money) ?? "?"))"
+            return "Placed order \(e.subject) (\(plural(e.count, "item")), \(Format.money(Money(e.secondary, e.extra))))"
         case .orderConfirmed: return "Order \(e.subject) confirmed"
         case .orderShipped: return "Order \(e.subject) shipped"
         case .orderDelivered: return "Order \(e.subject) delivered"
@@ -135,6 +138,15 @@ public enum ActivityText {
             return e.count == 1
                 ? "Received a message from the shop about \(about(e))"
                 : "Received \(e.count) messages from the shop about \(about(e))"
+        }
+    }
+
+    /// The changed fields of a profile or pet edit, in their fixed order; empty for other kinds.
+    public static func fields(_ e: ActivityEntry) -> [String] {
+        switch e.kind {
+        case .profileUpdated: ActivityRules.fieldNames(e.count, ActivityRules.profileFields)
+        case .petEdited: ActivityRules.fieldNames(e.count, ActivityRules.petFields)
+        default: []
         }
     }
 

@@ -8,6 +8,8 @@ public import Events
 /// the view words it (``ActivityText``), so `apply` never formats a string and the history reads as it was when it
 /// happened even after a pet is renamed. The fields are a small common bag; what each means depends on ``kind``
 /// (documented on each ``Kind`` case), so one record shape serves every kind and encodes without a tag per kind.
+/// It is kept small (144 bytes) because a history holds up to 250 of them per user: changed fields are bits, and
+/// an order's total is its minor units and currency.
 public struct ActivityEntry: FieldCodable, Hashable {
     /// What happened. The raw values are the `kind` scripts see in the view's JSON.
     public enum Kind: String, FieldChoice {

@@ -42,7 +42,8 @@ public import Events
 ///    nothing after "Deleted the account".
 ///
 /// Never filtered: sign-up, deletion, password, email and role changes, and password reset requests (security
-/// matters), pets, bookings, vet requests and orders (business), and anything staff did to the user's things.
+/// matters); pets added and removed and their care records (vaccinations, health issues, treatments, weights),
+/// bookings, vet requests and orders (business); and anything staff did to the user's things.
 ///
 /// Bounds: each user keeps the newest ``maxEntriesPerUser`` (200) entries. The state trims only once a history
 /// has grown ``trimSlack`` (50) past that, dropping the oldest in one move, so trimming costs a constant per event

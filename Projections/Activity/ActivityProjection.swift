@@ -16,7 +16,8 @@ public enum ActivityProjection: Projection {
 
     public static let name = "activity"
     public static let schemaVersion = 1
-    public static let summary = "Each user's meaningful account activity in words, with noise filtered by written rules."
+    public static let summary =
+        "Each user's meaningful account activity in words, with noise filtered by written rules."
     public static let eventTypes = types(
         AccountSignedUp.self, AccountDeleted.self, AdminBootstrapped.self, RoleGranted.self, RoleRevoked.self,
         LoggedIn.self, LoggedOut.self, SessionRestored.self, PasswordResetRequested.self, PasswordChanged.self,
@@ -246,7 +247,8 @@ extension ActivityState {
             (CartItemAdded.self, .cartAdded), (CartItemQuantityChanged.self, .cartQuantity),
             (CartItemRemoved.self, .cartRemoved), (CartCleared.self, .cartCleared),
             (FavouriteAdded.self, .favouriteAdded), (FavouriteRemoved.self, .favouriteRemoved),
-            (OrderPlaced.self, .orderPlaced), (OrderConfirmed.self, .orderConfirmed), (OrderShipped.self, .orderShipped),
+            (OrderPlaced.self, .orderPlaced), (OrderConfirmed.self, .orderConfirmed),
+            (OrderShipped.self, .orderShipped),
             (OrderDelivered.self, .orderDelivered), (OrderCancelled.self, .orderCancelled),
             (ConversationStarted.self, .conversationStarted), (MessageSent.self, .messageSent),
         ]
@@ -355,8 +357,8 @@ extension ActivityState {
             if let newName = x.name { pets[x.petId]!.name = newName }
             // The entry names the pet as it was called before the edit, as the owner knew it.
             users[pet.owner, default: UserActivity()].edited(
-                .petEdited, subject: x.petId, name: pet.name, fields: fields, window: rules.petWindow, at: t, position: p,
-                rules)
+                .petEdited, subject: x.petId, name: pet.name, fields: fields, window: rules.petWindow, at: t,
+                position: p, rules)
         case .petRemoved:
             let x = e.event as! PetRemoved
             guard let pet = pets.removeValue(forKey: x.petId) else { return }
@@ -364,22 +366,34 @@ extension ActivityState {
         case .vaccination:
             let x = e.event as! VaccinationRecorded
             guard let pet = pets[x.petId] else { return }
-            add(pet.owner, ActivityEntry(.vaccinationRecorded, at: t, position: p, subject: x.petId, name: pet.name, detail: x.vaccine, time: x.nextDue))
+            add(
+                pet.owner,
+                ActivityEntry(
+                    .vaccinationRecorded, at: t, position: p, subject: x.petId, name: pet.name, detail: x.vaccine,
+                    time: x.nextDue))
         case .issueOpened:
             let x = e.event as! HealthIssueOpened
             guard let pet = pets[x.petId] else { return }
             pets[x.petId]!.issues[x.issueId] = x.title
-            add(pet.owner, ActivityEntry(.healthIssueOpened, at: t, position: p, subject: x.petId, name: pet.name, detail: x.title))
+            add(
+                pet.owner,
+                ActivityEntry(.healthIssueOpened, at: t, position: p, subject: x.petId, name: pet.name, detail: x.title)
+            )
         case .issueResolved:
             let x = e.event as! HealthIssueResolved
             guard let pet = pets[x.petId] else { return }
             let title = pets[x.petId]!.issues.removeValue(forKey: x.issueId) ?? ""
-            add(pet.owner, ActivityEntry(.healthIssueResolved, at: t, position: p, subject: x.petId, name: pet.name, detail: title))
+            add(
+                pet.owner,
+                ActivityEntry(.healthIssueResolved, at: t, position: p, subject: x.petId, name: pet.name, detail: title)
+            )
         case .vetContact:
             let x = e.event as! VetContactSet
             guard let pet = pets[x.petId] else { return }
             users[pet.owner, default: UserActivity()].petSetting(
-                ActivityEntry(.vetContactSet, at: t, position: p, subject: x.petId, name: pet.name, detail: x.vetName, extra: x.clinic),
+                ActivityEntry(
+                    .vetContactSet, at: t, position: p, subject: x.petId, name: pet.name, detail: x.vetName,
+                    extra: x.clinic),
                 rules)
         case .treatmentStarted:
             let x = e.event as! TreatmentStarted
@@ -387,30 +401,40 @@ extension ActivityState {
             pets[x.petId]!.plans[x.planId] = x.name
             add(
                 pet.owner,
-                ActivityEntry(.treatmentStarted, at: t, position: p, subject: x.petId, name: pet.name, detail: x.name, extra: x.kind.rawValue))
+                ActivityEntry(
+                    .treatmentStarted, at: t, position: p, subject: x.petId, name: pet.name, detail: x.name,
+                    extra: x.kind.rawValue))
         case .treatmentEnded:
             let x = e.event as! TreatmentEnded
             guard let pet = pets[x.petId] else { return }
             let plan = pets[x.petId]!.plans.removeValue(forKey: x.planId) ?? ""
-            add(pet.owner, ActivityEntry(.treatmentEnded, at: t, position: p, subject: x.petId, name: pet.name, detail: plan))
+            add(
+                pet.owner,
+                ActivityEntry(.treatmentEnded, at: t, position: p, subject: x.petId, name: pet.name, detail: plan))
         case .appointment:
             let x = e.event as! NextVetAppointmentSet
             guard let pet = pets[x.petId] else { return }
             users[pet.owner, default: UserActivity()].petSetting(
-                ActivityEntry(.vetAppointmentSet, at: t, position: p, subject: x.petId, name: pet.name, detail: x.reason ?? "", time: x.at),
+                ActivityEntry(
+                    .vetAppointmentSet, at: t, position: p, subject: x.petId, name: pet.name, detail: x.reason ?? "",
+                    time: x.at),
                 rules)
         case .foodPlan:
             let x = e.event as! FoodPlanSet
             guard let pet = pets[x.petId] else { return }
             users[pet.owner, default: UserActivity()].petSetting(
                 ActivityEntry(
-                    .foodPlanSet, at: t, position: p, subject: x.petId, name: pet.name, detail: x.food, count: x.portionGrams,
+                    .foodPlanSet, at: t, position: p, subject: x.petId, name: pet.name, detail: x.food,
+                    count: x.portionGrams,
                     secondary: Int64(x.feedingTimes.count)),
                 rules)
         case .weight:
             let x = e.event as! WeightLogged
             guard let pet = pets[x.petId] else { return }
-            add(pet.owner, ActivityEntry(.weightLogged, at: t, position: p, subject: x.petId, name: pet.name, count: x.weightGrams))
+            add(
+                pet.owner,
+                ActivityEntry(.weightLogged, at: t, position: p, subject: x.petId, name: pet.name, count: x.weightGrams)
+            )
 
         // Grooming.
         case .bookingRequested:
@@ -421,7 +445,8 @@ extension ActivityState {
             add(
                 x.ownerId,
                 ActivityEntry(
-                    .bookingRequested, at: t, position: p, subject: x.bookingId, name: petName, detail: x.service.rawValue,
+                    .bookingRequested, at: t, position: p, subject: x.bookingId, name: petName,
+                    detail: x.service.rawValue,
                     time: x.slot, by: x.ownerId))
         case .bookingConfirmed:
             let x = e.event as! BookingConfirmed
@@ -434,13 +459,7 @@ extension ActivityState {
         case .bookingCancelled:
             let x = e.event as! BookingCancelled
             guard let b = bookings.removeValue(forKey: x.bookingId) else { return }
-            // Rule 10: cancelled by the removal of its pet, in the same command.
-            if let i = users[b.owner]?.entries.indices.last, let last = users[b.owner]?.entries[i],
-                last.kind == .petRemoved, last.subject == b.petId, last.lastAt == t
-            {
-                users[b.owner]!.entries[i].count += 1
-                return
-            }
+            if users[b.owner]?.countedOnPetRemoval(pet: b.petId, at: t) == true { return }
             var entry = bookingEntry(.bookingCancelled, b, x.bookingId, t, p, slot: b.slot, by: x.cancelledBy)
             entry.extra = x.reason ?? ""
             add(b.owner, entry)
@@ -448,7 +467,10 @@ extension ActivityState {
             let x = e.event as! BookingRescheduled
             guard bookings[x.bookingId] != nil else { return }
             bookings[x.bookingId]!.slot = x.slot
-            add(bookings[x.bookingId]!.owner, bookingEntry(.bookingRescheduled, bookings[x.bookingId]!, x.bookingId, t, p, slot: x.slot, by: x.rescheduledBy))
+            add(
+                bookings[x.bookingId]!.owner,
+                bookingEntry(
+                    .bookingRescheduled, bookings[x.bookingId]!, x.bookingId, t, p, slot: x.slot, by: x.rescheduledBy))
 
         // Vet.
         case .vetSubmitted:
@@ -457,15 +479,23 @@ extension ActivityState {
             vetRequests[x.requestId] = Owned(owner: x.ownerId, name: petName)
             add(
                 x.ownerId,
-                ActivityEntry(.vetRequestSubmitted, at: t, position: p, subject: x.requestId, name: petName, detail: x.urgency.rawValue))
+                ActivityEntry(
+                    .vetRequestSubmitted, at: t, position: p, subject: x.requestId, name: petName,
+                    detail: x.urgency.rawValue))
         case .vetAnswered:
             let x = e.event as! VetRequestAnswered
             guard let r = vetRequests[x.requestId] else { return }
-            add(r.owner, ActivityEntry(.vetRequestAnswered, at: t, position: p, subject: x.requestId, name: r.name, by: x.answeredBy))
+            add(
+                r.owner,
+                ActivityEntry(
+                    .vetRequestAnswered, at: t, position: p, subject: x.requestId, name: r.name, by: x.answeredBy))
         case .vetClosed:
             let x = e.event as! VetRequestClosed
             guard let r = vetRequests.removeValue(forKey: x.requestId) else { return }
-            add(r.owner, ActivityEntry(.vetRequestClosed, at: t, position: p, subject: x.requestId, name: r.name, by: x.closedBy))
+            add(
+                r.owner,
+                ActivityEntry(.vetRequestClosed, at: t, position: p, subject: x.requestId, name: r.name, by: x.closedBy)
+            )
 
         // Carts and favourites.
         case .productListed:
@@ -474,18 +504,22 @@ extension ActivityState {
         case .cartAdded:
             let x = e.event as! CartItemAdded
             guard !Self.isGuest(x.ownerId) else { return }
-            if Self.mayMerge(users[x.ownerId], at: t), let command = e.command, ActivityProjection.mergingCommands.contains(command) {
+            if Self.mayMerge(users[x.ownerId], at: t), let command = e.command,
+                ActivityProjection.mergingCommands.contains(command)
+            {
                 users[x.ownerId, default: UserActivity()].cart[x.productId, default: 0] += x.quantity
                 users[x.ownerId]!.guestMerged(.guestCartMerged, units: x.quantity, at: t, position: p, rules)
                 return
             }
             users[x.ownerId, default: UserActivity()].cartLine(
-                product: x.productId, name: products[x.productId] ?? x.productId, adding: x.quantity, at: t, position: p, rules)
+                product: x.productId, name: products[x.productId] ?? x.productId, adding: x.quantity, at: t,
+                position: p, rules)
         case .cartQuantity:
             let x = e.event as! CartItemQuantityChanged
             guard !Self.isGuest(x.ownerId) else { return }
             users[x.ownerId, default: UserActivity()].cartLine(
-                product: x.productId, name: products[x.productId] ?? x.productId, units: x.quantity, at: t, position: p, rules)
+                product: x.productId, name: products[x.productId] ?? x.productId, units: x.quantity, at: t, position: p,
+                rules)
         case .cartRemoved:
             let x = e.event as! CartItemRemoved
             guard !Self.isGuest(x.ownerId) else { return }
@@ -503,17 +537,22 @@ extension ActivityState {
         case .favouriteAdded:
             let x = e.event as! FavouriteAdded
             guard !Self.isGuest(x.ownerId) else { return }
-            if Self.mayMerge(users[x.ownerId], at: t), let command = e.command, ActivityProjection.mergingCommands.contains(command) {
-                users[x.ownerId, default: UserActivity()].guestMerged(.guestFavouritesMerged, units: 1, at: t, position: p, rules)
+            if Self.mayMerge(users[x.ownerId], at: t), let command = e.command,
+                ActivityProjection.mergingCommands.contains(command)
+            {
+                users[x.ownerId, default: UserActivity()].guestMerged(
+                    .guestFavouritesMerged, units: 1, at: t, position: p, rules)
                 return
             }
             users[x.ownerId, default: UserActivity()].favourite(
-                added: true, product: x.productId, name: products[x.productId] ?? x.productId, at: t, position: p, rules)
+                added: true, product: x.productId, name: products[x.productId] ?? x.productId, at: t, position: p, rules
+            )
         case .favouriteRemoved:
             let x = e.event as! FavouriteRemoved
             guard !Self.isGuest(x.ownerId) else { return }
             users[x.ownerId, default: UserActivity()].favourite(
-                added: false, product: x.productId, name: products[x.productId] ?? x.productId, at: t, position: p, rules)
+                added: false, product: x.productId, name: products[x.productId] ?? x.productId, at: t, position: p,
+                rules)
 
         // Orders.
         case .orderPlaced:
@@ -541,12 +580,16 @@ extension ActivityState {
         case .orderCancelled:
             let x = e.event as! OrderCancelled
             guard let o = orders.removeValue(forKey: x.orderId) else { return }
-            add(o.owner, ActivityEntry(.orderCancelled, at: t, position: p, subject: x.orderId, extra: x.reason ?? "", by: x.cancelledBy))
+            add(
+                o.owner,
+                ActivityEntry(
+                    .orderCancelled, at: t, position: p, subject: x.orderId, extra: x.reason ?? "", by: x.cancelledBy))
 
         // Messaging.
         case .conversationStarted:
             let x = e.event as! ConversationStarted
-            conversations[x.conversationId] = Conversation(owner: x.ownerId, subject: x.subject.rawValue, subjectId: x.subjectId)
+            conversations[x.conversationId] = Conversation(
+                owner: x.ownerId, subject: x.subject.rawValue, subjectId: x.subjectId)
             add(
                 x.ownerId,
                 ActivityEntry(

@@ -173,13 +173,16 @@ extension UserActivity {
             if restore { entries[i].secondary += 1 } else { entries[i].count += 1 }
             entries[i].lastAt = t
         } else {
-            append(ActivityEntry(.session, at: t, position: position, count: restore ? 0 : 1, secondary: restore ? 1 : 0), rules)
+            append(
+                ActivityEntry(.session, at: t, position: position, count: restore ? 0 : 1, secondary: restore ? 1 : 0),
+                rules)
         }
     }
 
     /// Rule 2: a log-out.
     mutating func loggedOut(at t: Timestamp, position: Int64, _ rules: ActivityRules) {
-        if let last = entries.last, last.kind == .session, ActivityRules.within(t, last.lastAt, rules.logoutAfterLogin) {
+        if let last = entries.last, last.kind == .session, ActivityRules.within(t, last.lastAt, rules.logoutAfterLogin)
+        {
             return
         }
         if let i = latest(.loggedOut, within: rules.sessionWindow, of: t) {
@@ -254,7 +257,8 @@ extension UserActivity {
         let units = set ?? before + adding
         cart[product] = units == 0 ? nil : units
         guard before != units else { return }
-        if let i = recent(Self.cartKinds, product: product, barriers: Self.cartBarriers, window: rules.cartWindow, of: t, rules)
+        if let i = recent(
+            Self.cartKinds, product: product, barriers: Self.cartBarriers, window: rules.cartWindow, of: t, rules)
         {
             if entries[i].secondary == units {
                 entries.remove(at: i)
@@ -264,7 +268,9 @@ extension UserActivity {
             }
         } else {
             append(
-                ActivityEntry(.cartChanged, at: t, position: position, subject: product, name: name(), count: units, secondary: before),
+                ActivityEntry(
+                    .cartChanged, at: t, position: position, subject: product, name: name(), count: units,
+                    secondary: before),
                 rules)
         }
     }
@@ -276,7 +282,8 @@ extension UserActivity {
     ) {
         let kind: ActivityEntry.Kind = added ? .favouriteAdded : .favouriteRemoved
         if let i = recent(
-            Self.favouriteKinds, product: product, barriers: Self.favouriteBarriers, window: rules.favouriteWindow, of: t,
+            Self.favouriteKinds, product: product, barriers: Self.favouriteBarriers, window: rules.favouriteWindow,
+            of: t,
             rules), entries[i].kind != kind
         {
             entries.remove(at: i)
@@ -308,9 +315,24 @@ extension UserActivity {
             entries[i].lastAt = t
         } else {
             append(
-                ActivityEntry(kind, at: t, position: position, subject: conversation, name: id, detail: subject, count: 1, by: sender),
+                ActivityEntry(
+                    kind, at: t, position: position, subject: conversation, name: id, detail: subject, count: 1,
+                    by: sender),
                 rules)
         }
+    }
+
+    /// Rule 10: a booking cancelled at `t`, counted on the latest entry when that is the removal of its pet by the
+    /// same command (the same clock).
+    ///
+    /// - Returns: Whether it was counted (and needs no entry of its own).
+    mutating func countedOnPetRemoval(pet: String, at t: Timestamp) -> Bool {
+        let i = entries.count - 1
+        guard i >= 0, entries[i].kind == .petRemoved, entries[i].subject == pet, entries[i].lastAt == t else {
+            return false
+        }
+        entries[i].count += 1
+        return true
     }
 
     /// Rule 9: one product of a guest's cart or favourites brought in by the same sign-up or log-in.

@@ -30,8 +30,10 @@ public enum ActivityView: ProjectionView {
             json: .array(
                 zip(shown, texts).map { entry, text in
                     var o: [JSONValue.Pair] = [
-                        .init(key: "at", value: Format.json(entry.at)), .init(key: "lastAt", value: Format.json(entry.lastAt)),
-                        .init(key: "position", value: .int(entry.position)), .init(key: "kind", value: .string(entry.kind.rawValue)),
+                        .init(key: "at", value: Format.json(entry.at)),
+                        .init(key: "lastAt", value: Format.json(entry.lastAt)),
+                        .init(key: "position", value: .int(entry.position)),
+                        .init(key: "kind", value: .string(entry.kind.rawValue)),
                         .init(key: "text", value: .string(text)),
                     ]
                     if !entry.subject.isEmpty { o.append(.init(key: "subject", value: .string(entry.subject))) }
@@ -67,7 +69,8 @@ public enum ActivityText {
             case (let logins, 0): return "Logged in" + times(logins)
             case (0, let restores): return "Session restored" + times(restores)
             case (let logins, let restores):
-                return "Logged in (\(logins + restores) times: \(plural(logins, "log-in")), \(plural(restores, "session restore")))"
+                let kinds = "\(plural(logins, "log-in")), \(plural(restores, "session restore"))"
+                return "Logged in (\(logins + restores) times: \(kinds))"
             }
         case .loggedOut: return "Logged out" + times(e.count)
         case .passwordResetRequested: return "Asked for a password reset link (sent to \(e.detail))"
@@ -84,15 +87,18 @@ public enum ActivityText {
             return "Recorded \(e.name)'s \(e.detail) vaccination" + (e.time.map { " (next due \(date($0)))" } ?? "")
         case .healthIssueOpened: return "Opened a health issue for \(e.name): \(e.detail)"
         case .healthIssueResolved:
-            return e.detail.isEmpty ? "Resolved a health issue of \(e.name)" : "Resolved \(e.name)'s health issue: \(e.detail)"
+            return e.detail.isEmpty
+                ? "Resolved a health issue of \(e.name)" : "Resolved \(e.name)'s health issue: \(e.detail)"
         case .vetContactSet: return "Set \(e.name)'s vet: \(e.detail), \(e.extra)"
         case .treatmentStarted: return "Started \(e.name)'s \(e.extra): \(e.detail)"
         case .treatmentEnded:
             return e.detail.isEmpty ? "Ended a treatment of \(e.name)" : "Ended \(e.name)'s treatment: \(e.detail)"
         case .vetAppointmentSet:
-            return "Set \(e.name)'s next vet appointment for \(e.time.map(slot) ?? "?")" + (e.detail.isEmpty ? "" : " (\(e.detail))")
+            return "Set \(e.name)'s next vet appointment for \(e.time.map(slot) ?? "?")"
+                + (e.detail.isEmpty ? "" : " (\(e.detail))")
         case .foodPlanSet:
-            return "Set \(e.name)'s food plan: \(e.detail), \(e.count) g" + (e.secondary > 0 ? " \(e.secondary) times a day" : "")
+            return "Set \(e.name)'s food plan: \(e.detail), \(e.count) g"
+                + (e.secondary > 0 ? " \(e.secondary) times a day" : "")
         case .weightLogged: return "Logged \(e.name)'s weight: \(weight(e.count))"
 
         case .bookingRequested: return "Booked a \(service(e.detail)) for \(e.name) on \(e.time.map(slot) ?? "?")"
@@ -116,13 +122,15 @@ public enum ActivityText {
             return "Changed \(e.name) in the cart from \(e.secondary) to \(e.count)"
         case .cartCleared: return "Emptied the cart" + (e.count > 0 ? " (\(plural(e.count, "product")))" : "")
         case .guestCartMerged:
-            return "Brought in the cart filled as a guest (\(plural(e.count, "product")), \(plural(e.secondary, "unit")))"
+            return
+                "Brought in the cart filled as a guest (\(plural(e.count, "product")), \(plural(e.secondary, "unit")))"
         case .favouriteAdded: return "Added \(e.name) to favourites"
         case .favouriteRemoved: return "Removed \(e.name) from favourites"
         case .guestFavouritesMerged: return "Brought in \(plural(e.count, "favourite")) saved as a guest"
 
         case .orderPlaced:
-            return "Placed order \(e.subject) (\(plural(e.count, "item")), \(Format.money(Money(e.secondary, e.extra))))"
+            return
+                "Placed order \(e.subject) (\(plural(e.count, "item")), \(Format.money(Money(e.secondary, e.extra))))"
         case .orderConfirmed: return "Order \(e.subject) confirmed"
         case .orderShipped: return "Order \(e.subject) shipped"
         case .orderDelivered: return "Order \(e.subject) delivered"

@@ -5,6 +5,7 @@ public enum ProjectionCatalog {
         InventoryProjection.self,
         CatalogProjection.self,
         CartProjection.self,
+        ActivityProjection.self,
     ]
 
     /// The views.
@@ -12,6 +13,7 @@ public enum ProjectionCatalog {
         InventoryView.self, LowStockView.self,
         CatalogView.self,
         CartView.self,
+        ActivityView.self,
     ]
 
     /// The projection of a name.

@@ -42,6 +42,8 @@ public enum SQLiteExport {
             for (c, _) in cells where seen.insert(c).inserted { columns.append(c) }
             flat.append(Dictionary(cells, uniquingKeysWith: { a, _ in a }))
         }
+        // An empty dictionary still gets its table, with the key column its rows would have.
+        if columns.isEmpty { columns = ["key"] }
         return Table(name: name, columns: columns, rows: flat.map { row in columns.map { row[$0] ?? .null } })
     }
 

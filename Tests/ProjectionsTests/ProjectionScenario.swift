@@ -12,13 +12,17 @@ struct ProjectionScenario {
 
     private(set) var events: [ProjectedEvent] = []
 
-    /// Adds an event on a stream, at a time (default: a minute after the previous event).
-    mutating func given(_ stream: String, _ event: any DomainEvent, at time: String? = nil, actor: String? = nil) {
+    /// Adds an event on a stream, at a time (default: a minute after the previous event), with the actor and the
+    /// command that caused it when given.
+    mutating func given(
+        _ stream: String, _ event: any DomainEvent, at time: String? = nil, actor: String? = nil, command: String? = nil
+    ) {
         let previous = events.last?.occurredAt ?? Timestamp(microsecondsSinceEpoch: Self.start.microsecondsSinceEpoch - 60_000_000)
         let at = time.map { Timestamp(iso8601: $0)! } ?? Timestamp(microsecondsSinceEpoch: previous.microsecondsSinceEpoch + 60_000_000)
         var metadata = EventMetadata()
         metadata["occurredAt"] = at.iso8601
         if let actor { metadata[EventMetadata.actor] = actor }
+        if let command { metadata["command"] = command }
         events.append(
             ProjectedEvent(
                 position: UInt64(events.count), stream: StreamID(unchecked: stream), recordedAt: at, metadata: metadata,

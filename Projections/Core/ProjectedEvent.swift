@@ -13,6 +13,10 @@ public struct ProjectedEvent: Sendable {
     public var metadata: EventMetadata
     /// The event.
     public var event: any DomainEvent
+    /// The business time: the clock of the command that caused the event (`occurredAt` in its metadata), else
+    /// when it was recorded. Days, windows and "due soon" are all measured on it, so a replayed or scripted day
+    /// reads as that day. Read once here, from the metadata's bytes, because most projections need it.
+    public var occurredAt: Timestamp
 
     /// Creates an event.
     public init(position: UInt64, stream: StreamID, recordedAt: Timestamp, metadata: EventMetadata = EventMetadata(), event: any DomainEvent) {
@@ -21,12 +25,8 @@ public struct ProjectedEvent: Sendable {
         self.recordedAt = recordedAt
         self.metadata = metadata
         self.event = event
-    }
-
-    /// The business time: the clock of the command that caused the event (`occurredAt`), else when it was recorded.
-    /// Days, windows and "due soon" are all measured on it, so a replayed or scripted day reads as that day.
-    public var occurredAt: Timestamp {
-        metadata["occurredAt"].flatMap { Timestamp(iso8601: $0) } ?? recordedAt
+        let parsed: Timestamp?? = metadata.withValueBytes(forKey: "occurredAt") { Timestamp(iso8601Bytes: $0) }
+        occurredAt = (parsed ?? nil) ?? recordedAt
     }
 
     /// Who caused it.

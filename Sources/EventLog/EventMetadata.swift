@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Free-form string pairs carried by an event, with well-known keys for correlation, causation and actor.
 ///
 /// Pairs are kept sorted by key with unique keys, in one canonical byte encoding (each key and value as a
@@ -130,6 +134,47 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     }
 
     /// Visits the pairs in key order; return `false` to stop. Malformed bytes end the visit (never trap).
+    /// Calls `body` with the UTF-8 bytes of a key's value, without building strings: the fast path for readers
+    /// that look at one key of every event.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - body: Given the value's bytes.
+    /// - Returns: What `body` returns, `nil` when the key is absent.
+    public func withValueBytes<R>(forKey key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        var key = key
+        return key.withUTF8 { k in
+            encoded.withUnsafeBufferPointer { b -> R? in
+                var i = 0
+                func length() -> Int? {
+                    var n = 0
+                    var shift = 0
+                    while i < b.count {
+                        let byte = b[i]
+                        i += 1
+                        n |= Int(byte & 0x7F) << shift
+                        if byte < 0x80 { return n <= b.count - i ? n : nil }
+                        shift += 7
+                        if shift > 28 { return nil }
+                    }
+                    return nil
+                }
+                for _ in 0..<count {
+                    guard let kl = length() else { return nil }
+                    let keyStart = i
+                    i += kl
+                    guard let vl = length() else { return nil }
+                    let valueStart = i
+                    i += vl
+                    if kl == k.count && memcmp(b.baseAddress! + keyStart, k.baseAddress!, kl) == 0 {
+                        return body(UnsafeBufferPointer(rebasing: b[valueStart..<(valueStart + vl)]))
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
     private func forEachPair(_ body: (String, String) -> Bool) {
         encoded.withUnsafeBufferPointer { b in
             var i = 0

@@ -54,7 +54,22 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// - Parameter text: The text to parse.
     /// - Returns: The instant, or `nil` if `text` is not such a time.
     public init?(iso8601 text: String) {
-        let b = Array(text.utf8)
+        var text = text
+        guard let us = text.withUTF8({ Self.parse($0) }) else { return nil }
+        microsecondsSinceEpoch = us
+    }
+
+    /// Parses the UTF-8 bytes of a UTC ISO-8601 time, as ``init(iso8601:)`` does, without building a string (the
+    /// projections read a time from every event's metadata).
+    ///
+    /// - Parameter bytes: The text's bytes.
+    /// - Returns: The instant, or `nil` if the bytes are not such a time.
+    public init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard let us = Self.parse(bytes) else { return nil }
+        microsecondsSinceEpoch = us
+    }
+
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         func num(_ from: Int, _ len: Int) -> Int64? {
             guard from + len <= b.count else { return nil }
             var v: Int64 = 0
@@ -107,7 +122,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         }
         let days = Self.days(fromCivil: y, mo, d)
         guard Self.civil(fromDays: days) == (y, mo, d) else { return nil }
-        microsecondsSinceEpoch = ((days * 86_400) + h * 3600 + mi * 60 + s) * 1_000_000 + frac
+        return ((days * 86_400) + h * 3600 + mi * 60 + s) * 1_000_000 + frac
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.

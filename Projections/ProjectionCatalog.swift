@@ -3,11 +3,15 @@ public enum ProjectionCatalog {
     /// The projections.
     public static let projections: [any Projection.Type] = [
         InventoryProjection.self,
+        OrdersProjection.self,
+        DashboardProjection.self,
     ]
 
     /// The views.
     public static let views: [any ProjectionView.Type] = [
         InventoryView.self, LowStockView.self,
+        CustomerOrdersView.self, OrderDetailView.self,
+        DashboardView.self,
     ]
 
     /// The projection of a name.

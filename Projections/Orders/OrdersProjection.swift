@@ -17,7 +17,7 @@ public enum OrdersProjection: Projection {
         /// The business time of the change (the command's clock).
         public var at: Timestamp
         /// Who made the change: the event's own record (`confirmedBy`, `cancelledBy`, ...); for the placing, the
-        /// command's actor, else the customer.
+        /// customer (the domain places an order only as its customer).
         public var actor: String
         /// Why it was cancelled, when the canceller said.
         public var reason: String?
@@ -168,7 +168,7 @@ public enum OrdersProjection: Projection {
                 customerId: x.customerId, placedAt: at, lines: x.lines, subtotal: x.subtotal, total: x.total,
                 deliveryAddress: x.deliveryAddress, deliverySlot: x.deliverySlot, recipientName: x.recipientName,
                 recipientPhone: x.recipientPhone, payment: x.payment, status: .placed,
-                timeline: [Step(status: .placed, at: at, actor: e.actor ?? x.customerId)])
+                timeline: [Step(status: .placed, at: at, actor: x.customerId)])
             state.byCustomer[x.customerId, default: OrderIDs()].ids.append(x.orderId)
         case let x as OrderConfirmed:
             try advance(&state, x.orderId, Step(status: .confirmed, at: e.occurredAt, actor: x.confirmedBy))

@@ -334,9 +334,28 @@ public enum DashboardProjection: Projection {
     }
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        switch e.event {
+        // Cases in rough order of frequency (stock movements come with every order and sale); see EventKind.swift.
+        switch e.kind {
+        // Stock.
+        case StockReserved.kind:
+            let x = e.event as! StockReserved
+            state.stock[x.productId, default: Stock()].reserved += x.quantity
+        case StockReservationFulfilled.kind:
+            let x = e.event as! StockReservationFulfilled
+            update(&state.stock[x.productId, default: Stock()]) {
+                $0.reserved -= x.quantity
+                $0.onHand -= x.quantity
+            }
+        case StockReleased.kind:
+            let x = e.event as! StockReleased
+            state.stock[x.productId, default: Stock()].reserved -= x.quantity
+        case StockSoldInStore.kind:
+            let x = e.event as! StockSoldInStore
+            state.stock[x.productId, default: Stock()].onHand -= x.quantity
+
         // Orders.
-        case let x as OrderPlaced:
+        case OrderPlaced.kind:
+            let x = e.event as! OrderPlaced
             guard state.orders[x.orderId] == nil else { throw ProjectionError("order '\(x.orderId)' was placed twice") }
             let day = dayNumber(e.occurredAt)
             state.orders[x.orderId] = OrderFacts(
@@ -345,82 +364,81 @@ public enum DashboardProjection: Projection {
             state.ordersByStatus[OrdersProjection.Status.placed.rawValue, default: 0] += 1
             count(&state.days[day, default: Day()].takings[x.total.currency, default: Takings()], order: x.total, 1)
             for line in x.lines { addSold(&state, line) }
-        case let x as OrderConfirmed:
-            _ = try move(&state, x.orderId, to: .confirmed)
-        case let x as OrderShipped:
-            _ = try move(&state, x.orderId, to: .shipped)
-        case let x as OrderDelivered:
-            _ = try move(&state, x.orderId, to: .delivered)
-        case let x as OrderCancelled:
-            let facts = try move(&state, x.orderId, to: .cancelled)
+        case OrderConfirmed.kind:
+            _ = try move(&state, (e.event as! OrderConfirmed).orderId, to: .confirmed)
+        case OrderShipped.kind:
+            _ = try move(&state, (e.event as! OrderShipped).orderId, to: .shipped)
+        case OrderDelivered.kind:
+            _ = try move(&state, (e.event as! OrderDelivered).orderId, to: .delivered)
+        case OrderCancelled.kind:
+            let facts = try move(&state, (e.event as! OrderCancelled).orderId, to: .cancelled)
             // Taken off the day it was placed: that day's orders are worth less now.
             count(&state.days[facts.day, default: Day()].takings[facts.total.currency, default: Takings()], order: facts.total, -1)
             for u in facts.units { state.sold[u.productId, default: Seller()].units -= u.quantity }
 
         // The till.
-        case let x as InStoreSaleCompleted:
+        case InStoreSaleCompleted.kind:
+            let x = e.event as! InStoreSaleCompleted
             let day = dayNumber(e.occurredAt)
             count(&state.days[day, default: Day()].takings[x.total.currency, default: Takings()], sale: x.total)
             for line in x.lines { addSold(&state, line) }
 
         // Accounts.
-        case is AccountSignedUp:
+        case AccountSignedUp.kind:
             state.days[dayNumber(e.occurredAt), default: Day()].signUps += 1
 
-        // Catalog and stock.
-        case let x as ProductListed:
-            update(&state.stock[x.productId, default: Stock()]) {
-                $0.name = x.name
-                $0.listed = true
-            }
-        case let x as ProductDelisted:
-            state.stock[x.productId, default: Stock()].listed = false
-        case let x as ProductRelisted:
-            state.stock[x.productId, default: Stock()].listed = true
-        case let x as StockReceived:
-            state.stock[x.productId, default: Stock()].onHand += x.quantity
-        case let x as StockAdjusted:
-            state.stock[x.productId, default: Stock()].onHand += x.delta
-        case let x as StockReserved:
-            state.stock[x.productId, default: Stock()].reserved += x.quantity
-        case let x as StockReleased:
-            state.stock[x.productId, default: Stock()].reserved -= x.quantity
-        case let x as StockReservationFulfilled:
-            update(&state.stock[x.productId, default: Stock()]) {
-                $0.reserved -= x.quantity
-                $0.onHand -= x.quantity
-            }
-        case let x as StockSoldInStore:
-            state.stock[x.productId, default: Stock()].onHand -= x.quantity
-
         // Bookings: only active ones are kept; events of a finished booking find nothing to change.
-        case let x as BookingRequested:
+        case BookingRequested.kind:
+            let x = e.event as! BookingRequested
             state.bookings[x.bookingId] = ActiveBooking(
                 petId: x.petId, ownerId: x.ownerId, service: x.service, slot: x.slot, status: .requested,
                 since: e.occurredAt)
-        case let x as BookingConfirmed:
-            state.bookings[x.bookingId]?.status = .confirmed
-            state.bookings[x.bookingId]?.slot = x.slot
-        case let x as BookingRescheduled:
+        case BookingConfirmed.kind:
+            let x = e.event as! BookingConfirmed
+            if let i = state.bookings.index(forKey: x.bookingId) {
+                state.bookings.values[i].status = .confirmed
+                state.bookings.values[i].slot = x.slot
+            }
+        case BookingRescheduled.kind:
+            let x = e.event as! BookingRescheduled
             // The domain makes a moved booking requested again: staff confirmed the old slot, not the new one.
             if let i = state.bookings.index(forKey: x.bookingId) {
                 state.bookings.values[i].status = .requested
                 state.bookings.values[i].slot = x.slot
                 state.bookings.values[i].since = e.occurredAt
             }
-        case let x as BookingCancelled:
-            state.bookings[x.bookingId] = nil
-        case let x as BookingCompleted:
-            state.bookings[x.bookingId] = nil
+        case BookingCancelled.kind:
+            state.bookings[(e.event as! BookingCancelled).bookingId] = nil
+        case BookingCompleted.kind:
+            state.bookings[(e.event as! BookingCompleted).bookingId] = nil
 
         // Vet requests: only open ones are kept.
-        case let x as VetRequestSubmitted:
+        case VetRequestSubmitted.kind:
+            let x = e.event as! VetRequestSubmitted
             state.vet[x.requestId] = OpenVetRequest(
                 petId: x.petId, ownerId: x.ownerId, urgency: x.urgency, status: .submitted, submittedAt: e.occurredAt)
-        case let x as VetRequestAnswered:
-            state.vet[x.requestId]?.status = .answered
-        case let x as VetRequestClosed:
-            state.vet[x.requestId] = nil
+        case VetRequestAnswered.kind:
+            state.vet[(e.event as! VetRequestAnswered).requestId]?.status = .answered
+        case VetRequestClosed.kind:
+            state.vet[(e.event as! VetRequestClosed).requestId] = nil
+
+        // Catalog and stock arrivals, rarer.
+        case StockReceived.kind:
+            let x = e.event as! StockReceived
+            state.stock[x.productId, default: Stock()].onHand += x.quantity
+        case StockAdjusted.kind:
+            let x = e.event as! StockAdjusted
+            state.stock[x.productId, default: Stock()].onHand += x.delta
+        case ProductListed.kind:
+            let x = e.event as! ProductListed
+            update(&state.stock[x.productId, default: Stock()]) {
+                $0.name = x.name
+                $0.listed = true
+            }
+        case ProductDelisted.kind:
+            state.stock[(e.event as! ProductDelisted).productId, default: Stock()].listed = false
+        case ProductRelisted.kind:
+            state.stock[(e.event as! ProductRelisted).productId, default: Stock()].listed = true
 
         default:
             return

@@ -159,24 +159,32 @@ public enum OrdersProjection: Projection {
         OrderPlaced.self, OrderConfirmed.self, OrderShipped.self, OrderDelivered.self, OrderCancelled.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        switch e.event {
-        case let x as OrderPlaced:
+        switch e.kind {  // see EventKind.swift
+        case OrderPlaced.kind:
+            let x = e.event as! OrderPlaced
             // The domain refuses a second placing of an id; seeing one means the log and this fold disagree.
             guard state.orders[x.orderId] == nil else { throw ProjectionError("order '\(x.orderId)' was placed twice") }
             let at = e.occurredAt
+            // Room for the longest life (placed, confirmed, shipped, delivered or cancelled) in one allocation.
+            var timeline: [Step] = []
+            timeline.reserveCapacity(4)
+            timeline.append(Step(status: .placed, at: at, actor: x.customerId))
             state.orders[x.orderId] = Order(
                 customerId: x.customerId, placedAt: at, lines: x.lines, subtotal: x.subtotal, total: x.total,
                 deliveryAddress: x.deliveryAddress, deliverySlot: x.deliverySlot, recipientName: x.recipientName,
-                recipientPhone: x.recipientPhone, payment: x.payment, status: .placed,
-                timeline: [Step(status: .placed, at: at, actor: x.customerId)])
+                recipientPhone: x.recipientPhone, payment: x.payment, status: .placed, timeline: timeline)
             state.byCustomer[x.customerId, default: OrderIDs()].ids.append(x.orderId)
-        case let x as OrderConfirmed:
+        case OrderConfirmed.kind:
+            let x = e.event as! OrderConfirmed
             try advance(&state, x.orderId, Step(status: .confirmed, at: e.occurredAt, actor: x.confirmedBy))
-        case let x as OrderShipped:
+        case OrderShipped.kind:
+            let x = e.event as! OrderShipped
             try advance(&state, x.orderId, Step(status: .shipped, at: e.occurredAt, actor: x.shippedBy))
-        case let x as OrderDelivered:
+        case OrderDelivered.kind:
+            let x = e.event as! OrderDelivered
             try advance(&state, x.orderId, Step(status: .delivered, at: e.occurredAt, actor: x.deliveredBy))
-        case let x as OrderCancelled:
+        case OrderCancelled.kind:
+            let x = e.event as! OrderCancelled
             try advance(&state, x.orderId, Step(status: .cancelled, at: e.occurredAt, actor: x.cancelledBy, reason: x.reason))
         default:
             return

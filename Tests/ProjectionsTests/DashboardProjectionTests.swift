@@ -239,6 +239,16 @@ struct DashboardProjectionTests {
             ])
     }
 
+    @Test func eventsOfAFinishedBookingOrClosedRequestChangeNothing() throws {
+        var s = Self.scenario()
+        let before = try s.state(D.self)
+        // b-4 was cancelled, b-5 completed and v-3 closed: the fold keeps no trace of them, and later events find none.
+        s.given("booking-b-4", BookingConfirmed(bookingId: "b-4", slot: Self.t("2026-12-05T13:00:00Z"), reminderDueAt: Self.t("2026-12-04T13:00:00Z"), confirmedBy: "s-1"))
+        s.given("booking-b-5", BookingRescheduled(bookingId: "b-5", previousSlot: Self.t("2026-12-04T08:00:00Z"), slot: Self.t("2026-12-07T08:00:00Z"), rescheduledBy: "s-1"))
+        s.given("vet-v-3", VetRequestAnswered(requestId: "v-3", answer: "again", answeredBy: "s-3"))
+        #expect(try s.state(D.self) == before)
+    }
+
     @Test func daysAreUTCDaysOfTheBusinessTime() throws {
         #expect(D.dayNumber(Self.t("1970-01-01T00:00:00Z")) == 0)
         #expect(D.dayNumber(Self.t("1969-12-31T23:59:59.999999Z")) == -1)

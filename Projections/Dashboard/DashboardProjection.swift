@@ -334,27 +334,27 @@ public enum DashboardProjection: Projection {
     }
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        // Cases in rough order of frequency (stock movements come with every order and sale); see EventKind.swift.
-        switch e.kind {
+        // Cases in rough order of frequency (stock movements come with every order and sale); see EventTypeID.swift.
+        switch e.typeID {
         // Stock.
-        case StockReserved.kind:
+        case StockReserved.typeID:
             let x = e.event as! StockReserved
             state.stock[x.productId, default: Stock()].reserved += x.quantity
-        case StockReservationFulfilled.kind:
+        case StockReservationFulfilled.typeID:
             let x = e.event as! StockReservationFulfilled
             update(&state.stock[x.productId, default: Stock()]) {
                 $0.reserved -= x.quantity
                 $0.onHand -= x.quantity
             }
-        case StockReleased.kind:
+        case StockReleased.typeID:
             let x = e.event as! StockReleased
             state.stock[x.productId, default: Stock()].reserved -= x.quantity
-        case StockSoldInStore.kind:
+        case StockSoldInStore.typeID:
             let x = e.event as! StockSoldInStore
             state.stock[x.productId, default: Stock()].onHand -= x.quantity
 
         // Orders.
-        case OrderPlaced.kind:
+        case OrderPlaced.typeID:
             let x = e.event as! OrderPlaced
             guard state.orders[x.orderId] == nil else { throw ProjectionError("order '\(x.orderId)' was placed twice") }
             let day = dayNumber(e.occurredAt)
@@ -364,42 +364,42 @@ public enum DashboardProjection: Projection {
             state.ordersByStatus[OrdersProjection.Status.placed.rawValue, default: 0] += 1
             count(&state.days[day, default: Day()].takings[x.total.currency, default: Takings()], order: x.total, 1)
             for line in x.lines { addSold(&state, line) }
-        case OrderConfirmed.kind:
+        case OrderConfirmed.typeID:
             _ = try move(&state, (e.event as! OrderConfirmed).orderId, to: .confirmed)
-        case OrderShipped.kind:
+        case OrderShipped.typeID:
             _ = try move(&state, (e.event as! OrderShipped).orderId, to: .shipped)
-        case OrderDelivered.kind:
+        case OrderDelivered.typeID:
             _ = try move(&state, (e.event as! OrderDelivered).orderId, to: .delivered)
-        case OrderCancelled.kind:
+        case OrderCancelled.typeID:
             let facts = try move(&state, (e.event as! OrderCancelled).orderId, to: .cancelled)
             // Taken off the day it was placed: that day's orders are worth less now.
             count(&state.days[facts.day, default: Day()].takings[facts.total.currency, default: Takings()], order: facts.total, -1)
             for u in facts.units { state.sold[u.productId, default: Seller()].units -= u.quantity }
 
         // The till.
-        case InStoreSaleCompleted.kind:
+        case InStoreSaleCompleted.typeID:
             let x = e.event as! InStoreSaleCompleted
             let day = dayNumber(e.occurredAt)
             count(&state.days[day, default: Day()].takings[x.total.currency, default: Takings()], sale: x.total)
             for line in x.lines { addSold(&state, line) }
 
         // Accounts.
-        case AccountSignedUp.kind:
+        case AccountSignedUp.typeID:
             state.days[dayNumber(e.occurredAt), default: Day()].signUps += 1
 
         // Bookings: only active ones are kept; events of a finished booking find nothing to change.
-        case BookingRequested.kind:
+        case BookingRequested.typeID:
             let x = e.event as! BookingRequested
             state.bookings[x.bookingId] = ActiveBooking(
                 petId: x.petId, ownerId: x.ownerId, service: x.service, slot: x.slot, status: .requested,
                 since: e.occurredAt)
-        case BookingConfirmed.kind:
+        case BookingConfirmed.typeID:
             let x = e.event as! BookingConfirmed
             if let i = state.bookings.index(forKey: x.bookingId) {
                 state.bookings.values[i].status = .confirmed
                 state.bookings.values[i].slot = x.slot
             }
-        case BookingRescheduled.kind:
+        case BookingRescheduled.typeID:
             let x = e.event as! BookingRescheduled
             // The domain makes a moved booking requested again: staff confirmed the old slot, not the new one.
             if let i = state.bookings.index(forKey: x.bookingId) {
@@ -407,37 +407,37 @@ public enum DashboardProjection: Projection {
                 state.bookings.values[i].slot = x.slot
                 state.bookings.values[i].since = e.occurredAt
             }
-        case BookingCancelled.kind:
+        case BookingCancelled.typeID:
             state.bookings[(e.event as! BookingCancelled).bookingId] = nil
-        case BookingCompleted.kind:
+        case BookingCompleted.typeID:
             state.bookings[(e.event as! BookingCompleted).bookingId] = nil
 
         // Vet requests: only open ones are kept.
-        case VetRequestSubmitted.kind:
+        case VetRequestSubmitted.typeID:
             let x = e.event as! VetRequestSubmitted
             state.vet[x.requestId] = OpenVetRequest(
                 petId: x.petId, ownerId: x.ownerId, urgency: x.urgency, status: .submitted, submittedAt: e.occurredAt)
-        case VetRequestAnswered.kind:
+        case VetRequestAnswered.typeID:
             state.vet[(e.event as! VetRequestAnswered).requestId]?.status = .answered
-        case VetRequestClosed.kind:
+        case VetRequestClosed.typeID:
             state.vet[(e.event as! VetRequestClosed).requestId] = nil
 
         // Catalog and stock arrivals, rarer.
-        case StockReceived.kind:
+        case StockReceived.typeID:
             let x = e.event as! StockReceived
             state.stock[x.productId, default: Stock()].onHand += x.quantity
-        case StockAdjusted.kind:
+        case StockAdjusted.typeID:
             let x = e.event as! StockAdjusted
             state.stock[x.productId, default: Stock()].onHand += x.delta
-        case ProductListed.kind:
+        case ProductListed.typeID:
             let x = e.event as! ProductListed
             update(&state.stock[x.productId, default: Stock()]) {
                 $0.name = x.name
                 $0.listed = true
             }
-        case ProductDelisted.kind:
+        case ProductDelisted.typeID:
             state.stock[(e.event as! ProductDelisted).productId, default: Stock()].listed = false
-        case ProductRelisted.kind:
+        case ProductRelisted.typeID:
             state.stock[(e.event as! ProductRelisted).productId, default: Stock()].listed = true
 
         default:

@@ -159,8 +159,8 @@ public enum OrdersProjection: Projection {
         OrderPlaced.self, OrderConfirmed.self, OrderShipped.self, OrderDelivered.self, OrderCancelled.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        switch e.kind {  // see EventKind.swift
-        case OrderPlaced.kind:
+        switch e.typeID {  // see EventTypeID.swift
+        case OrderPlaced.typeID:
             let x = e.event as! OrderPlaced
             // The domain refuses a second placing of an id; seeing one means the log and this fold disagree.
             guard state.orders[x.orderId] == nil else { throw ProjectionError("order '\(x.orderId)' was placed twice") }
@@ -174,16 +174,16 @@ public enum OrdersProjection: Projection {
                 deliveryAddress: x.deliveryAddress, deliverySlot: x.deliverySlot, recipientName: x.recipientName,
                 recipientPhone: x.recipientPhone, payment: x.payment, status: .placed, timeline: timeline)
             state.byCustomer[x.customerId, default: OrderIDs()].ids.append(x.orderId)
-        case OrderConfirmed.kind:
+        case OrderConfirmed.typeID:
             let x = e.event as! OrderConfirmed
             try advance(&state, x.orderId, Step(status: .confirmed, at: e.occurredAt, actor: x.confirmedBy))
-        case OrderShipped.kind:
+        case OrderShipped.typeID:
             let x = e.event as! OrderShipped
             try advance(&state, x.orderId, Step(status: .shipped, at: e.occurredAt, actor: x.shippedBy))
-        case OrderDelivered.kind:
+        case OrderDelivered.typeID:
             let x = e.event as! OrderDelivered
             try advance(&state, x.orderId, Step(status: .delivered, at: e.occurredAt, actor: x.deliveredBy))
-        case OrderCancelled.kind:
+        case OrderCancelled.typeID:
             let x = e.event as! OrderCancelled
             try advance(&state, x.orderId, Step(status: .cancelled, at: e.occurredAt, actor: x.cancelledBy, reason: x.reason))
         default:

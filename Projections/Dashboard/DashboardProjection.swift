@@ -191,7 +191,10 @@ public enum DashboardProjection: Projection {
         /// When it last became requested (requested or rescheduled).
         public var since: Timestamp
 
-        public init(petId: String, ownerId: String, service: GroomingService, slot: Timestamp, status: BookingStatus, since: Timestamp) {
+        public init(
+            petId: String, ownerId: String, service: GroomingService, slot: Timestamp, status: BookingStatus,
+            since: Timestamp
+        ) {
             self.petId = petId
             self.ownerId = ownerId
             self.service = service
@@ -227,7 +230,9 @@ public enum DashboardProjection: Projection {
         public var status: VetRequestStatus
         public var submittedAt: Timestamp
 
-        public init(petId: String, ownerId: String, urgency: VetUrgency, status: VetRequestStatus, submittedAt: Timestamp) {
+        public init(
+            petId: String, ownerId: String, urgency: VetUrgency, status: VetRequestStatus, submittedAt: Timestamp
+        ) {
             self.petId = petId
             self.ownerId = ownerId
             self.urgency = urgency
@@ -373,7 +378,9 @@ public enum DashboardProjection: Projection {
         case OrderCancelled.typeID:
             let facts = try move(&state, (e.event as! OrderCancelled).orderId, to: .cancelled)
             // Taken off the day it was placed: that day's orders are worth less now.
-            count(&state.days[facts.day, default: Day()].takings[facts.total.currency, default: Takings()], order: facts.total, -1)
+            count(
+                &state.days[facts.day, default: Day()].takings[facts.total.currency, default: Takings()],
+                order: facts.total, -1)
             for u in facts.units { state.sold[u.productId, default: Seller()].units -= u.quantity }
 
         // The till.
@@ -470,7 +477,9 @@ public enum DashboardProjection: Projection {
     }
 
     /// Moves an order to a status, keeping the counts by status; returns its facts.
-    private static func move(_ state: inout State, _ orderId: String, to status: OrdersProjection.Status) throws(ProjectionError)
+    private static func move(
+        _ state: inout State, _ orderId: String, to status: OrdersProjection.Status
+    ) throws(ProjectionError)
         -> OrderFacts
     {
         guard let i = state.orders.index(forKey: orderId) else {

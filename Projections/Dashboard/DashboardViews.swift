@@ -1,6 +1,6 @@
-import PawtrailJSON
 import EventLog
 import Events
+import PawtrailJSON
 
 /// `pawtrail view dashboard [--days N] [--low-stock N]`: the admin dashboard, one table with a SECTION column (for
 /// people) and one JSON object with every section (for scripts).
@@ -15,14 +15,17 @@ public enum DashboardView: ProjectionView {
     public static let summary =
         "Orders by status, revenue and sign-ups per day, low stock, bookings awaiting confirmation, open vet requests, top products."
     public static let options = [
-        ViewOption("days", "n", help: "Days of the per-day series, counted back from the last day with data.", default: "7"),
+        ViewOption(
+            "days", "n", help: "Days of the per-day series, counted back from the last day with data.", default: "7"),
         ViewOption("low-stock", "n", help: "The most available units that count as low stock.", default: "5"),
     ]
 
     /// How many products the top-products section lists.
     public static let topCount = 5
 
-    public static func render(_ state: DashboardProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
+    public static func render(
+        _ state: DashboardProjection.State, _ arguments: ViewArguments
+    ) throws(ViewError) -> ViewOutput {
         let dayCount = try arguments.int("days", default: 7, range: 1...3660)
         let threshold = try arguments.int("low-stock", default: 5, range: 0...1_000_000)
         var rows: [[String]] = []
@@ -49,7 +52,8 @@ public enum DashboardView: ProjectionView {
                     ])
                     revenue.append(
                         .object([
-                            "day": .string(date), "currency": .string(currency), "revenue": Format.json(Money(t.amount, currency)),
+                            "day": .string(date), "currency": .string(currency),
+                            "revenue": Format.json(Money(t.amount, currency)),
                             "orders": .int(t.orders), "ordersRevenue": Format.json(online), "tillSales": .int(t.sales),
                             "tillRevenue": Format.json(till),
                         ]))
@@ -67,7 +71,10 @@ public enum DashboardView: ProjectionView {
         let low = state.stock.filter { $0.value.listed && $0.value.available <= threshold }
             .sorted { ($0.value.available, $0.key) < ($1.value.available, $1.key) }
         rows += low.map {
-            ["low-stock", $0.key, String($0.value.available), "\($0.value.name): on hand \($0.value.onHand), reserved \($0.value.reserved)"]
+            [
+                "low-stock", $0.key, String($0.value.available),
+                "\($0.value.name): on hand \($0.value.onHand), reserved \($0.value.reserved)",
+            ]
         }
 
         // Bookings awaiting confirmation, soonest slot first.
@@ -82,7 +89,9 @@ public enum DashboardView: ProjectionView {
 
         // Open vet requests, most urgent first, then oldest first.
         let open = state.vet.sorted {
-            (rank($0.value.urgency), $0.value.submittedAt, $0.key) < (rank($1.value.urgency), $1.value.submittedAt, $1.key)
+            (rank($0.value.urgency), $0.value.submittedAt, $0.key) < (
+                rank($1.value.urgency), $1.value.submittedAt, $1.key
+            )
         }
         rows += open.map {
             [
@@ -127,7 +136,8 @@ public enum DashboardView: ProjectionView {
                     "products": .array(
                         low.map {
                             .object([
-                                "productId": .string($0.key), "name": .string($0.value.name), "onHand": .int($0.value.onHand),
+                                "productId": .string($0.key), "name": .string($0.value.name),
+                                "onHand": .int($0.value.onHand),
                                 "reserved": .int($0.value.reserved), "available": .int($0.value.available),
                             ])
                         }),
@@ -135,7 +145,8 @@ public enum DashboardView: ProjectionView {
                 "bookingsAwaitingConfirmation": .array(
                     awaiting.map {
                         .object([
-                            "bookingId": .string($0.key), "slot": Format.json($0.value.slot), "petId": .string($0.value.petId),
+                            "bookingId": .string($0.key), "slot": Format.json($0.value.slot),
+                            "petId": .string($0.value.petId),
                             "ownerId": .string($0.value.ownerId), "service": .string($0.value.service.rawValue),
                             "since": Format.json($0.value.since),
                         ])
@@ -150,7 +161,9 @@ public enum DashboardView: ProjectionView {
                     }),
                 "topProducts": .array(
                     top.map {
-                        .object(["productId": .string($0.key), "name": .string($0.value.name), "units": .int($0.value.units)])
+                        .object([
+                            "productId": .string($0.key), "name": .string($0.value.name), "units": .int($0.value.units),
+                        ])
                     }),
             ]))
     }

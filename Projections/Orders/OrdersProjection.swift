@@ -185,7 +185,8 @@ public enum OrdersProjection: Projection {
             try advance(&state, x.orderId, Step(status: .delivered, at: e.occurredAt, actor: x.deliveredBy))
         case OrderCancelled.typeID:
             let x = e.event as! OrderCancelled
-            try advance(&state, x.orderId, Step(status: .cancelled, at: e.occurredAt, actor: x.cancelledBy, reason: x.reason))
+            try advance(
+                &state, x.orderId, Step(status: .cancelled, at: e.occurredAt, actor: x.cancelledBy, reason: x.reason))
         default:
             return
         }

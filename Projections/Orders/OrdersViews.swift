@@ -1,5 +1,5 @@
-import PawtrailJSON
 import Events
+import PawtrailJSON
 
 /// `pawtrail view orders --customer ID`: a customer's orders, newest first.
 ///
@@ -8,10 +8,13 @@ import Events
 public enum CustomerOrdersView: ProjectionView {
     public typealias Source = OrdersProjection
     public static let name = "orders"
-    public static let summary = "A customer's orders, newest first: when placed, status, units, total and delivery slot."
+    public static let summary =
+        "A customer's orders, newest first: when placed, status, units, total and delivery slot."
     public static let options = [ViewOption("customer", "id", help: "The customer's user id.", required: true)]
 
-    public static func render(_ state: OrdersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
+    public static func render(
+        _ state: OrdersProjection.State, _ arguments: ViewArguments
+    ) throws(ViewError) -> ViewOutput {
         let customer = try arguments.required("customer")
         let ids = state.byCustomer[customer]?.ids ?? []
         // Newest first by the business time of placing; orders placed at the same instant, later in the log first.
@@ -48,7 +51,9 @@ public enum OrderDetailView: ProjectionView {
     public static let summary = "One order: lines as bought, subtotal, total, status, delivery details and timeline."
     public static let options = [ViewOption("id", "order", help: "The order id.", required: true)]
 
-    public static func render(_ state: OrdersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
+    public static func render(
+        _ state: OrdersProjection.State, _ arguments: ViewArguments
+    ) throws(ViewError) -> ViewOutput {
         let id = try arguments.required("id")
         guard let order = state.orders[id] else { throw .notFound("no order '\(id)'") }
         var footer = [
@@ -70,12 +75,14 @@ public enum OrderDetailView: ProjectionView {
             rightAligned: [2, 3, 4],
             footer: footer,
             json: .object([
-                "orderId": .string(id), "customerId": .string(order.customerId), "status": .string(order.status.rawValue),
+                "orderId": .string(id), "customerId": .string(order.customerId),
+                "status": .string(order.status.rawValue),
                 "placedAt": Format.json(order.placedAt),
                 "lines": .array(
                     order.lines.map {
                         .object([
-                            "productId": .string($0.productId), "name": .string($0.name), "category": .string($0.category),
+                            "productId": .string($0.productId), "name": .string($0.name),
+                            "category": .string($0.category),
                             "unitPrice": Format.json($0.unitPrice), "quantity": .int($0.quantity),
                             "lineTotal": Format.json($0.lineTotal),
                         ])

@@ -11,13 +11,17 @@ struct OrdersProjectionTests {
 
     static func t(_ iso: String) -> Timestamp { Timestamp(iso8601: iso)! }
 
-    static func line(_ id: String, _ name: String, _ price: Int64, _ quantity: Int64, currency: String = "BDT") -> PurchaseLine {
+    static func line(
+        _ id: String, _ name: String, _ price: Int64, _ quantity: Int64, currency: String = "BDT"
+    ) -> PurchaseLine {
         PurchaseLine(
             productId: id, name: name, category: "cat", imageRef: "img/\(id)", unitPrice: Money(price, currency),
             quantity: quantity, lineTotal: Money(price * quantity, currency))
     }
 
-    static func placed(_ orderId: String, _ customer: String, _ lines: [PurchaseLine], slot: String = "2026-12-05T10:00:00Z")
+    static func placed(
+        _ orderId: String, _ customer: String, _ lines: [PurchaseLine], slot: String = "2026-12-05T10:00:00Z"
+    )
         -> OrderPlaced
     {
         let total = Money(lines.reduce(0) { $0 + $1.lineTotal.minorUnits }, lines[0].lineTotal.currency)
@@ -34,16 +38,28 @@ struct OrdersProjectionTests {
     /// placed at the same instant as o-2. u-2: o-3 placed, confirmed, cancelled by staff without a reason.
     static func scenario() -> ProjectionScenario {
         var s = ProjectionScenario()
-        s.given("order-o-1", placed("o-1", "u-1", [litter2, bowl1], slot: "2026-12-02T10:00:00Z"), at: "2026-12-01T09:00:00Z", actor: "u-1")
-        s.given("order-o-3", placed("o-3", "u-2", [line("treats", "Chicken Treats", 15_000, 3)]), at: "2026-12-01T09:10:00Z", actor: "u-2")
-        s.given("order-o-1", OrderConfirmed(orderId: "o-1", confirmedBy: "s-1"), at: "2026-12-01T09:30:00Z", actor: "s-1")
-        s.given("order-o-3", OrderConfirmed(orderId: "o-3", confirmedBy: "s-1"), at: "2026-12-01T09:31:00Z", actor: "s-1")
+        s.given(
+            "order-o-1", placed("o-1", "u-1", [litter2, bowl1], slot: "2026-12-02T10:00:00Z"),
+            at: "2026-12-01T09:00:00Z", actor: "u-1")
+        s.given(
+            "order-o-3", placed("o-3", "u-2", [line("treats", "Chicken Treats", 15_000, 3)]),
+            at: "2026-12-01T09:10:00Z", actor: "u-2")
+        s.given(
+            "order-o-1", OrderConfirmed(orderId: "o-1", confirmedBy: "s-1"), at: "2026-12-01T09:30:00Z", actor: "s-1")
+        s.given(
+            "order-o-3", OrderConfirmed(orderId: "o-3", confirmedBy: "s-1"), at: "2026-12-01T09:31:00Z", actor: "s-1")
         s.given("order-o-1", OrderShipped(orderId: "o-1", shippedBy: "s-1"), at: "2026-12-02T08:00:00Z", actor: "s-1")
-        s.given("order-o-3", OrderCancelled(orderId: "o-3", cancelledBy: "s-2"), at: "2026-12-02T08:05:00Z", actor: "s-2")
-        s.given("order-o-1", OrderDelivered(orderId: "o-1", deliveredBy: "s-2"), at: "2026-12-02T11:15:00Z", actor: "s-2")
+        s.given(
+            "order-o-3", OrderCancelled(orderId: "o-3", cancelledBy: "s-2"), at: "2026-12-02T08:05:00Z", actor: "s-2")
+        s.given(
+            "order-o-1", OrderDelivered(orderId: "o-1", deliveredBy: "s-2"), at: "2026-12-02T11:15:00Z", actor: "s-2")
         s.given("order-o-2", placed("o-2", "u-1", [bowl1]), at: "2026-12-02T12:00:00Z", actor: "u-1")
-        s.given("order-o-4", placed("o-4", "u-1", [line("bowl", "Steel Bowl", 25_000, 2)]), at: "2026-12-02T12:00:00Z", actor: "u-1")
-        s.given("order-o-2", OrderCancelled(orderId: "o-2", cancelledBy: "u-1", reason: "ordered twice"), at: "2026-12-02T12:30:00Z", actor: "u-1")
+        s.given(
+            "order-o-4", placed("o-4", "u-1", [line("bowl", "Steel Bowl", 25_000, 2)]), at: "2026-12-02T12:00:00Z",
+            actor: "u-1")
+        s.given(
+            "order-o-2", OrderCancelled(orderId: "o-2", cancelledBy: "u-1", reason: "ordered twice"),
+            at: "2026-12-02T12:30:00Z", actor: "u-1")
         return s
     }
 
@@ -112,7 +128,8 @@ struct OrdersProjectionTests {
                 + #"{"orderId":"o-1","placedAt":"2026-12-01T09:00:00Z","status":"delivered","lines":2,"units":3,"#
                 + #""total":{"amount":149000,"currency":"BDT"},"deliverySlot":"2026-12-02T10:00:00Z"}]"#)
         let other = try Self.scenario().view(CustomerOrdersView.self, ["customer": "u-2"])
-        #expect(other.rows == [["o-3", "2026-12-01T09:10:00Z", "cancelled", "3", "450.00 BDT", "2026-12-05T10:00:00Z"]])
+        #expect(
+            other.rows == [["o-3", "2026-12-01T09:10:00Z", "cancelled", "3", "450.00 BDT", "2026-12-05T10:00:00Z"]])
     }
 
     @Test func aCustomerWithoutOrdersGetsAnEmptyListNotAnError() throws {
@@ -165,24 +182,34 @@ struct OrdersProjectionTests {
     @Test func aCancelledOrderShowsWhoCancelledItAndWhy() throws {
         let out = try Self.scenario().view(OrderDetailView.self, ["id": "o-2"])
         #expect(out.footer.contains("Status: cancelled"))
-        #expect(Array(out.footer.suffix(3)) == ["Timeline:", "  2026-12-02T12:00:00Z  placed by u-1", "  2026-12-02T12:30:00Z  cancelled by u-1: ordered twice"])
+        #expect(
+            Array(out.footer.suffix(3)) == [
+                "Timeline:", "  2026-12-02T12:00:00Z  placed by u-1",
+                "  2026-12-02T12:30:00Z  cancelled by u-1: ordered twice",
+            ])
         #expect(
             out.json["timeline"]?.serialized
                 == #"[{"status":"placed","at":"2026-12-02T12:00:00Z","actor":"u-1","reason":null},"#
                 + #"{"status":"cancelled","at":"2026-12-02T12:30:00Z","actor":"u-1","reason":"ordered twice"}]"#)
         let staff = try Self.scenario().view(OrderDetailView.self, ["id": "o-3"])
-        #expect(Array(staff.footer.suffix(1)) == ["  2026-12-02T08:05:00Z  cancelled by s-2"], "no reason given, none shown")
+        #expect(
+            Array(staff.footer.suffix(1)) == ["  2026-12-02T08:05:00Z  cancelled by s-2"], "no reason given, none shown"
+        )
     }
 
     @Test func anUnknownOrderIsNotFound() throws {
-        #expect(throws: ViewError.notFound("no order 'o-9'")) { try Self.scenario().view(OrderDetailView.self, ["id": "o-9"]) }
+        #expect(throws: ViewError.notFound("no order 'o-9'")) {
+            try Self.scenario().view(OrderDetailView.self, ["id": "o-9"])
+        }
         #expect(throws: ViewError.missing("id")) { try Self.scenario().view(OrderDetailView.self) }
     }
 
     @Test func aStatusChangeOfAnOrderNeverPlacedOrASecondPlacingStopsTheFold() throws {
         var s = ProjectionScenario()
         s.given("order-o-7", OrderShipped(orderId: "o-7", shippedBy: "s-1"))
-        #expect(throws: ProjectionError("order 'o-7' became shipped but was never placed")) { try OrdersProjection.folded(s.events) }
+        #expect(throws: ProjectionError("order 'o-7' became shipped but was never placed")) {
+            try OrdersProjection.folded(s.events)
+        }
         var twice = ProjectionScenario()
         twice.given("order-o-1", Self.placed("o-1", "u-1", [Self.bowl1]))
         twice.given("order-o-1", Self.placed("o-1", "u-1", [Self.bowl1]))
@@ -190,6 +217,9 @@ struct OrdersProjectionTests {
     }
 
     @Test func itReadsOnlyOrderEvents() {
-        #expect(OrdersProjection.eventTypes == ["OrderPlaced", "OrderConfirmed", "OrderShipped", "OrderDelivered", "OrderCancelled"])
+        #expect(
+            OrdersProjection.eventTypes == [
+                "OrderPlaced", "OrderConfirmed", "OrderShipped", "OrderDelivered", "OrderCancelled",
+            ])
     }
 }

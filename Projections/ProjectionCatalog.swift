@@ -6,6 +6,8 @@ public enum ProjectionCatalog {
         CatalogProjection.self,
         CartProjection.self,
         ActivityProjection.self,
+        OrdersProjection.self,
+        DashboardProjection.self,
     ]
 
     /// The views.
@@ -14,6 +16,8 @@ public enum ProjectionCatalog {
         CatalogView.self,
         CartView.self,
         ActivityView.self,
+        CustomerOrdersView.self, OrderDetailView.self,
+        DashboardView.self,
     ]
 
     /// The projection of a name.

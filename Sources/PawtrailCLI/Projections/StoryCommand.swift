@@ -1,6 +1,8 @@
 import EventLog
 import Events
 import PawtrailJSON
+import ProjectionRuntime
+import Projections
 
 /// `pawtrail order history ORDER_ID` and `pawtrail log read --stream ID --at TIME`: a stream's story up to a moment.
 enum StoryCommand {
@@ -19,8 +21,26 @@ enum StoryCommand {
             }
             let stream = StreamID(unchecked: "order-" + id)
             try EventLimits.validateStreamID(stream.rawValue)
-            return try await tell(stream, title: "Order \(id)", notFound: "no order '\(id)'", context)
+            return try await tell(stream, title: "Order \(id)", notFound: "no order '\(id)'", context, state: orderState(id))
         })
+
+    /// An order's state after its events so far, as the orders read model sees it (status, lines, totals,
+    /// delivery, timeline), so the story shows what each event changed in the order.
+    static func orderState(_ id: String) -> StreamStory.StateFunction {
+        { events in
+            let projected = try events.compactMap { e -> ProjectedEvent? in
+                guard let event = try EventCatalog.domain.decode(type: e.type, data: e.data) else { return nil }
+                return ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: event)
+            }
+            let state = try OrdersProjection.folded(projected)
+            let prefix = "orders[\(id)]."
+            var out: [String: String] = [:]
+            for (k, v) in StateFlattener.flatten(JSONFieldWriter.json(state)) where k.hasPrefix(prefix) {
+                out[String(k.dropFirst(prefix.count))] = v
+            }
+            return out
+        }
+    }
 
     /// Prints the story of a stream up to the moment the options name (default: now).
     static func tell(

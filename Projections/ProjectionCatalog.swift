@@ -3,11 +3,13 @@ public enum ProjectionCatalog {
     /// The projections.
     public static let projections: [any Projection.Type] = [
         InventoryProjection.self,
+        PetsProjection.self,
     ]
 
     /// The views.
     public static let views: [any ProjectionView.Type] = [
         InventoryView.self, LowStockView.self,
+        PetView.self, OwnerPetsView.self,
     ]
 
     /// The projection of a name.

@@ -4,10 +4,10 @@ public import Events
 /// Every pet as its owner sees it: the profile, the health profile (vaccinations, open issues, treatments, vet),
 /// the food plan, the weight log, the pet's grooming bookings with their reminders, and its vet requests.
 ///
-/// The fold only files each event under its pet (bookings and vet requests are found through an index from their
-/// id to their pet); everything that depends on "now" (what is due soon, which reminders are still to come, which
-/// treatments are still running) is decided by the views, against `--now` or the business time of the last event
-/// folded, so a view of a past moment means what it meant then.
+/// The fold only files each event under its pet, booking or vet request (one dictionary lookup, changed in place);
+/// everything that depends on "now" (what is due soon, which reminders are still to come, which treatments still
+/// run) is decided by the views, against `--now` or the business time of the last event folded, which the state
+/// keeps, so a view of a past moment means what it meant then.
 public enum PetsProjection: Projection {
     /// The latest dose of one vaccine.
     public struct Vaccination: FieldCodable, Hashable {
@@ -198,8 +198,9 @@ public enum PetsProjection: Projection {
         }
     }
 
-    /// One grooming booking of the pet.
+    /// One grooming booking.
     public struct Booking: FieldCodable, Hashable {
+        public var petId: String
         public var service: GroomingService
         /// The current slot (a reschedule moves it).
         public var slot: Timestamp
@@ -209,7 +210,11 @@ public enum PetsProjection: Projection {
         /// The business time it was requested.
         public var requestedAt: Timestamp
 
-        public init(service: GroomingService, slot: Timestamp, status: BookingStatus = .requested, reminderDueAt: Timestamp? = nil, requestedAt: Timestamp) {
+        public init(
+            petId: String, service: GroomingService, slot: Timestamp, status: BookingStatus = .requested, reminderDueAt: Timestamp? = nil,
+            requestedAt: Timestamp
+        ) {
+            self.petId = petId
             self.service = service
             self.slot = slot
             self.status = status
@@ -218,6 +223,7 @@ public enum PetsProjection: Projection {
         }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
+            petId = try r.string("petId")
             service = try r.choice("service", GroomingService.self)
             slot = try r.timestamp("slot")
             status = try r.choice("status", BookingStatus.self)
@@ -226,6 +232,7 @@ public enum PetsProjection: Projection {
         }
 
         public func write(to w: inout some FieldWriter) {
+            w.string("petId", petId)
             w.choice("service", service)
             w.timestamp("slot", slot)
             w.choice("status", status)
@@ -234,8 +241,9 @@ public enum PetsProjection: Projection {
         }
     }
 
-    /// One vet request about the pet.
+    /// One vet request.
     public struct VetRequest: FieldCodable, Hashable {
+        public var petId: String
         public var symptoms: String
         public var urgency: VetUrgency
         public var preferredTime: Timestamp?
@@ -248,9 +256,10 @@ public enum PetsProjection: Projection {
         public var lastAnswer: String?
 
         public init(
-            symptoms: String, urgency: VetUrgency, preferredTime: Timestamp? = nil, status: VetRequestStatus = .submitted,
+            petId: String, symptoms: String, urgency: VetUrgency, preferredTime: Timestamp? = nil, status: VetRequestStatus = .submitted,
             submittedAt: Timestamp, answers: Int64 = 0, lastAnswer: String? = nil
         ) {
+            self.petId = petId
             self.symptoms = symptoms
             self.urgency = urgency
             self.preferredTime = preferredTime
@@ -261,6 +270,7 @@ public enum PetsProjection: Projection {
         }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
+            petId = try r.string("petId")
             symptoms = try r.string("symptoms")
             urgency = try r.choice("urgency", VetUrgency.self)
             preferredTime = try r.optionalTimestamp("preferredTime")
@@ -271,6 +281,7 @@ public enum PetsProjection: Projection {
         }
 
         public func write(to w: inout some FieldWriter) {
+            w.string("petId", petId)
             w.string("symptoms", symptoms)
             w.choice("urgency", urgency)
             w.optionalTimestamp("preferredTime", preferredTime)
@@ -309,18 +320,18 @@ public enum PetsProjection: Projection {
         public var foodPlan: FoodPlan?
         /// The weight log in the order logged (views sort it by the time measured).
         public var weighings: [Weighing]
-        /// Bookings by booking id.
-        public var bookings: [String: Booking]
-        /// Vet requests by request id.
-        public var vetRequests: [String: VetRequest]
+        /// The pet's bookings (see ``State/bookings``), in the order requested.
+        public var bookingIds: [String]
+        /// The pet's vet requests (see ``State/vetRequests``), in the order submitted.
+        public var vetRequestIds: [String]
 
         public init(
             ownerId: String, name: String, species: Species, breed: String? = nil, birthDate: Timestamp? = nil,
             ageMonths: Int64? = nil, ageGivenAt: Timestamp? = nil, weightGrams: Int64? = nil, removed: Bool = false,
             addedAt: Timestamp, vaccinations: [String: Vaccination] = [:], openIssues: [String: HealthIssue] = [:],
             treatments: [String: Treatment] = [:], vet: VetContact? = nil, nextVetAppointment: Appointment? = nil,
-            foodPlan: FoodPlan? = nil, weighings: [Weighing] = [], bookings: [String: Booking] = [:],
-            vetRequests: [String: VetRequest] = [:]
+            foodPlan: FoodPlan? = nil, weighings: [Weighing] = [], bookingIds: [String] = [],
+            vetRequestIds: [String] = []
         ) {
             self.ownerId = ownerId
             self.name = name
@@ -339,8 +350,8 @@ public enum PetsProjection: Projection {
             self.nextVetAppointment = nextVetAppointment
             self.foodPlan = foodPlan
             self.weighings = weighings
-            self.bookings = bookings
-            self.vetRequests = vetRequests
+            self.bookingIds = bookingIds
+            self.vetRequestIds = vetRequestIds
         }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
@@ -362,8 +373,8 @@ public enum PetsProjection: Projection {
             nextVetAppointment = try r.records("nextVetAppointment", Appointment.self).first
             foodPlan = try r.records("foodPlan", FoodPlan.self).first
             weighings = try r.records("weighings", Weighing.self)
-            bookings = try r.keyed("bookings", Booking.self)
-            vetRequests = try r.keyed("vetRequests", VetRequest.self)
+            bookingIds = try r.strings("bookingIds")
+            vetRequestIds = try r.strings("vetRequestIds")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -384,36 +395,20 @@ public enum PetsProjection: Projection {
             w.records("nextVetAppointment", nextVetAppointment.map { [$0] } ?? [])
             w.records("foodPlan", foodPlan.map { [$0] } ?? [])
             w.records("weighings", weighings)
-            w.keyed("bookings", bookings)
-            w.keyed("vetRequests", vetRequests)
+            w.strings("bookingIds", bookingIds)
+            w.strings("vetRequestIds", vetRequestIds)
         }
     }
 
-    /// Which pet a booking or vet request is about (their later events name only their own id).
-    public struct PetLink: FieldCodable, Hashable {
-        public var petId: String
-
-        public init(_ petId: String) {
-            self.petId = petId
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            petId = try r.string("petId")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.string("petId", petId)
-        }
-    }
-
-    /// Every pet, and the indexes from bookings and vet requests to their pets.
+    /// Every pet, booking and vet request. Bookings and vet requests are kept beside the pets, not inside them:
+    /// their later events name only their own id, so each is then one lookup.
     public struct State: ProjectionState {
         /// Pets by pet id.
         public var pets: [String: Pet] = [:]
-        /// The pet of each booking.
-        public var bookingPets: [String: PetLink] = [:]
-        /// The pet of each vet request.
-        public var requestPets: [String: PetLink] = [:]
+        /// Bookings by booking id.
+        public var bookings: [String: Booking] = [:]
+        /// Vet requests by request id.
+        public var vetRequests: [String: VetRequest] = [:]
         /// The business time of the last event folded: the views' default "now".
         public var lastEventAt: Timestamp?
 
@@ -421,15 +416,15 @@ public enum PetsProjection: Projection {
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             pets = try r.keyed("pets", Pet.self)
-            bookingPets = try r.keyed("bookingPets", PetLink.self)
-            requestPets = try r.keyed("requestPets", PetLink.self)
+            bookings = try r.keyed("bookings", Booking.self)
+            vetRequests = try r.keyed("vetRequests", VetRequest.self)
             lastEventAt = try r.optionalTimestamp("lastEventAt")
         }
 
         public func write(to w: inout some FieldWriter) {
             w.keyed("pets", pets)
-            w.keyed("bookingPets", bookingPets)
-            w.keyed("requestPets", requestPets)
+            w.keyed("bookings", bookings)
+            w.keyed("vetRequests", vetRequests)
             w.optionalTimestamp("lastEventAt", lastEventAt)
         }
     }
@@ -454,10 +449,8 @@ public enum PetsProjection: Projection {
         switch e.event {
         // Bookings first: they are the most frequent of these events.
         case let x as BookingRequested:
-            try pet(&state, x.petId) {
-                $0.bookings[x.bookingId] = Booking(service: x.service, slot: x.slot, requestedAt: at)
-            }
-            state.bookingPets[x.bookingId] = PetLink(x.petId)
+            try pet(&state, x.petId) { $0.bookingIds.append(x.bookingId) }
+            state.bookings[x.bookingId] = Booking(petId: x.petId, service: x.service, slot: x.slot, requestedAt: at)
         case let x as BookingConfirmed:
             try booking(&state, x.bookingId) {
                 $0.status = .confirmed
@@ -540,11 +533,9 @@ public enum PetsProjection: Projection {
                 $0.foodPlan = FoodPlan(food: x.food, portionGrams: x.portionGrams, feedingTimes: x.feedingTimes)
             }
         case let x as VetRequestSubmitted:
-            try pet(&state, x.petId) {
-                $0.vetRequests[x.requestId] = VetRequest(
-                    symptoms: x.symptoms, urgency: x.urgency, preferredTime: x.preferredTime, submittedAt: at)
-            }
-            state.requestPets[x.requestId] = PetLink(x.petId)
+            try pet(&state, x.petId) { $0.vetRequestIds.append(x.requestId) }
+            state.vetRequests[x.requestId] = VetRequest(
+                petId: x.petId, symptoms: x.symptoms, urgency: x.urgency, preferredTime: x.preferredTime, submittedAt: at)
         case let x as VetRequestAnswered:
             try vetRequest(&state, x.requestId) {
                 $0.status = .answered
@@ -558,37 +549,26 @@ public enum PetsProjection: Projection {
         }
     }
 
-    /// Changes a pet in place (one hash lookup), or fails when the log never added it.
+    // Changes go through `values[index]`, which mutates the stored value where it lies; a dictionary's
+    // `[key]` accessor would move the (large) value out and back on every change.
+
+    /// Changes a pet in place, or fails when the log never added it.
     private static func pet(_ state: inout State, _ petId: String, _ body: (inout Pet) -> Void) throws(ProjectionError) {
-        guard state.pets[petId].modifyIfPresent(body) else { throw ProjectionError("no pet '\(petId)' was added") }
+        guard let i = state.pets.index(forKey: petId) else { throw ProjectionError("no pet '\(petId)' was added") }
+        body(&state.pets.values[i])
     }
 
     /// Changes a booking in place, or fails when the log never requested it.
     private static func booking(_ state: inout State, _ bookingId: String, _ body: (inout Booking) -> Void) throws(ProjectionError) {
-        var found = false
-        if let petId = state.bookingPets[bookingId]?.petId {
-            state.pets[petId].modifyIfPresent { found = $0.bookings[bookingId].modifyIfPresent(body) }
-        }
-        guard found else { throw ProjectionError("no booking '\(bookingId)' was requested") }
+        guard let i = state.bookings.index(forKey: bookingId) else { throw ProjectionError("no booking '\(bookingId)' was requested") }
+        body(&state.bookings.values[i])
     }
 
     /// Changes a vet request in place, or fails when the log never submitted it.
     private static func vetRequest(_ state: inout State, _ requestId: String, _ body: (inout VetRequest) -> Void) throws(ProjectionError) {
-        var found = false
-        if let petId = state.requestPets[requestId]?.petId {
-            state.pets[petId].modifyIfPresent { found = $0.vetRequests[requestId].modifyIfPresent(body) }
+        guard let i = state.vetRequests.index(forKey: requestId) else {
+            throw ProjectionError("no vet request '\(requestId)' was submitted")
         }
-        guard found else { throw ProjectionError("no vet request '\(requestId)' was submitted") }
-    }
-}
-
-extension Optional {
-    /// Changes the wrapped value in place; `false` when there is none. On a dictionary's subscript this is one
-    /// lookup and no copy of the value.
-    @discardableResult
-    fileprivate mutating func modifyIfPresent(_ body: (inout Wrapped) -> Void) -> Bool {
-        guard self != nil else { return false }
-        body(&self!)
-        return true
+        body(&state.vetRequests.values[i])
     }
 }

@@ -134,7 +134,8 @@ public enum PetView: ProjectionView {
         }
 
         // Bookings by slot; reminders of confirmed bookings still to come.
-        let bookings = pet.bookings.sorted { ($0.value.slot, $0.key) < ($1.value.slot, $1.key) }
+        let bookings = pet.bookingIds.compactMap { id in state.bookings[id].map { (key: id, value: $0) } }
+            .sorted { ($0.value.slot, $0.key) < ($1.value.slot, $1.key) }
         for (bookingId, b) in bookings {
             rows.append(["booking", bookingId, "\(b.service.rawValue) on \(PetCareText.minute(b.slot)), \(b.status.rawValue)"])
         }
@@ -146,7 +147,8 @@ public enum PetView: ProjectionView {
             rows.append(["reminder", bookingId, "due \(PetCareText.minute(due)) for \(b.service.rawValue) on \(PetCareText.minute(b.slot))"])
         }
 
-        let requests = pet.vetRequests.sorted { ($0.value.submittedAt, $0.key) < ($1.value.submittedAt, $1.key) }
+        let requests = pet.vetRequestIds.compactMap { id in state.vetRequests[id].map { (key: id, value: $0) } }
+            .sorted { ($0.value.submittedAt, $0.key) < ($1.value.submittedAt, $1.key) }
         for (requestId, r) in requests {
             let answers = r.answers == 0 ? "" : " (\(r.answers) answer\(r.answers == 1 ? "" : "s"))"
             rows.append(["vet request", requestId, "\(r.status.rawValue)\(answers), \(r.urgency.rawValue): \(r.symptoms)"])

@@ -4,12 +4,16 @@ public enum ProjectionCatalog {
     public static let projections: [any Projection.Type] = [
         InventoryProjection.self,
         PetsProjection.self,
+        ConversationsProjection.self,
+        FavouritesProjection.self,
     ]
 
     /// The views.
     public static let views: [any ProjectionView.Type] = [
         InventoryView.self, LowStockView.self,
         PetView.self, OwnerPetsView.self,
+        ConversationsView.self,
+        FavouritesView.self,
     ]
 
     /// The projection of a name.

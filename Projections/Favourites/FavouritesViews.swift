@@ -16,7 +16,7 @@ public enum FavouritesView: ProjectionView {
         let favourites = owner.products.sorted { ($0.value.order, $0.key) < ($1.value.order, $1.key) }
         var footer = ["\(favourites.count) favourite\(favourites.count == 1 ? "" : "s")"]
         if let into = owner.mergedInto, let at = owner.mergedAt {
-            footer.append("\(owner.mergedCount) moved to \(into) at \(PetCareText.minute(at))")
+            footer.append("\(owner.mergedCount) merged into \(into) at \(PetCareText.minute(at))")
         }
         return ViewOutput(
             title: "Favourites of \(user)",

@@ -67,14 +67,14 @@ struct FavouritesProjectionTests {
                 ])
         let guest = try s.view(FavouritesView.self, ["user": "guest-7f"])
         #expect(guest.rows.isEmpty)
-        #expect(guest.footer == ["0 favourites", "2 moved to u-alice at 2026-12-01 09:10"])
+        #expect(guest.footer == ["0 favourites", "2 merged into u-alice at 2026-12-01 09:10"])
         #expect(guest.json["mergedInto"] == .string("u-alice") && guest.json["mergedAt"] == .string("2026-12-01T09:10:00Z"))
 
         // The same guest id hearting again afterwards starts a new list; the merge stays noted.
         s.given("favourites-guest-7f", FavouriteAdded(ownerId: "guest-7f", productId: "litter"))
         let again = try s.view(FavouritesView.self, ["user": "guest-7f"])
         #expect(again.rows == [["litter", "Cat Litter 10L", "2026-12-01 09:12"]])
-        #expect(again.footer == ["1 favourite", "2 moved to u-alice at 2026-12-01 09:10"])
+        #expect(again.footer == ["1 favourite", "2 merged into u-alice at 2026-12-01 09:10"])
     }
 
     @Test func someoneWithoutFavouritesHasAnEmptyListAndUnknownProductsHaveNoName() throws {

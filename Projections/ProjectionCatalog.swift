@@ -8,6 +8,9 @@ public enum ProjectionCatalog {
         ActivityProjection.self,
         OrdersProjection.self,
         DashboardProjection.self,
+        PetsProjection.self,
+        ConversationsProjection.self,
+        FavouritesProjection.self,
     ]
 
     /// The views.
@@ -18,6 +21,9 @@ public enum ProjectionCatalog {
         ActivityView.self,
         CustomerOrdersView.self, OrderDetailView.self,
         DashboardView.self,
+        PetView.self, OwnerPetsView.self,
+        ConversationsView.self,
+        FavouritesView.self,
     ]
 
     /// The projection of a name.

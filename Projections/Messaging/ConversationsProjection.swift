@@ -1,0 +1,207 @@
+public import EventLog
+public import Events
+
+/// Conversations between customers and the shop, with what each side has not read yet.
+///
+/// A conversation has two sides: the customer who owns its subject, and the shop's staff (any staff member or
+/// admin may take part; the domain admits no one else). Unread counts follow the sides:
+/// - **the owner's unread** are the messages from staff that the owner has no read receipt for;
+/// - **staff's unread** are the messages from the owner that *no* staff member has a read receipt for. Staff
+///   share one inbox: once a colleague has read a customer's message it is off everyone's pile, as it shows to
+///   the customer as read by the shop. Counting per staff member instead would give every staff member the whole
+///   shop's history as unread (a new hire would start with every message ever sent), and would cost one record
+///   per message and staff member.
+///
+/// So the fold keeps, per conversation, only the messages the other side has not read yet (a read one leaves),
+/// plus the last message for the preview. Who is staff comes from the role events, so a view of a past moment
+/// lists the conversations a user took part in then.
+public enum ConversationsProjection: Projection {
+    /// A message the other side has not read.
+    public struct Unread: FieldCodable, Hashable {
+        /// Sent by the owner (else by staff).
+        public var fromOwner: Bool
+
+        public init(fromOwner: Bool) {
+            self.fromOwner = fromOwner
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            fromOwner = try r.bool("fromOwner")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.bool("fromOwner", fromOwner)
+        }
+    }
+
+    /// One conversation.
+    public struct Conversation: FieldCodable, Hashable {
+        public var subject: ConversationSubject
+        public var subjectId: String
+        /// The customer who owns the subject.
+        public var ownerId: String
+        public var startedBy: String
+        /// The business time it was started.
+        public var startedAt: Timestamp
+        /// How many messages were sent.
+        public var messages: Int64
+        /// The last message: when, by whom, and its text (views cut the preview).
+        public var lastMessageAt: Timestamp?
+        public var lastSenderId: String?
+        public var lastText: String?
+        /// Messages the other side has not read, by message id.
+        public var unread: [String: Unread]
+
+        public init(
+            subject: ConversationSubject, subjectId: String, ownerId: String, startedBy: String, startedAt: Timestamp,
+            messages: Int64 = 0, lastMessageAt: Timestamp? = nil, lastSenderId: String? = nil, lastText: String? = nil,
+            unread: [String: Unread] = [:]
+        ) {
+            self.subject = subject
+            self.subjectId = subjectId
+            self.ownerId = ownerId
+            self.startedBy = startedBy
+            self.startedAt = startedAt
+            self.messages = messages
+            self.lastMessageAt = lastMessageAt
+            self.lastSenderId = lastSenderId
+            self.lastText = lastText
+            self.unread = unread
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            subject = try r.choice("subject", ConversationSubject.self)
+            subjectId = try r.string("subjectId")
+            ownerId = try r.string("ownerId")
+            startedBy = try r.string("startedBy")
+            startedAt = try r.timestamp("startedAt")
+            messages = try r.int("messages")
+            lastMessageAt = try r.optionalTimestamp("lastMessageAt")
+            lastSenderId = try r.optionalString("lastSenderId")
+            lastText = try r.optionalString("lastText")
+            unread = try r.keyed("unread", Unread.self)
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.choice("subject", subject)
+            w.string("subjectId", subjectId)
+            w.string("ownerId", ownerId)
+            w.string("startedBy", startedBy)
+            w.timestamp("startedAt", startedAt)
+            w.int("messages", messages)
+            w.optionalTimestamp("lastMessageAt", lastMessageAt)
+            w.optionalString("lastSenderId", lastSenderId)
+            w.optionalString("lastText", lastText)
+            w.keyed("unread", unread)
+        }
+
+        /// Messages from staff the owner has not read.
+        public var unreadByOwner: Int64 { Int64(unread.values.count { !$0.fromOwner }) }
+
+        /// Messages from the owner no staff member has read.
+        public var unreadByStaff: Int64 { Int64(unread.values.count { $0.fromOwner }) }
+
+        /// When something last happened in it: the last message, else the start.
+        public var lastActivity: Timestamp { lastMessageAt ?? startedAt }
+    }
+
+    /// The shop roles a user holds (only users holding one are kept).
+    public struct Roles: FieldCodable, Hashable {
+        public var staff: Bool
+        public var admin: Bool
+
+        public init(staff: Bool = false, admin: Bool = false) {
+            self.staff = staff
+            self.admin = admin
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            staff = try r.bool("staff")
+            admin = try r.bool("admin")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.bool("staff", staff)
+            w.bool("admin", admin)
+        }
+    }
+
+    /// Every conversation, and who is on the shop's side.
+    public struct State: ProjectionState {
+        /// Conversations by id.
+        public var conversations: [String: Conversation] = [:]
+        /// Staff and admins by user id.
+        public var roles: [String: Roles] = [:]
+
+        public init() {}
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            conversations = try r.keyed("conversations", Conversation.self)
+            roles = try r.keyed("roles", Roles.self)
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.keyed("conversations", conversations)
+            w.keyed("roles", roles)
+        }
+
+        /// Whether a user is on the shop's side (staff or admin).
+        public func isStaff(_ userId: String) -> Bool {
+            roles[userId].map { $0.staff || $0.admin } ?? false
+        }
+    }
+
+    public static let name = "conversations"
+    public static let schemaVersion = 1
+    public static let summary = "Conversations per participant: subject, last message, and unread counts for the owner and for staff."
+    // Delivery receipts change no count: they are not read.
+    public static let eventTypes = types(
+        MessageSent.self, MessageRead.self, ConversationStarted.self, AdminBootstrapped.self, RoleGranted.self, RoleRevoked.self)
+
+    public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
+        switch e.event {
+        case let x as MessageSent:
+            let at = e.occurredAt
+            try conversation(&state, x.conversationId) {
+                $0.messages += 1
+                $0.lastMessageAt = at
+                $0.lastSenderId = x.senderId
+                $0.lastText = x.text
+                $0.unread[x.messageId] = Unread(fromOwner: x.senderId == $0.ownerId)
+            }
+        case let x as MessageRead:
+            try conversation(&state, x.conversationId) {
+                // A receipt from the message's own side (a colleague reading a colleague's message) changes nothing;
+                // one from the other side takes it off that side's unread (the first staff receipt for all staff).
+                guard let unread = $0.unread[x.messageId], unread.fromOwner != (x.participantId == $0.ownerId) else { return }
+                $0.unread[x.messageId] = nil
+            }
+        case let x as ConversationStarted:
+            state.conversations[x.conversationId] = Conversation(
+                subject: x.subject, subjectId: x.subjectId, ownerId: x.ownerId, startedBy: x.startedBy, startedAt: e.occurredAt)
+        case let x as AdminBootstrapped:
+            state.roles[x.userId, default: Roles()].admin = true
+        case let x as RoleGranted:
+            switch x.role {
+            case .staff: state.roles[x.userId, default: Roles()].staff = true
+            case .admin: state.roles[x.userId, default: Roles()].admin = true
+            }
+        case let x as RoleRevoked:
+            switch x.role {
+            case .staff: state.roles[x.userId]?.staff = false
+            case .admin: state.roles[x.userId]?.admin = false
+            }
+            if state.roles[x.userId] == Roles() { state.roles[x.userId] = nil }
+        default:
+            return
+        }
+    }
+
+    /// Changes a conversation in place, or fails when the log never started it (the domain starts one before any
+    /// message or receipt). `values[index]` changes the stored value where it lies; the `[key]` accessor would move
+    /// it out and back.
+    private static func conversation(_ state: inout State, _ id: String, _ body: (inout Conversation) -> Void) throws(ProjectionError) {
+        guard let i = state.conversations.index(forKey: id) else { throw ProjectionError("no conversation '\(id)' was started") }
+        body(&state.conversations.values[i])
+    }
+}

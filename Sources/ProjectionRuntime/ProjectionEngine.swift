@@ -11,8 +11,14 @@ public struct ProjectionEngine: Sendable {
     public let store: any EventStore
     /// Where states live.
     public let checkpoints: any CheckpointStore
-    /// A snapshot is written whenever a fold crosses a multiple of this many positions.
+    /// A snapshot is written whenever a fold crosses a multiple of this many positions (widened on long logs so a
+    /// projection keeps at most ``maxSnapshots``).
     public var snapshotInterval: UInt64
+    /// The most snapshots one rebuild writes per projection.
+    public var maxSnapshots: UInt64 = 64
+    /// States larger than this are not snapshotted (time travel folds them from their checkpoint or the start):
+    /// a snapshot costs its state's size on disk every interval, which only small states can afford.
+    public var maxSnapshotBytes: Int = 16 << 20
     /// How events are decoded.
     public var catalog: EventCatalog
 
@@ -159,14 +165,22 @@ public struct ProjectionEngine: Sendable {
         afterPage: (UInt64, Int) -> Void = { _, _ in }
     ) async throws -> Int {
         let pass = FoldPass(store: store, catalog: catalog, folders: folders)
-        let interval = snapshotInterval
+        let span = end - (start ?? 0)
+        let interval = max(snapshotInterval, span / maxSnapshots + 1)
         var mark = start.map { $0 / interval } ?? 0
         let checkpoints = self.checkpoints
+        let limit = maxSnapshotBytes
+        var tooBig: Set<String> = []
         return try await pass.run(after: start, through: end) { position, count in
             if snapshots && position / interval > mark {
                 mark = position / interval
-                for f in folders {
-                    try checkpoints.saveSnapshot(f.name, version: f.schemaVersion, position: position, state: f.encodedState())
+                for f in folders where !tooBig.contains(f.name) {
+                    let bytes = f.encodedState()
+                    guard bytes.count <= limit else {
+                        tooBig.insert(f.name)
+                        continue
+                    }
+                    try checkpoints.saveSnapshot(f.name, version: f.schemaVersion, position: position, state: bytes)
                 }
             }
             afterPage(position, count)

@@ -24,6 +24,20 @@ public protocol ProjectionView: Sendable {
     /// - Returns: A table for people and JSON for scripts.
     /// - Throws: ``ViewError``.
     static func render(_ state: Source.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput
+
+    /// The streams whose events alone decide this view's answer for these arguments, named from the live state;
+    /// `nil` when the answer needs the whole projection. Time travel then folds only those streams up to the
+    /// moment (a few stream reads) instead of the projection from its nearest snapshot.
+    ///
+    /// - Parameters:
+    ///   - arguments: The view's arguments.
+    ///   - live: The projection's current state (which knows, say, a customer's orders).
+    /// - Returns: Stream ids, or `nil`.
+    static func scope(_ arguments: ViewArguments, live: Source.State) -> [String]?
+}
+
+extension ProjectionView {
+    public static func scope(_ arguments: ViewArguments, live: Source.State) -> [String]? { nil }
 }
 
 /// An argument of a view, given as `--name value`.

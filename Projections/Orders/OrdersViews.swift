@@ -108,3 +108,18 @@ public enum OrderDetailView: ProjectionView {
         "\(s.at.iso8601Compact)  \(s.status.rawValue) by \(s.actor)" + (s.reason.map { ": \($0)" } ?? "")
     }
 }
+
+extension CustomerOrdersView {
+    /// A customer's orders are told by their own streams alone.
+    public static func scope(_ arguments: ViewArguments, live: OrdersProjection.State) -> [String]? {
+        guard let customer = arguments.value("customer") else { return nil }
+        return (live.byCustomer[customer]?.ids ?? []).map { "order-" + $0 }
+    }
+}
+
+extension OrderDetailView {
+    /// One order is told by its own stream alone.
+    public static func scope(_ arguments: ViewArguments, live: OrdersProjection.State) -> [String]? {
+        arguments.value("id").map { ["order-" + $0] }
+    }
+}

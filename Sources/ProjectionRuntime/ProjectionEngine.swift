@@ -214,6 +214,36 @@ public struct ProjectionEngine: Sendable {
         return folder.state
     }
 
+    /// The state folded from only some streams' events up to a position: what an entity's view (one order, one
+    /// pet) was then, read through the stream index instead of the whole log.
+    ///
+    /// - Parameters:
+    ///   - type: The projection.
+    ///   - streams: The streams whose events decide the answer.
+    ///   - position: The last position to include.
+    /// - Returns: The state of those streams' events.
+    /// - Throws: ``ProjectionFailure``, store errors.
+    public func state<P: Projection>(_ type: P.Type, streams: [StreamID], atPosition position: UInt64) async throws -> P.State {
+        var recorded: [RecordedEvent] = []
+        for stream in Set(streams) {
+            try await store.forEachPage(.stream(stream)) { page in
+                for e in page where e.position <= position && P.eventTypes.contains(e.type) { recorded.append(e) }
+                return page.last.map { $0.position <= position } ?? false
+            }
+        }
+        recorded.sort { $0.position < $1.position }
+        var state = P.State()
+        for e in recorded {
+            guard let event = try catalog.decode(type: e.type, data: e.data) else { continue }
+            do {
+                try P.apply(&state, ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: event))
+            } catch {
+                throw ProjectionFailure(projection: P.name, position: e.position, stream: e.stream.rawValue, type: e.type, message: error.message)
+            }
+        }
+        return state
+    }
+
     /// The last position recorded at or before a time (`nil` when the log was empty then).
     public func position(atOrBefore time: Timestamp) async throws -> UInt64? {
         try await store.lastPosition(atOrBefore: time)

@@ -209,3 +209,46 @@ extension InMemoryEventStore {
         return out
     }
 }
+
+@Suite("Time travel by streams")
+struct ScopedTimeTravelTests {
+    static func placed(_ id: String, _ customer: String) -> OrderPlaced {
+        let line = PurchaseLine(
+            productId: "litter", name: "Litter", category: "cat", imageRef: "img", unitPrice: Money(62_000, "BDT"), quantity: 2,
+            lineTotal: Money(124_000, "BDT"))
+        return OrderPlaced(
+            orderId: id, customerId: customer, lines: [line], subtotal: Money(124_000, "BDT"), total: Money(124_000, "BDT"),
+            deliveryAddress: "Road 1", deliverySlot: Timestamp(iso8601: "2026-12-05T10:00:00Z")!, recipientName: "Ann",
+            recipientPhone: "+880 1711 100037", payment: .cash)
+    }
+
+    @Test func anEntitysViewFromItsStreamsEqualsTheViewFromTheWholeProjection() async throws {
+        let w = try World()
+        try await w.shop(orders: 3)
+        try await w.append("order-o-1", Self.placed("o-1", "u-ann"))
+        try await w.append("order-o-2", Self.placed("o-2", "u-ann"))
+        try await w.append("order-o-1", OrderConfirmed(orderId: "o-1", confirmedBy: "u-sam"))
+        try await w.shop(orders: 2)
+        try await w.append("order-o-1", OrderShipped(orderId: "o-1", shippedBy: "u-sam"))
+        try await w.append("order-o-2", OrderCancelled(orderId: "o-2", cancelledBy: "u-ann", reason: "twice"))
+        let engine = w.engine(snapshotInterval: 3)
+        let live = try await engine.load(OrdersProjection.self).state
+        let last = try #require(try await w.store.lastPosition())
+        for n in 0...last {
+            let whole = try await engine.state(OrdersProjection.self, atPosition: n)
+            for args in [["customer": "u-ann"], ["customer": "u-bob"]] {
+                let streams = try #require(CustomerOrdersView.scope(ViewArguments(args), live: live)).map { StreamID(unchecked: $0) }
+                let scoped = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
+                #expect(try CustomerOrdersView.render(scoped, ViewArguments(args)).json == CustomerOrdersView.render(whole, ViewArguments(args)).json, "position \(n)")
+            }
+            for id in ["o-1", "o-2"] {
+                let args = ViewArguments(["id": id])
+                let streams = try #require(OrderDetailView.scope(args, live: live)).map { StreamID(unchecked: $0) }
+                let scoped = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
+                let a = Result { try OrderDetailView.render(scoped, args).json }
+                let b = Result { try OrderDetailView.render(whole, args).json }
+                #expect(String(describing: a) == String(describing: b), "order \(id) at position \(n)")
+            }
+        }
+    }
+}

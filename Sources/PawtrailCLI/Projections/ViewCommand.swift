@@ -52,6 +52,31 @@ enum ViewCommand {
         }
     }
 
+    /// The state a view reads at a moment: for a past moment, only the view's own streams when it names them
+    /// (one order, one pet), else the whole projection from its nearest snapshot.
+    static func state<V: ProjectionView>(_ view: V.Type, _ arguments: ViewArguments, _ moment: Moment, _ context: CommandContext)
+        async throws -> (state: V.Source.State, position: UInt64?, note: String)
+    {
+        let target: UInt64?
+        switch moment {
+        case .live: return try await state(V.Source.self, moment, context)
+        case .position(let p): target = p
+        case .time(let t): target = try await context.openStore(.read).events.lastPosition(atOrBefore: t)
+        }
+        guard let target else { return try await state(V.Source.self, moment, context) }
+        let opened = try context.openStore(.read)
+        guard let checkpoints = opened.checkpoints else { return try await state(V.Source.self, moment, context) }
+        let engine = ProjectionEngine(store: opened.events, checkpoints: checkpoints)
+        let live = try await engine.load(V.Source.self, catchUp: true)
+        guard let streams = V.scope(arguments, live: live.state) else { return try await state(V.Source.self, moment, context) }
+        let state = try await engine.state(V.Source.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: target)
+        let last = try await opened.events.lastPosition()
+        let effective = last.map { min($0, target) }
+        let when: String
+        if case .time(let t) = moment { when = "as of \(t.iso8601Compact) (position \(target))" } else { when = "as of position \(target)" }
+        return (state, effective, "\(V.Source.name) \(when), from its \(streams.count) stream\(streams.count == 1 ? "" : "s")")
+    }
+
     /// A projection's state at a moment, with a sentence saying which.
     static func state<P: Projection>(_ type: P.Type, _ moment: Moment, _ context: CommandContext) async throws
         -> (state: P.State, position: UInt64?, note: String)
@@ -90,7 +115,7 @@ enum ViewCommand {
             }
         }
         let moment = try moment(context.arguments)
-        let (state, position, note) = try await state(V.Source.self, moment, context)
+        let (state, position, note) = try await state(V.self, ViewArguments(values), moment, context)
         let output: ViewOutput
         do {
             output = try V.render(state, ViewArguments(values))

@@ -7,6 +7,8 @@ struct Options {
         case generate
         /// Time ours stage by stage.
         case stages
+        /// Check the workload against the domain's rules.
+        case verify
         /// One side, in this process (the parent runs each side so): prints its result as JSON.
         case side(String)
         case help
@@ -35,6 +37,7 @@ struct Options {
                                           [--regenerate] [--json]
                pawtrail-projections-bench generate [--events N | --scale X] [--seed S] [--days D] [--dir DIR] [--regenerate]
                pawtrail-projections-bench stages [--events N | --scale X] [--seed S] [--days D] [--dir DIR] [--types T]
+               pawtrail-projections-bench verify [--events N | --scale X] [--seed S] [--days D] [--dir DIR]
 
         Rebuilds every projection of the catalog from a seeded pet-care workload twice, side by side: ours from the
         file store (binary events), and a peer that keeps the same events as JSON in an SQLite table and decodes
@@ -55,7 +58,8 @@ struct Options {
           --regenerate     generate the workload even if a matching one exists
           --json           JSON on stdout, the table on stderr
         generate only writes the workload; stages times ours stage by stage in one process (read, decode, apply),
-        for profiling.
+        for profiling; verify checks every event of the workload against the domain's rules (with the domain's
+        stream states and checks) and exits 1 at the first violation.
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -66,6 +70,9 @@ struct Options {
             rest = rest.dropFirst()
         } else if rest.first == "stages" {
             o.mode = .stages
+            rest = rest.dropFirst()
+        } else if rest.first == "verify" {
+            o.mode = .verify
             rest = rest.dropFirst()
         }
         func value(_ name: String) throws(UsageError) -> String {

@@ -7,7 +7,7 @@ import PawtrailJSON
 /// What a generated workload holds, written beside it so a later run with the same seed and size reuses it.
 struct WorkloadManifest: Codable, Equatable {
     /// Bumped whenever the generator changes what it writes.
-    static let generatorVersion = 2
+    static let generatorVersion = 3
 
     var generatorVersion: Int
     var seed: UInt64

@@ -15,6 +15,11 @@ do {
         let run = BenchRun(options: options)
         let (manifest, _) = try await run.prepareWorkload()
         try await Stages.run(options, storePath: run.storePath, events: manifest.events)
+    case .verify:
+        let run = BenchRun(options: options)
+        _ = try await run.prepareWorkload()
+        let count = try await WorkloadVerifier.run(storePath: run.storePath)
+        print("\(count) events follow the domain's rules (\(run.storePath))")
     case .side(let side):
         let result = try await SideRunner.run(side, options)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result) + Data("\n".utf8))

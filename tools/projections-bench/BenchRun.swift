@@ -69,17 +69,25 @@ struct BenchRun {
         guard rows == business.eventCount else {
             throw FoldError("the store holds \(rows) events, the generator wrote \(business.eventCount)")
         }
+        progress("checking every event against the domain's rules")
+        let verifyStart = ContinuousClock.now
+        _ = try await WorkloadVerifier.run(storePath: storePath)
+        let verifySeconds = (ContinuousClock.now - verifyStart) / .seconds(1)
         let manifest = WorkloadManifest(
             generatorVersion: WorkloadManifest.generatorVersion, seed: options.seed, targetEvents: options.events, days: options.days,
             events: business.eventCount, commands: business.commandCount, daysSimulated: business.dayReached + 1,
             customers: business.customers.count, products: business.products.count, orders: business.orders.count,
             pets: business.pets.count, bookings: business.bookings.count, conversations: business.conversations.count,
             types: business.typeCounts, storeBytes: WorkloadBuilder.size(of: storePath),
-            sqliteBytes: WorkloadBuilder.size(of: sqlitePath), generateSeconds: generateSeconds, exportSeconds: exportSeconds)
+            sqliteBytes: WorkloadBuilder.size(of: sqlitePath), generateSeconds: generateSeconds, exportSeconds: exportSeconds,
+            verifySeconds: verifySeconds)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(manifest).write(to: URL(fileURLWithPath: manifestPath))
-        progress(String(format: "generated %d events in %.1f s, copied to SQLite in %.1f s", manifest.events, generateSeconds, exportSeconds))
+        progress(
+            String(
+                format: "generated %d events in %.1f s, copied to SQLite in %.1f s, checked against the domain's rules in %.1f s",
+                manifest.events, generateSeconds, exportSeconds, verifySeconds))
         return (manifest, true)
     }
 

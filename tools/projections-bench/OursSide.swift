@@ -25,8 +25,9 @@ let oursRebuilders: [(name: String, rebuilder: any ProjectionRebuilder)] = [
 /// projection lists (the store skips the others before materializing them), and apply each projection that
 /// lists the type, in position order.
 struct DirectFold: ProjectionRebuilder {
-    /// Events per page: large enough that the per-page cost (a read request, an array) vanishes.
-    var pageSize = 16_384
+    /// Events per page: 4,096 measured fastest here (1,024 pays per page; 16,384 and more spill the caches and
+    /// hold more memory).
+    var pageSize = 4_096
 
     var label: String { "direct fold (forEachPage .all, EventCatalog.domain)" }
 

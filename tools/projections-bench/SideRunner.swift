@@ -22,6 +22,9 @@ struct SideResult: Codable {
     var maxRSSBytes: UInt64
     /// `VmHWM` of /proc/self/status: the peak resident memory of this process image alone.
     var peakMemoryBytes: UInt64
+    /// Resident memory at the end, anonymous (heap) and file-backed (mapped files), from /proc/self/status.
+    var residentAnonymousBytes: UInt64
+    var residentFileBytes: UInt64
     var states: [State]
 }
 
@@ -56,14 +59,15 @@ enum SideRunner {
         }
         return SideResult(
             side: side, label: label, seconds: seconds, eventsRead: outcome.eventsRead, eventsDecoded: outcome.eventsDecoded,
-            applications: outcome.applications, maxRSSBytes: UInt64(usage.ru_maxrss) * 1024, peakMemoryBytes: highWaterMark(),
+            applications: outcome.applications, maxRSSBytes: UInt64(usage.ru_maxrss) * 1024, peakMemoryBytes: status("VmHWM:"),
+            residentAnonymousBytes: status("RssAnon:"), residentFileBytes: status("RssFile:"),
             states: states)
     }
 
-    /// `VmHWM` from /proc/self/status, in bytes (0 when unreadable).
-    static func highWaterMark() -> UInt64 {
+    /// A memory figure of /proc/self/status (`VmHWM:`), in bytes (0 when unreadable).
+    static func status(_ field: String) -> UInt64 {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) })
         else { return 0 }
         return (UInt64(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }

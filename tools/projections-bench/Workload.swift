@@ -7,7 +7,7 @@ import PawtrailJSON
 /// What a generated workload holds, written beside it so a later run with the same seed and size reuses it.
 struct WorkloadManifest: Codable, Equatable {
     /// Bumped whenever the generator changes what it writes.
-    static let generatorVersion = 3
+    static let generatorVersion = 4
 
     var generatorVersion: Int
     var seed: UInt64
@@ -28,6 +28,8 @@ struct WorkloadManifest: Codable, Equatable {
     var sqliteBytes: UInt64
     var generateSeconds: Double
     var exportSeconds: Double
+    /// How long ``WorkloadVerifier`` took: a workload is only kept once every event passed it.
+    var verifySeconds: Double
 }
 
 /// Generates the workload into a file store and copies it, as JSON, into the peer's SQLite table.

@@ -95,13 +95,14 @@ enum Stages {
         let n = Double(events.count)
         print(
             String(
-                format: "inventory apply over its %d events: %.0f ns/event as written (cast chain), %.0f ns/event routed by ObjectIdentifier, same state",
+                format: "inventory apply over its %d events: %.0f ns/event as written (cast chain), %.0f ns/event routed by ObjectIdentifier with rows changed in place, same state",
                 events.count, cast / n * 1e9, routed / n * 1e9))
     }
 }
 
-/// The inventory fold with the type found once by `ObjectIdentifier` and the value taken with one `as!` (a
-/// measurement aid for ``Stages/dispatch(storePath:)``, not a projection).
+/// The inventory fold with the type found once by `ObjectIdentifier`, the value taken with one `as!`, and rows
+/// changed in place with one dictionary lookup (a measurement aid for ``Stages/dispatch(storePath:)``, not a
+/// projection).
 enum RoutedInventory {
     static let listed = ObjectIdentifier(ProductListed.self)
     static let delisted = ObjectIdentifier(ProductDelisted.self)
@@ -112,6 +113,9 @@ enum RoutedInventory {
     static let released = ObjectIdentifier(StockReleased.self)
     static let fulfilled = ObjectIdentifier(StockReservationFulfilled.self)
     static let sold = ObjectIdentifier(StockSoldInStore.self)
+
+    @inline(__always)
+    static func update(_ row: inout InventoryProjection.Row, _ body: (inout InventoryProjection.Row) -> Void) { body(&row) }
 
     static func apply(_ state: inout InventoryProjection.State, _ e: ProjectedEvent) {
         typealias Row = InventoryProjection.Row
@@ -138,18 +142,19 @@ enum RoutedInventory {
             let x = e.event as! StockReleased
             state.products[x.productId, default: Row()].reserved -= x.quantity
         case fulfilled:
+            // One lookup, the row changed in place (no copy of its strings out of the dictionary and back).
             let x = e.event as! StockReservationFulfilled
-            var row = state.products[x.productId] ?? Row()
-            row.reserved -= x.quantity
-            row.onHand -= x.quantity
-            row.sold += x.quantity
-            state.products[x.productId] = row
+            update(&state.products[x.productId, default: Row()]) { row in
+                row.reserved -= x.quantity
+                row.onHand -= x.quantity
+                row.sold += x.quantity
+            }
         case sold:
             let x = e.event as! StockSoldInStore
-            var row = state.products[x.productId] ?? Row()
-            row.onHand -= x.quantity
-            row.sold += x.quantity
-            state.products[x.productId] = row
+            update(&state.products[x.productId, default: Row()]) { row in
+                row.onHand -= x.quantity
+                row.sold += x.quantity
+            }
         default:
             return
         }

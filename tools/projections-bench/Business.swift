@@ -69,7 +69,6 @@ final class Business {
     var bookings: [Booking] = []
     var vetRequests: [VetRequest] = []
     var conversations: [Conversation] = []
-    var saleCount = 0
 
     init(_ settings: Settings) {
         self.settings = settings

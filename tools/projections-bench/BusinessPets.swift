@@ -197,14 +197,12 @@ extension Business {
 
     /// `booking.cancel` and the release of its slot.
     private func cancelBooking(_ b: Int, by actor: String, role: Role, reason: String?) {
-        let p = bookings[b].pet
         var events: [(StreamID, any DomainEvent)] = [
             (Streams.booking(bookings[b].id), BookingCancelled(bookingId: bookings[b].id, cancelledBy: actor, reason: reason))
         ]
         events += releaseSlot(b)
         command("booking.cancel", as: actor, role: role, events)
         bookings[b].status = .cancelled
-        _ = p
     }
 
     private func releaseSlot(_ b: Int) -> [(StreamID, any DomainEvent)] {

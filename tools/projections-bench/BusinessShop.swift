@@ -260,7 +260,6 @@ extension Business {
             lines.append(CartLine(product: p, quantity: min(products[p].available, rng.int64(1...3))))
         }
         guard !lines.isEmpty else { return }
-        saleCount += 1
         let id = newID("s")
         let member = rng.pick(staff)
         var events: [(StreamID, any DomainEvent)] = []

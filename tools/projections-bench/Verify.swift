@@ -78,7 +78,7 @@ enum WorkloadVerifier {
                 }
                 switch event {
                 // Accounts
-                case let e as AccountSignedUp:
+                case is AccountSignedUp:
                     try check(!(accounts[key]?.exists ?? false), "account exists")
                 case let e as EmailClaimed:
                     try check(emails[key]?.holder == nil, "\(e.email) is claimed by \(emails[key]?.holder ?? "")")

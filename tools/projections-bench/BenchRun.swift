@@ -72,6 +72,8 @@ struct BenchRun {
         progress("checking every event against the domain's rules")
         let verifyStart = ContinuousClock.now
         _ = try await WorkloadVerifier.run(storePath: storePath)
+        progress("checking that the peer reads every 16th event exactly as stored")
+        _ = try await PeerAdapterCheck.run(storePath: storePath, sqlitePath: sqlitePath, stride: 16)
         let verifySeconds = (ContinuousClock.now - verifyStart) / .seconds(1)
         let manifest = WorkloadManifest(
             generatorVersion: WorkloadManifest.generatorVersion, seed: options.seed, targetEvents: options.events, days: options.days,

@@ -1,5 +1,6 @@
 import EventLog
 import Events
+import EventLogFile
 import Foundation
 import Projections
 
@@ -172,5 +173,46 @@ struct ContainerFieldReader: FieldReader {
             }
             return out
         }
+    }
+}
+
+/// Checks that the peer's adapter reads back exactly the events our codec stores: every `stride`-th event of the
+/// SQLite table, decoded with JSONDecoder through ``DecodedEvent``, must equal the same position's event decoded
+/// from the file store. The state check only covers the types projections list; this covers every type.
+enum PeerAdapterCheck {
+    static func run(storePath: String, sqlitePath: String, stride: Int) async throws -> Int {
+        let database = try SQLiteDatabase(path: sqlitePath, create: false)
+        let select = try database.prepare("SELECT position, type, data FROM events WHERE position % \(stride) = 0 ORDER BY position")
+        var decoders: [String: JSONDecoder] = [:]
+        var checked = 0
+        let store = try FileEventStore.open(path: storePath)
+        defer { store.close() }
+        var hasRow = try select.step()
+        try await store.forEachPage(.all, pageSize: 4_096) { page in
+            for recorded in page where recorded.position % UInt64(stride) == 0 {
+                guard hasRow, UInt64(select.columnInt64(0)) == recorded.position, select.columnText(1) == recorded.type else {
+                    throw FoldError("the SQLite table and the store disagree at position \(recorded.position)")
+                }
+                let type = recorded.type
+                let decoder = decoders[type] ?? {
+                    let d = JSONDecoder()
+                    d.userInfo[DecodedEvent.typeKey] = type
+                    decoders[type] = d
+                    return d
+                }()
+                let theirs = try decoder.decode(DecodedEvent.self, from: Data(select.columnBytes(2))).event
+                guard let ours = try EventCatalog.domain.decode(type: type, data: recorded.data), Self.equal(ours, theirs) else {
+                    throw FoldError("the peer reads event \(recorded.position) (\(type)) differently: \(theirs)")
+                }
+                checked += 1
+                hasRow = try select.step()
+            }
+            return true
+        }
+        return checked
+    }
+
+    private static func equal<E: DomainEvent>(_ a: E, _ b: any DomainEvent) -> Bool {
+        (b as? E) == a
     }
 }

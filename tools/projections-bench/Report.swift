@@ -124,7 +124,7 @@ enum ReportPrinter {
                 + "\(grouped(Double(w.orders))) orders, \(w.products) products, \(grouped(Double(w.conversations))) conversations; "
                 + "store \(megabytes(w.storeBytes)), SQLite \(megabytes(w.sqliteBytes))"
                 + (r.workloadGeneratedThisRun
-                    ? String(format: " (generated in %.0f s, copied to SQLite in %.0f s, every event checked against the domain's rules in %.0f s)", w.generateSeconds, w.exportSeconds, w.verifySeconds)
+                    ? String(format: " (generated in %.0f s, copied to SQLite in %.0f s, every event checked against the domain's rules and every 16th against the peer's reading in %.0f s)", w.generateSeconds, w.exportSeconds, w.verifySeconds)
                     : String(format: " (reused; when generated, every event was checked against the domain's rules)")))
         out.append(
             "- projections (\(r.projections.count)): \(r.projections.joined(separator: ", ")); decoding \(r.decodedTypes) of \(r.catalogTypes) event types (`--types \(r.types)`)")

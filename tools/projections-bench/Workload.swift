@@ -28,7 +28,8 @@ struct WorkloadManifest: Codable, Equatable {
     var sqliteBytes: UInt64
     var generateSeconds: Double
     var exportSeconds: Double
-    /// How long ``WorkloadVerifier`` took: a workload is only kept once every event passed it.
+    /// How long ``WorkloadVerifier`` and the sampled ``PeerAdapterCheck`` took: a workload is only kept once every
+    /// event passed the first and every 16th the second.
     var verifySeconds: Double
 }
 

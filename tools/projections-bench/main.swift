@@ -20,6 +20,8 @@ do {
         _ = try await run.prepareWorkload()
         let count = try await WorkloadVerifier.run(storePath: run.storePath)
         print("\(count) events follow the domain's rules (\(run.storePath))")
+        let read = try await PeerAdapterCheck.run(storePath: run.storePath, sqlitePath: run.sqlitePath, stride: 1)
+        print("\(read) events read by the peer's JSONDecoder adapter equal the stored events (\(run.sqlitePath))")
     case .side(let side):
         let result = try await SideRunner.run(side, options)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result) + Data("\n".utf8))

@@ -46,6 +46,11 @@ let package = Package(
         .executableTarget(
             name: "pawtrail-codec-bench", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "tools/codec-bench"),
 
+        .executableTarget(
+            name: "pawtrail-projections-bench",
+            dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "PawtrailJSON", "CSQLite3"],
+            path: "tools/projections-bench"),
+
         .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),
         .testTarget(
             name: "EventLogTests",

@@ -48,7 +48,9 @@ let package = Package(
 
         .executableTarget(
             name: "pawtrail-projections-bench",
-            dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "PawtrailJSON", "CSQLite3"],
+            dependencies: [
+                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON", "CSQLite3",
+            ],
             path: "tools/projections-bench"),
 
         .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),

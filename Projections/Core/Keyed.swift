@@ -55,7 +55,9 @@ extension FieldReader {
 extension FieldWriter {
     /// Writes a dictionary as records sorted by key, so equal dictionaries have equal bytes.
     public mutating func keyed<V: FieldCodable>(_ key: String, _ value: [String: V]) {
-        records(key, value.sorted { $0.key < $1.key }.map { Keyed(key: $0.key, value: $0.value) })
+        // Sort the keys alone, then fetch each value once: sorting (key, value) pairs would move every value
+        // many times, which for big records (an order with its lines) cost more than writing them.
+        records(key, value.keys.sorted().map { Keyed(key: $0, value: value[$0]!) })
     }
 
     /// Writes a dictionary of counts.

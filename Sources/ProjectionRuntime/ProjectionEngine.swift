@@ -11,14 +11,13 @@ public struct ProjectionEngine: Sendable {
     public let store: any EventStore
     /// Where states live.
     public let checkpoints: any CheckpointStore
-    /// A snapshot is written whenever a fold crosses a multiple of this many positions (widened on long logs so a
-    /// projection keeps at most ``maxSnapshots``).
+    /// The fewest positions between two snapshots of a projection. The spacing grows with the state's size (one
+    /// position per 4 bytes of state), so snapshots cost a rebuild at most about 4 bytes per event read, whatever
+    /// the projection; time travel folds at most one spacing of events.
     public var snapshotInterval: UInt64
-    /// The most snapshots one rebuild writes per projection.
-    public var maxSnapshots: UInt64 = 64
-    /// States larger than this are not snapshotted (time travel folds them from their checkpoint or the start):
-    /// a snapshot costs its state's size on disk every interval, which only small states can afford.
-    public var maxSnapshotBytes: Int = 16 << 20
+    /// States larger than this are not snapshotted (time travel to them folds from their checkpoint or the start,
+    /// or, for a view that names its streams, only those streams).
+    public var maxSnapshotBytes: Int = 32 << 20
     /// How events are decoded.
     public var catalog: EventCatalog
 
@@ -165,22 +164,22 @@ public struct ProjectionEngine: Sendable {
         afterPage: (UInt64, Int) -> Void = { _, _ in }
     ) async throws -> Int {
         let pass = FoldPass(store: store, catalog: catalog, folders: folders)
-        let span = end - (start ?? 0)
-        let interval = max(snapshotInterval, span / maxSnapshots + 1)
-        var mark = start.map { $0 / interval } ?? 0
         let checkpoints = self.checkpoints
+        let base = snapshotInterval
         let limit = maxSnapshotBytes
-        var tooBig: Set<String> = []
+        // Per folder: where its last snapshot was, and how big its state was then.
+        var last: [ObjectIdentifier: (position: UInt64, bytes: Int)] = [:]
+        for f in folders { last[ObjectIdentifier(f)] = (start ?? 0, 0) }
         return try await pass.run(after: start, through: end) { position, count in
-            if snapshots && position / interval > mark {
-                mark = position / interval
-                for f in folders where !tooBig.contains(f.name) {
+            if snapshots {
+                for f in folders {
+                    let previous = last[ObjectIdentifier(f)]!
+                    guard previous.bytes <= limit, position - previous.position >= max(base, UInt64(previous.bytes / 4)) else { continue }
                     let bytes = f.encodedState()
-                    guard bytes.count <= limit else {
-                        tooBig.insert(f.name)
-                        continue
+                    last[ObjectIdentifier(f)] = (position, bytes.count)
+                    if bytes.count <= limit {
+                        try checkpoints.saveSnapshot(f.name, version: f.schemaVersion, position: position, state: bytes)
                     }
-                    try checkpoints.saveSnapshot(f.name, version: f.schemaVersion, position: position, state: bytes)
                 }
             }
             afterPage(position, count)

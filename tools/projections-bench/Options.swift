@@ -9,6 +9,8 @@ struct Options {
         case stages
         /// Check the workload against the domain's rules.
         case verify
+        /// Time travel to random positions.
+        case timetravel
         /// One side, in this process (the parent runs each side so): prints its result as JSON.
         case side(String)
         case help
@@ -23,7 +25,7 @@ struct Options {
     var peerRuns = 1
     var types = TypeSelection.projections
     /// Which rebuilder is "ours" (see `oursRebuilders`).
-    var ours = "direct"
+    var ours = "engine"
     var json = false
     var regenerate = false
     /// `--side`: where to read and where to put the states.
@@ -38,6 +40,7 @@ struct Options {
                pawtrail-projections-bench generate [--events N | --scale X] [--seed S] [--days D] [--dir DIR] [--regenerate]
                pawtrail-projections-bench stages [--events N | --scale X] [--seed S] [--days D] [--dir DIR] [--types T]
                pawtrail-projections-bench verify [--events N | --scale X] [--seed S] [--days D] [--dir DIR]
+               pawtrail-projections-bench timetravel [--events N | --scale X] [--seed S] [--days D] [--dir DIR]
 
         Rebuilds every projection of the catalog from a seeded pet-care workload twice, side by side: ours from the
         file store (binary events), and a peer that keeps the same events as JSON in an SQLite table and decodes
@@ -53,7 +56,8 @@ struct Options {
           --peer-runs N    rebuilds of the peer (default 1; it is the slow one)
           --types T        projections: decode only the types some projection lists (a real rebuild, default);
                            all: decode every event type on both sides (the decode path at full load)
-          --ours R         direct: read pages, decode, apply on one thread (default, until ProjectionEngine lands);
+          --ours R         engine: ProjectionEngine.rebuild, as `projections rebuild --all` runs it (default);
+                           direct: read pages, decode, apply on one thread;
                            pipelined: the store's reading on one thread, decoding and applying on another
           --regenerate     generate the workload even if a matching one exists
           --json           JSON on stdout, the table on stderr
@@ -70,6 +74,9 @@ struct Options {
             rest = rest.dropFirst()
         } else if rest.first == "stages" {
             o.mode = .stages
+            rest = rest.dropFirst()
+        } else if rest.first == "timetravel" {
+            o.mode = .timetravel
             rest = rest.dropFirst()
         } else if rest.first == "verify" {
             o.mode = .verify

@@ -17,6 +17,7 @@ protocol ProjectionRebuilder: Sendable {
 
 /// The rebuilders the benchmark can measure as "ours", by `--ours` name; the first is the default.
 let oursRebuilders: [(name: String, rebuilder: any ProjectionRebuilder)] = [
+    ("engine", EngineRebuild()),
     ("direct", DirectFold()),
     ("pipelined", PipelinedFold()),
 ]

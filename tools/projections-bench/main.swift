@@ -22,6 +22,10 @@ do {
         print("\(count) events follow the domain's rules (\(run.storePath))")
         let read = try await PeerAdapterCheck.run(storePath: run.storePath, sqlitePath: run.sqlitePath, stride: 1)
         print("\(read) events read by the peer's JSONDecoder adapter equal the stored events (\(run.sqlitePath))")
+    case .timetravel:
+        let run = BenchRun(options: options)
+        _ = try await run.prepareWorkload()
+        try await TimeTravelBench.run(storePath: run.storePath, samples: 21, seed: options.seed)
     case .side(let side):
         let result = try await SideRunner.run(side, options)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result) + Data("\n".utf8))

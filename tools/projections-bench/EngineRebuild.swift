@@ -1,0 +1,108 @@
+import EventLog
+import EventLogFile
+import Foundation
+import ProjectionRuntime
+import Projections
+
+/// Ours as the product runs it: `ProjectionEngine.rebuild` of every projection in one pass, with its checkpoints
+/// and snapshots written to a fresh directory (what `pawtrail projections rebuild --all` does).
+struct EngineRebuild: ProjectionRebuilder {
+    var label: String { "ProjectionEngine.rebuild (checkpoints and snapshots written)" }
+
+    func rebuild(storePath path: String, types: TypeSelection) async throws -> RebuildOutcome {
+        let store = try FileEventStore.open(path: path)
+        defer { store.close() }
+        let scratch = path + "-engine-\(getpid())"
+        try? FileManager.default.removeItem(atPath: scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let checkpoints = FileCheckpointStore(storePath: scratch)
+        let engine = ProjectionEngine(store: store, checkpoints: checkpoints)
+        let result = try await engine.rebuild(ProjectionCatalog.projections)
+        var outcome = RebuildOutcome()
+        outcome.eventsRead = result.eventsRead
+        outcome.eventsDecoded = result.eventsRead
+        for p in ProjectionCatalog.projections {
+            if let c = try checkpoints.load(p.name, version: p.schemaVersion) {
+                outcome.applications += Int(c.eventsApplied)
+                outcome.states.append((p.name, c.state))
+            }
+        }
+        return outcome
+    }
+}
+
+/// Time travel as `pawtrail view NAME --at-position N` answers it, at random positions of the workload: each
+/// projection from its nearest snapshot, and the views that fold only their own streams (one order, one pet).
+enum TimeTravelBench {
+    static func run(storePath path: String, samples: Int, seed: UInt64) async throws {
+        let store = try FileEventStore.open(path: path)
+        defer { store.close() }
+        let scratch = path + "-timetravel"
+        try? FileManager.default.removeItem(atPath: scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let engine = ProjectionEngine(store: store, checkpoints: FileCheckpointStore(storePath: scratch))
+        let clock = ContinuousClock()
+        let started = clock.now
+        _ = try await engine.rebuild(ProjectionCatalog.projections)
+        print("rebuild with snapshots: \(clock.now - started)")
+        guard let last = try await store.lastPosition() else { return }
+        var rng = SeededGenerator(seed: seed)
+        let positions = (0..<samples).map { _ in UInt64.random(in: 0...last, using: &rng) }
+        func report(_ name: String, _ times: [Duration]) {
+            let ms = times.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }.sorted()
+            let median = ms[ms.count / 2]
+            let p90 = ms[min(ms.count - 1, ms.count * 9 / 10)]
+            print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "median %8.1f ms   p90 %8.1f ms   max %8.1f ms", median, p90, ms.last!))
+        }
+        for p in ProjectionCatalog.projections {
+            var times: [Duration] = []
+            for n in positions {
+                let t0 = clock.now
+                _ = try await p.stateAt(engine, n)
+                times.append(clock.now - t0)
+            }
+            report("\(p.name) (whole, from snapshot)", times)
+        }
+        // Views scoped to their streams: a random order and a random pet that exist at the end.
+        let orders = try await engine.load(OrdersProjection.self).state
+        let pets = try await engine.load(PetsProjection.self).state
+        let orderIDs = orders.orders.keys.sorted()
+        let petIDs = pets.pets.keys.sorted()
+        var orderTimes: [Duration] = []
+        var petTimes: [Duration] = []
+        for n in positions {
+            let orderArgs = ViewArguments(["id": orderIDs.randomElement(using: &rng)!])
+            var t0 = clock.now
+            let streams = OrderDetailView.scope(orderArgs, live: orders)!.map { StreamID(unchecked: $0) }
+            _ = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
+            orderTimes.append(clock.now - t0)
+            let petArgs = ViewArguments(["id": petIDs.randomElement(using: &rng)!])
+            t0 = clock.now
+            let petStreams = PetView.scope(petArgs, live: pets)!.map { StreamID(unchecked: $0) }
+            _ = try await engine.state(PetsProjection.self, streams: petStreams, atPosition: n)
+            petTimes.append(clock.now - t0)
+        }
+        report("view order --id (its stream)", orderTimes)
+        report("view pet --id (its streams)", petTimes)
+    }
+}
+
+extension Projection {
+    static func stateAt(_ engine: ProjectionEngine, _ position: UInt64) async throws -> Int {
+        _ = try await engine.state(Self.self, atPosition: position)
+        return 0
+    }
+}
+
+/// SplitMix64, for reproducible sample positions.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

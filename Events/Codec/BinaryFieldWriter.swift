@@ -76,6 +76,16 @@ public struct BinaryFieldWriter: FieldWriter {
         for s in value { raw(s) }
     }
 
+    /// Writes the same bytes as records of ``Keyed`` entries, without building them: each value is written where it
+    /// is, which matters for the large states checkpoints hold.
+    public mutating func keyed<V: FieldCodable>(_ key: String, _ value: [String: V]) {
+        varint(UInt64(value.count))
+        for k in value.keys.sorted() {
+            raw(k)
+            value[k]!.write(to: &self)
+        }
+    }
+
     public mutating func records<R: FieldCodable>(_ key: String, _ value: [R]) {
         varint(UInt64(value.count))
         for r in value { r.write(to: &self) }

@@ -52,6 +52,8 @@ public protocol FieldWriter {
     mutating func choice<C: FieldChoice>(_ key: String, _ value: C)
     mutating func optionalChoice<C: FieldChoice>(_ key: String, _ value: C?)
     mutating func records<R: FieldCodable>(_ key: String, _ value: [R])
+    /// A dictionary, as records of its key and the value's fields, sorted by key.
+    mutating func keyed<V: FieldCodable>(_ key: String, _ value: [String: V])
 }
 
 /// A closed set of string values (a species, a status, a role).

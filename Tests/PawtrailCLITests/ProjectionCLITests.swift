@@ -55,6 +55,8 @@ import Testing
         #expect(status.stdout.contains(#""built":true"#) && status.stdout.contains(#""lag":0"#))
         let audit = await cli.run("projections", "audit")
         #expect(audit.status == 0 && audit.lines.allSatisfy { $0.contains(": ok (") })
+        let two = await cli.run("projections", "audit", "inventory", "orders")
+        #expect(two.status == 0 && two.lines.map { String($0.prefix { $0 != ":" }) } == ["inventory", "orders"])
         #expect(await cli.run("projections", "rebuild").status == 64, "name a projection or --all")
         #expect(await cli.run("projections", "rebuild", "inventry").stderr.contains("did you mean 'inventory'?"))
     }

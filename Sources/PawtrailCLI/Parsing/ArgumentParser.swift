@@ -114,7 +114,7 @@ struct ArgumentParser: Sendable {
 
         let command = path[path.count - 1]
         if wantsHelp || command.run == nil { return .help(path) }
-        if positionals.count > command.positionals.count {
+        if positionals.count > command.positionals.count, command.positionals.last?.isVariadic != true {
             throw fail("unexpected argument '\(positionals[command.positionals.count])'")
         }
         for (index, p) in command.positionals.enumerated() where p.isRequired && index >= positionals.count {

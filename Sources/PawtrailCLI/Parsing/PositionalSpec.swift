@@ -6,4 +6,6 @@ struct PositionalSpec: Sendable, Hashable {
     var help: String
     /// Whether the command fails with a usage error when the argument is missing.
     var isRequired: Bool = true
+    /// Whether the last positional takes any number of words (`<name> ...`).
+    var isVariadic: Bool = false
 }

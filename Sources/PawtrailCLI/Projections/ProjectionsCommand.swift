@@ -85,7 +85,7 @@ enum ProjectionsCommand {
         discussion: "On a terminal a progress bar with the rate and time left goes to standard error.",
         usage: "[--store <path>] (<name> ... | --all) [--json]",
         options: [.flag("all", help: "Rebuild every projection."), .flag("json", help: "Print the result as JSON.")],
-        positionals: [PositionalSpec(name: "name", help: "A projection to rebuild (repeatable).", isRequired: false)],
+        positionals: [PositionalSpec(name: "name", help: "A projection to rebuild (any number).", isRequired: false, isVariadic: true)],
         run: { context in
             let types = try selected(context, allowAll: false)
             let bar = ProgressBar(enabled: isatty(2) == 1 && !context.wantsJSON, console: context.console)
@@ -115,7 +115,7 @@ enum ProjectionsCommand {
         discussion: "Exits 1 when any projection differs.",
         usage: "[--store <path>] [<name> ...] [--json]",
         options: [.flag("json", help: "Print JSON Lines, one projection per line.")],
-        positionals: [PositionalSpec(name: "name", help: "A projection to audit (default: all).", isRequired: false)],
+        positionals: [PositionalSpec(name: "name", help: "A projection to audit (any number; default: all).", isRequired: false, isVariadic: true)],
         run: { context in
             let engine = try engine(context)
             var differing = 0

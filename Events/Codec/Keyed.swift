@@ -1,5 +1,3 @@
-public import Events
-
 /// One entry of a dictionary as a record: its key, then the value's own fields.
 public struct Keyed<Value: FieldCodable>: FieldCodable {
     public var key: String
@@ -53,7 +51,8 @@ extension FieldReader {
 }
 
 extension FieldWriter {
-    /// Writes a dictionary as records sorted by key, so equal dictionaries have equal bytes.
+    /// Writes a dictionary as records sorted by key, so equal dictionaries have equal bytes (the default for
+    /// writers without a faster way; ``BinaryFieldWriter`` writes the entries in place).
     public mutating func keyed<V: FieldCodable>(_ key: String, _ value: [String: V]) {
         // Sort the keys alone, then fetch each value once: sorting (key, value) pairs would move every value
         // many times, which for big records (an order with its lines) cost more than writing them.

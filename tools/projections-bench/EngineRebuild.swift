@@ -46,7 +46,7 @@ enum TimeTravelBench {
         _ = try await engine.rebuild(ProjectionCatalog.projections)
         print("rebuild with snapshots: \(clock.now - started)")
         guard let last = try await store.lastPosition() else { return }
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let positions = (0..<samples).map { _ in UInt64.random(in: 0...last, using: &rng) }
         func report(_ name: String, _ times: [Duration]) {
             let ms = times.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }.sorted()
@@ -91,18 +91,5 @@ extension Projection {
     static func stateAt(_ engine: ProjectionEngine, _ position: UInt64) async throws -> Int {
         _ = try await engine.state(Self.self, atPosition: position)
         return 0
-    }
-}
-
-/// SplitMix64, for reproducible sample positions.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// SplitMix64: seeds ``Xoshiro256StarStar`` from one 64-bit seed.
-struct SplitMix64 {
+/// SplitMix64: seeds ``Xoshiro256StarStar`` from one 64-bit seed, and picks the time-travel samples.
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) {

@@ -53,6 +53,7 @@ enum DemoCommand {
             context.out(summary.json(refusals: refusals))
         } else {
             summary.lines(refusals: refusals).forEach { context.out("  " + $0) }
+            context.out("Next: pawtrail view dashboard | view activity --user u-ann | order history o-1 | projections status")
         }
         return .success
     }

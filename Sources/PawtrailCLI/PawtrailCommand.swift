@@ -9,7 +9,7 @@ public enum PawtrailCommand {
     /// The command tree.
     static let root = CommandSpec(
         name: "pawtrail",
-        abstract: "Pawtrail: the event store of a pet-care business.",
+        abstract: "Pawtrail: the event-sourced system of record of a pet-care business.",
         subcommands: [LogCommand.spec, EventsCommand.spec, CommandsCommand.spec, DemoCommand.spec, ExecCommand.spec]
             + DomainVerbs.groups + [ViewCommand.spec, ProjectionsCommand.spec])
 

@@ -39,9 +39,10 @@ let package = Package(
             dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON"]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 
-        // tools/: benchmarks and workload generators (not tests).
+        // tools/: benchmarks and workload generators (not tests), and what they share.
+        .target(name: "BenchSupport", dependencies: ["CSQLite3"], path: "tools/BenchSupport"),
         .executableTarget(
-            name: "pawtrail-bench", dependencies: ["EventLog", "EventLogFile", "CSQLite3"], path: "tools/bench"),
+            name: "pawtrail-bench", dependencies: ["EventLog", "EventLogFile", "CSQLite3", "BenchSupport"], path: "tools/bench"),
 
         .executableTarget(
             name: "pawtrail-codec-bench", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "tools/codec-bench"),
@@ -50,6 +51,7 @@ let package = Package(
             name: "pawtrail-projections-bench",
             dependencies: [
                 "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON", "CSQLite3",
+                "BenchSupport",
             ],
             path: "tools/projections-bench"),
 

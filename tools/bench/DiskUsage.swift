@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// `du`-style sizes of files and directories.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Number formatting for the markdown report.

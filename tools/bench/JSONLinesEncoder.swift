@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 
 /// Encodes workload events as JSON Lines in the CLI batch shape

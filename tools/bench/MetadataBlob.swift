@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 
 /// The SQLite peer's stored form of event metadata: `u8 pair count`, then per pair `u16 key length, key,

@@ -1,3 +1,4 @@
+import BenchSupport
 import CSQLite3
 import EventLog
 import Foundation

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// The scratch directory's housekeeping.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// What the SQLite writer threads report back, behind a lock.

@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 
 /// The events of one append, in order. Its events share one correlation id.

@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 
 /// One generated event with its stream and the stream's version before it, so that the event can be appended

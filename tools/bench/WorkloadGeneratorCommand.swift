@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 
 /// `pawtrail-bench generate`: the workload as JSON Lines on standard output, for `pawtrail log append --batch`.

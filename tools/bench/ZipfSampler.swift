@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Draws ranks `0..<count` with Zipf-like popularity (probability ∝ 1 / (rank + 1)^exponent), so that a few

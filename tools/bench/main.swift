@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BenchSupport
 import Glibc
 #endif
 

@@ -1,3 +1,4 @@
+import BenchSupport
 import Events
 
 /// What the simulation remembers of a customer: enough to keep their commands valid.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Where the benchmark ran: what the figures depend on.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// What one side's process reports to the parent (one JSON line on stdout).

@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 import EventLogFile
 import Events

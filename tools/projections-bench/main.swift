@@ -1,6 +1,7 @@
 // pawtrail-projections-bench: rebuilds every projection from a seeded pet-care workload, ours (the file store,
 // binary events) beside a peer (JSON in SQLite, Foundation's JSONDecoder), each side in its own process; checks
 // both end with byte-equal states. Run it with tools/projections-bench.sh.
+import BenchSupport
 import Foundation
 
 do {

@@ -1,22 +1,25 @@
-import CSQLite3
+public import CSQLite3
 
 /// An open SQLite connection (`sqlite3*`), closed in `deinit`.
 ///
 /// Not thread-safe; each benchmark thread opens its own connection. Statements keep their connection alive.
-final class SQLiteDatabase {
+public final class SQLiteDatabase {
     /// The raw handle.
-    let handle: OpaquePointer
+    public let handle: OpaquePointer
     /// The database file.
-    let path: String
+    public let path: String
 
-    /// Opens (creating if needed) a database file.
+    /// Opens a database file, read-write and created if missing, or read-only.
     ///
-    /// - Parameter path: The file.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - create: `true` to open read-write (creating the file); `false` to open an existing one read-only.
     /// - Throws: ``SQLiteError`` when the file cannot be opened.
-    init(path: String) throws {
+    public init(path: String, create: Bool = true) throws {
         var db: OpaquePointer?
         // NOMUTEX: connections are never shared between threads here, so SQLite's own mutex is pure overhead.
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -34,7 +37,7 @@ final class SQLiteDatabase {
     ///
     /// - Parameter sql: One or more statements.
     /// - Throws: ``SQLiteError``.
-    func execute(_ sql: String) throws {
+    public func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &error)
         if rc != SQLITE_OK {
@@ -49,7 +52,7 @@ final class SQLiteDatabase {
     /// - Parameter sql: The statement.
     /// - Returns: The first column of the first row, `nil` when there is no row.
     /// - Throws: ``SQLiteError``.
-    func text(_ sql: String) throws -> String? {
+    public func text(_ sql: String) throws -> String? {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }
         return statement.columnText(0)
@@ -60,20 +63,23 @@ final class SQLiteDatabase {
     /// - Parameter sql: One statement.
     /// - Returns: The prepared statement.
     /// - Throws: ``SQLiteError``.
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    public func prepare(_ sql: String) throws -> SQLiteStatement {
         try SQLiteStatement(database: self, sql: sql)
     }
 
     /// Sets how long a connection waits for another connection's write lock before failing with SQLITE_BUSY.
-    func setBusyTimeout(milliseconds: Int32) throws {
+    public func setBusyTimeout(milliseconds: Int32) throws {
         try check(sqlite3_busy_timeout(handle, milliseconds), "busy_timeout")
     }
 
     /// The connection's current error message.
-    var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    public var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// Throws ``SQLiteError`` unless `rc` is `SQLITE_OK`.
-    func check(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
+    /// The linked library's version.
+    public static var version: String { String(cString: sqlite3_libversion()) }
+
+    public func check(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
         if rc != SQLITE_OK { throw SQLiteError(operation: operation(), code: rc, message: errorMessage) }
     }
 }

@@ -1,32 +1,15 @@
-import Foundation
-
-/// SplitMix64: seeds ``Xoshiro256StarStar`` from one 64-bit seed, and picks the time-travel samples.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+public import Foundation
 
 /// xoshiro256**: a small, fast generator, so the workload is the same for the same seed on every machine
 /// (Swift's `SystemRandomNumberGenerator` cannot be seeded, and dictionary order changes per process, so the
 /// simulation draws only from this and iterates only arrays).
-struct Xoshiro256StarStar {
+public struct Xoshiro256StarStar {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         var seeder = SplitMix64(seed: seed)
         s0 = seeder.next()
         s1 = seeder.next()
@@ -34,7 +17,7 @@ struct Xoshiro256StarStar {
         s3 = seeder.next()
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -47,44 +30,49 @@ struct Xoshiro256StarStar {
     }
 
     /// A value in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int {
+    public mutating func below(_ bound: Int) -> Int {
         precondition(bound > 0)
         return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 
     /// A value in the range.
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
+    public mutating func int(in range: ClosedRange<Int>) -> Int {
+        int(range)
+    }
+
+    /// A value in the range.
+    public mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + below(range.upperBound - range.lowerBound + 1)
     }
 
     /// A value in the range, as `Int64`.
-    mutating func int64(_ range: ClosedRange<Int64>) -> Int64 {
+    public mutating func int64(_ range: ClosedRange<Int64>) -> Int64 {
         range.lowerBound + Int64(below(Int(range.upperBound - range.lowerBound + 1)))
     }
 
     /// A value in `[0, 1)`.
-    mutating func unit() -> Double {
+    public mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// `true` with probability `p`.
-    mutating func chance(_ p: Double) -> Bool {
+    public mutating func chance(_ p: Double) -> Bool {
         unit() < p
     }
 
     /// One element of a non-empty array.
-    mutating func pick<T>(_ items: [T]) -> T {
+    public mutating func pick<T>(_ items: [T]) -> T {
         items[below(items.count)]
     }
 
     /// A skewed index in `0..<count`: low indices (the oldest customers, the first products) come up more often,
     /// as regulars do.
-    mutating func skewed(_ count: Int, power: Double = 2) -> Int {
+    public mutating func skewed(_ count: Int, power: Double = 2) -> Int {
         min(count - 1, Int(Double(count) * pow(unit(), power)))
     }
 
     /// A UUID from the stream (version 4 bits set), so event and command ids are reproducible too.
-    mutating func uuid() -> UUID {
+    public mutating func uuid() -> UUID {
         let a = next()
         let b = next()
         var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
@@ -97,31 +85,4 @@ struct Xoshiro256StarStar {
         }
         return UUID(uuid: bytes)
     }
-}
-
-/// Lowercase hex of 16 digits, as the domain's generated ids end (`p-00c3…`).
-func hex16(_ value: UInt64) -> String {
-    let digits: [UInt8] = Array("0123456789abcdef".utf8)
-    var out = [UInt8](repeating: 0, count: 16)
-    var v = value
-    for i in stride(from: 15, through: 0, by: -1) {
-        out[i] = digits[Int(v & 0xF)]
-        v >>= 4
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
-/// A UUID as lowercase text (`uuidString.lowercased()` costs about a microsecond; this is a tenth of that).
-func lowercaseUUID(_ id: UUID) -> String {
-    let digits: [UInt8] = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(36)
-    withUnsafeBytes(of: id.uuid) { raw in
-        for (i, byte) in raw.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-    }
-    return String(decoding: out, as: UTF8.self)
 }

@@ -200,8 +200,13 @@ public struct ProjectionEngine: Sendable {
         guard let last = try await store.lastPosition() else { return P.State() }
         let target = min(position, last)
         var base: (position: UInt64, bytes: [UInt8])?
-        if let snap = try checkpoints.snapshotPositions(P.name, version: P.schemaVersion).last(where: { $0 <= target }) {
-            base = (snap, try checkpoints.loadSnapshot(P.name, version: P.schemaVersion, position: snap))
+        // Snapshots are derived data: one that is damaged, or removed by a rebuild running meanwhile, is passed over
+        // for the next one back (or the start), never trusted and never fatal.
+        for snap in try checkpoints.snapshotPositions(P.name, version: P.schemaVersion).reversed() where snap <= target {
+            if let bytes = try? checkpoints.loadSnapshot(P.name, version: P.schemaVersion, position: snap) {
+                base = (snap, bytes)
+                break
+            }
         }
         if let c = try checkpoints.load(P.name, version: P.schemaVersion), let p = c.position, p <= target, p > (base?.position ?? 0) || base == nil {
             base = (p, c.state)

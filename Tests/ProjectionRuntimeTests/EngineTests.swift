@@ -252,3 +252,27 @@ struct ScopedTimeTravelTests {
         }
     }
 }
+
+@Suite("Snapshots are derived data")
+struct SnapshotDamageTests {
+    @Test func aDamagedOrMissingSnapshotIsPassedOver() async throws {
+        let w = try World()
+        let engine = w.engine(snapshotInterval: 5)
+        // Snapshots are taken at the end of a page read; catching up after each round of appends takes one each.
+        for _ in 0..<4 {
+            try await w.shop(orders: 10)
+            _ = try await engine.load(InventoryProjection.self)
+        }
+        let positions = try w.checkpoints.snapshotPositions("inventory", version: 1)
+        #expect(positions.count >= 3)
+        let expected = try await engine.state(InventoryProjection.self, atPosition: positions[2] + 1)
+        // Damage the nearest snapshot and delete the one before it.
+        let dir = w.scratch.path + "/projections/inventory/v1.snapshots/"
+        let name = { (p: UInt64) in String(repeating: "0", count: 20 - String(p).count) + String(p) + ".snap" }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir + name(positions[2])))
+        bytes[0] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: dir + name(positions[2])))
+        try FileManager.default.removeItem(atPath: dir + name(positions[1]))
+        #expect(try await engine.state(InventoryProjection.self, atPosition: positions[2] + 1) == expected)
+    }
+}

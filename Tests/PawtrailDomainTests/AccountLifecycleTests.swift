@@ -40,7 +40,7 @@ extension DomainScenario {
             actor: Actor(userID: userID, role: .customer), now: Self.now, commandID: commandID, correlationID: "",
             commandName: Login.name)
         let outcome = try await handler.handle(Login(guestId: guestId), as: userID, now: Self.now, commandID: commandID)
-        return (context.newID("session"), outcome.events.map { ($0.stream, $0.event) })
+        return (context.newID("ss"), outcome.events.map { ($0.stream, $0.event) })
     }
 }
 
@@ -53,7 +53,7 @@ struct AccountLifecycleTests {
     @Test func loginOpensANewSession() async throws {
         let s = try await DomainScenario.signedUp("u-ann")
         let (session, appended) = try await s.logIn("u-ann")
-        #expect(session.hasPrefix("session-"))
+        #expect(session.hasPrefix("ss-"))
         expectAppended(appended, [(stream("account-u-ann"), LoggedIn(userId: "u-ann", sessionId: session))])
         let (second, _) = try await s.logIn("u-ann")
         #expect(second != session, "each log-in opens its own session")

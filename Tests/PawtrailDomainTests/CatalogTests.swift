@@ -31,7 +31,7 @@ struct CatalogTests {
         command.productId = nil
         let appended = try await s.when(Shop.admin, command)
         let listed = try #require(appended.first?.1 as? ProductListed)
-        #expect(listed.productId.hasPrefix("pr-") && listed.productId.count == "pr-".count + 16)
+        #expect(listed.productId.hasPrefix("pr-") && listed.productId.count == "pr-".count + 11)
         #expect(appended.first?.0 == Streams.product(listed.productId))
     }
 

@@ -71,7 +71,7 @@ struct OrderTests {
         let s = try await Self.checkout()
         let appended = try await s.when(Shop.ann, Self.place(nil))
         let placed = try #require(appended.compactMap { $0.1 as? OrderPlaced }.first)
-        #expect(placed.orderId.hasPrefix("o-") && placed.orderId.count == "o-".count + 16)
+        #expect(placed.orderId.hasPrefix("o-") && placed.orderId.count == "o-".count + 11)
         #expect(appended.contains { $0.0 == Streams.order(placed.orderId) })
     }
 

@@ -39,7 +39,7 @@ struct PetHealthTests {
     @Test func openingAndResolvingAHealthIssue() async throws {
         let s = try await W.scenario()
         let id = W.commandID(7)
-        let issueId = W.generated("issue", id)
+        let issueId = W.generated("hi", id)
         let command = OpenHealthIssue(petId: "rex", title: " Limping ", notes: "Front left paw\nsince Monday")
         try await s.then(
             W.owner, command, id: id,
@@ -97,7 +97,7 @@ struct PetHealthTests {
     @Test func startingAndEndingATreatment() async throws {
         let s = try await W.scenario()
         let id = W.commandID(8)
-        let planId = W.generated("plan", id)
+        let planId = W.generated("tp", id)
         let command = StartTreatment(
             petId: "rex", kind: .medication, name: "Carprofen", dosage: "25 mg", schedule: "twice a day with food",
             startDate: t("2026-12-01"), endDate: t("2026-12-15"))

@@ -24,7 +24,7 @@ struct PetsTests {
         let s = try await W.scenario()
         let id = W.commandID(1)
         let petId = W.generated("p", id)
-        #expect(petId.hasPrefix("p-") && petId.count == 18)
+        #expect(petId.hasPrefix("p-") && petId.count == 13)
         try await s.then(
             W.owner, AddPet(name: "Kiwi", species: .bird, ageMonths: 8), id: id,
             appends: [(Streams.pet(petId), PetAdded(petId: petId, ownerId: W.owner, name: "Kiwi", species: .bird, ageMonths: 8))])

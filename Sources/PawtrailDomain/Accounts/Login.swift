@@ -43,7 +43,7 @@ public struct Login: DomainCommand, Hashable {
     /// - Returns: ``LoggedIn``, then the guest merge's events.
     public func decide(_ context: DecisionContext, merge: GuestMerge? = nil) -> Decision {
         let userID = context.actor.userID
-        let session = context.newID("session")
+        let session = context.newID("ss")
         return Decision(
             [StreamWrite(Streams.account(userID), [LoggedIn(userId: userID, sessionId: session)])]
                 + (merge?.writes(into: userID) ?? []))

@@ -24,10 +24,15 @@ public struct DecisionContext: Sendable {
     }
 
     /// An id for a new entity, derived from the command id so that a decision stays a pure function of its
-    /// inputs: the prefix (`p` for a pet, so its stream reads `pet-p-…`), a dash and 16 hex digits of a 64-bit
-    /// hash of the whole command id and `index` (which tells apart several ids of one command). Every bit of the
-    /// command id counts, so time-based or sequential command ids do not collide; two random command ids share an
-    /// id with odds of about n²/2^65 among n ids.
+    /// inputs: the prefix (`p` for a pet, so its stream reads `pet-p-…`), a dash and 11 base64url characters of a
+    /// 64-bit hash of the whole command id and `index` (which tells apart several ids of one command). Every bit
+    /// of the command id counts, so time-based or sequential command ids do not collide; two random command ids
+    /// share an id with odds of about n²/2^65 among n ids. With a prefix of up to two letters the id has at most 14
+    /// bytes, which Swift keeps inline in the string itself: no allocation and no reference counting wherever the
+    /// id is decoded, hashed or stored (read models hold millions of them).
+    private static let base64URL: [Unicode.Scalar] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".unicodeScalars)
+
     public func newID(_ prefix: String, index: Int = 0) -> String {
         // FNV-1a over the 16 bytes and the index, then the splitmix64 finalizer to spread the last bytes' bits.
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -48,7 +53,10 @@ public struct DecisionContext: Sendable {
         h ^= h >> 27
         h &*= 0x94d0_49bb_1331_11eb
         h ^= h >> 31
-        let hex = String(h, radix: 16)
-        return prefix + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+        var text = prefix + "-"
+        for shift in stride(from: 60, through: 0, by: -6) {
+            text.unicodeScalars.append(Self.base64URL[Int((h >> UInt64(shift)) & 63)])
+        }
+        return text
     }
 }

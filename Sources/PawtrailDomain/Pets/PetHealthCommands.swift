@@ -79,7 +79,7 @@ public struct OpenHealthIssue: PetCommand, Hashable {
     /// The pure decision. The issue id derives from the command id, so a re-sent command finds its issue and
     /// appends nothing.
     public func decide(_ context: DecisionContext, pet: PetState) throws(DomainError) -> Decision {
-        let issueId = context.newID("issue")
+        let issueId = context.newID("hi")
         let cleanTitle = try Validate.text(title, field: "title", max: 100)
         let cleanNotes = try notes.map { (n) throws(DomainError) in try Validate.text(n, field: "notes", max: 2_000) }
         try pet.checkActive(petId, actor: context.actor)
@@ -224,7 +224,7 @@ public struct StartTreatment: PetCommand, Hashable {
     /// The pure decision. The plan id derives from the command id, so a re-sent command finds its plan and
     /// appends nothing.
     public func decide(_ context: DecisionContext, pet: PetState) throws(DomainError) -> Decision {
-        let planId = context.newID("plan")
+        let planId = context.newID("tp")
         let cleanName = try Validate.text(name, field: "name", max: 100)
         let cleanDosage = try Validate.text(dosage, field: "dosage", max: 100)
         let cleanSchedule = try Validate.text(schedule, field: "schedule", max: 200)

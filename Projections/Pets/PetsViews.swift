@@ -250,11 +250,3 @@ public enum OwnerPetsView: ProjectionView {
     }
 }
 
-extension PetView {
-    /// A pet is told by its own stream, its bookings' and its vet requests' streams.
-    public static func scope(_ arguments: ViewArguments, live: PetsProjection.State) -> [String]? {
-        guard let id = arguments.value("id") else { return nil }
-        let pet = live.pets[id]
-        return ["pet-" + id] + (pet?.bookingIds ?? []).map { "booking-" + $0 } + (pet?.vetRequestIds ?? []).map { "vet-" + $0 }
-    }
-}

@@ -10,6 +10,9 @@ struct FoldPass {
     let folders: [AnyFolder]
     private let byType: [String: [AnyFolder]]
 
+    /// Why an event of a read type is not folded.
+    static let notDomainEncoded = "its data is not in the domain's binary encoding (raw data appended with 'log append'?)"
+
     init(store: any EventStore, catalog: EventCatalog, folders: [AnyFolder]) {
         self.store = store
         self.catalog = catalog
@@ -47,7 +50,11 @@ struct FoldPass {
                 read += 1
                 guard let interested = byType[recorded.type] else { continue }
                 do {
-                    guard let event = try catalog.decode(type: recorded.type, data: recorded.data) else { continue }
+                    // A projection reads this type, so an event it cannot decode is a failure, never a skip: raw
+                    // JSON appended with `log append` under a domain type name lands here.
+                    guard let event = try catalog.decode(type: recorded.type, data: recorded.data) else {
+                        throw ProjectionError(Self.notDomainEncoded)
+                    }
                     page.append(
                         ProjectedEvent(
                             position: recorded.position, stream: recorded.stream, recordedAt: recorded.recordedAt,

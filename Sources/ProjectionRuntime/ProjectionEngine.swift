@@ -72,14 +72,16 @@ public struct ProjectionEngine: Sendable {
     /// - Returns: The state and its position.
     /// - Throws: ``ProjectionFailure``, store and checkpoint errors.
     public func load<P: Projection>(_ type: P.Type, catchUp: Bool = true) async throws -> Loaded<P.State> {
-        if let checkpoint = try checkpoints.load(P.name, version: P.schemaVersion) {
+        let last = try await store.lastPosition()
+        // A writer takes the lock before reading the checkpoint, so it never saves a state older than one another
+        // process saved meanwhile.
+        let lock = catchUp ? try checkpoints.tryLock(P.name) : nil
+        defer { lock?.unlock() }
+        if let checkpoint = try checkpoints.load(P.name, version: P.schemaVersion), Self.fits(checkpoint, last) {
             let folder = try Folder(P.self, bytes: checkpoint.state, position: checkpoint.position, applied: checkpoint.eventsApplied)
-            guard catchUp, let end = try await store.lastPosition(), end > (checkpoint.position ?? .max) || checkpoint.position == nil
-            else {
+            guard catchUp, let end = last, end > (checkpoint.position ?? .max) || checkpoint.position == nil else {
                 return Loaded(state: folder.state, position: checkpoint.position, caughtUp: 0, rebuilt: false)
             }
-            let lock = try checkpoints.tryLock(P.name)
-            defer { lock?.unlock() }
             let read = try await fold([folder], after: checkpoint.position, through: end, snapshots: lock != nil)
             if lock != nil {
                 var updated = checkpoint
@@ -95,16 +97,23 @@ public struct ProjectionEngine: Sendable {
             throw EventStoreError.storeFailure(
                 "projection '\(P.name)' has no stored state of schema version \(P.schemaVersion) yet; read it without --no-catch-up to build it")
         }
-        guard let lock = try checkpoints.tryLock(P.name) else {
+        guard lock != nil else {
             let folder = Folder(P.self)
-            let end = try await store.lastPosition()
-            if let end { try await fold([folder], after: nil, through: end, snapshots: false) }
-            return Loaded(state: folder.state, position: end, caughtUp: 0, rebuilt: true)
+            if let last { try await fold([folder], after: nil, through: last, snapshots: false) }
+            return Loaded(state: folder.state, position: last, caughtUp: 0, rebuilt: true)
         }
-        defer { lock.unlock() }
         let folder = Folder(P.self)
         _ = try await rebuildLocked([folder], progress: nil)
         return Loaded(state: folder.state, position: folder.position, caughtUp: 0, rebuilt: true)
+    }
+
+    /// Whether a checkpoint can belong to this log: one that reflects positions the log does not have (a log
+    /// restored from an older copy, or another store's states) would be served as if it were right and then
+    /// catch up from the wrong place, so it is rebuilt instead.
+    static func fits(_ checkpoint: Checkpoint, _ last: UInt64?) -> Bool {
+        guard let p = checkpoint.position else { return true }
+        guard let last else { return false }
+        return p <= last
     }
 
     // MARK: Rebuild
@@ -152,7 +161,8 @@ public struct ProjectionEngine: Sendable {
                     name: f.name, schemaVersion: f.schemaVersion, position: end, eventsApplied: f.applied, rebuiltAt: now,
                     rebuildMicroseconds: micros, savedAt: now, state: f.encodedState()))
             // Blue/green: the older versions served until now; the new one has caught up.
-            for v in try checkpoints.versions(of: f.name) where v != f.schemaVersion { try checkpoints.remove(f.name, version: v) }
+            // Only older ones: a newer build's state is not this build's to remove.
+            for v in try checkpoints.versions(of: f.name) where v < f.schemaVersion { try checkpoints.remove(f.name, version: v) }
         }
         return RebuildResult(projections: folders.map(\.name), eventsRead: read, lastPosition: end, elapsed: elapsed)
     }
@@ -169,7 +179,12 @@ public struct ProjectionEngine: Sendable {
         let limit = maxSnapshotBytes
         // Per folder: where its last snapshot was, and how big its state was then.
         var last: [ObjectIdentifier: (position: UInt64, bytes: Int)] = [:]
-        for f in folders { last[ObjectIdentifier(f)] = (start ?? 0, 0) }
+        // Spacing counts from the newest snapshot there is, so catch-ups shorter than the spacing still take one
+        // once enough of them have passed.
+        for f in folders {
+            let newest = try checkpoints.snapshotPositions(f.name, version: f.schemaVersion).last
+            last[ObjectIdentifier(f)] = (newest ?? 0, 0)
+        }
         return try await pass.run(after: start, through: end) { position, count in
             if snapshots {
                 for f in folders {
@@ -208,7 +223,9 @@ public struct ProjectionEngine: Sendable {
                 break
             }
         }
-        if let c = try checkpoints.load(P.name, version: P.schemaVersion), let p = c.position, p <= target, p > (base?.position ?? 0) || base == nil {
+        if let c = try checkpoints.load(P.name, version: P.schemaVersion), Self.fits(c, last), let p = c.position, p <= target,
+            p > (base?.position ?? 0) || base == nil
+        {
             base = (p, c.state)
         }
         let folder = try base.map { try Folder(P.self, bytes: $0.bytes, position: $0.position, applied: 0) } ?? Folder(P.self)
@@ -238,7 +255,13 @@ public struct ProjectionEngine: Sendable {
         recorded.sort { $0.position < $1.position }
         var state = P.State()
         for e in recorded {
-            guard let event = try catalog.decode(type: e.type, data: e.data) else { continue }
+            let event: any DomainEvent
+            do {
+                guard let decoded = try catalog.decode(type: e.type, data: e.data) else { throw ProjectionError(FoldPass.notDomainEncoded) }
+                event = decoded
+            } catch {
+                throw ProjectionFailure(projection: P.name, position: e.position, stream: e.stream.rawValue, type: e.type, message: "\(error)")
+            }
             do {
                 try P.apply(&state, ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: event))
             } catch {

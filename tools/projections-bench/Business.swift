@@ -194,9 +194,13 @@ final class Business {
         commandCount += 1
     }
 
-    /// A new generated id: the prefix, a dash and 16 hex digits, the shape of the domain's `newID`.
+    /// A new generated id: the prefix, a dash and 11 base64url characters, the shape of the domain's `newID`.
     func newID(_ prefix: String) -> String {
-        prefix + "-" + hex16(rng.next())
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".unicodeScalars)
+        let h = rng.next()
+        var text = prefix + "-"
+        for shift in stride(from: 60, through: 0, by: -6) { text.unicodeScalars.append(alphabet[Int((h >> UInt64(shift)) & 63)]) }
+        return text
     }
 
     /// The clock as a timestamp.

@@ -74,7 +74,7 @@ extension Business {
                 command("account.restore-session", as: id, role: .customer, [(Streams.account(id), SessionRestored(userId: id, sessionId: session))])
             }
         } else {
-            let session = newID("session")
+            let session = newID("ss")
             command("account.login", as: id, role: .customer, [(Streams.account(id), LoggedIn(userId: id, sessionId: session))])
             customers[c].sessions.append(session)
             if customers[c].sessions.count > 4 { customers[c].sessions.removeFirst() }

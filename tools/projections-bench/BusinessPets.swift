@@ -43,7 +43,7 @@ extension Business {
                 "pet.set-food-plan",
                 FoodPlanSet(petId: petId, food: rng.pick(Names.foods), portionGrams: rng.int64(20...600), feedingTimes: times))
         case 52..<61:
-            let issue = newID("issue")
+            let issue = newID("hi")
             pets[p].openIssues.append(issue)
             run(
                 "pet.open-health-issue",
@@ -53,7 +53,7 @@ extension Business {
             let issue = pets[p].openIssues.removeFirst()
             run("pet.resolve-health-issue", HealthIssueResolved(petId: petId, issueId: issue))
         case 69..<75:
-            let plan = newID("plan")
+            let plan = newID("tp")
             pets[p].treatments.append(plan)
             let start = midnight()
             let end = rng.chance(0.6) ? Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + rng.int64(5...30) * Self.day) : nil

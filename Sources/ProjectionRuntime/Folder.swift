@@ -13,8 +13,6 @@ class AnyFolder {
     var position: UInt64?
     /// Events applied since the state was empty.
     var applied: Int64
-    /// Which thread's group applies it during a pass (see `FoldPass.split`).
-    var group = 0
 
     init(name: String, schemaVersion: Int, eventTypes: Set<String>, position: UInt64?, applied: Int64) {
         self.name = name

@@ -41,6 +41,9 @@ public struct Checkpoint: Sendable, Hashable {
 public protocol CheckpointStore: Sendable {
     /// The checkpoint of a projection at a schema version, `nil` when there is none.
     func load(_ name: String, version: Int) throws -> Checkpoint?
+    /// The header of a checkpoint (its `state` empty), read without the state: for status and for choosing where
+    /// time travel starts. `nil` when there is none or it is unreadable.
+    func header(_ name: String, version: Int) throws -> Checkpoint?
     /// Replaces the checkpoint of `checkpoint.name` at its schema version, atomically and durably.
     func save(_ checkpoint: Checkpoint) throws
     /// The schema versions that have a checkpoint, ascending.

@@ -26,6 +26,23 @@ enum CheckpointCodec {
         return bytes
     }
 
+    /// Reads the header of a checkpoint from the first bytes of its file, without the state or the checksum: what
+    /// `status` shows and time travel compares positions with. The full file is checked when it is loaded.
+    static func decodeHeader(_ prefix: [UInt8]) -> Checkpoint? {
+        guard prefix.count >= 4, Array(prefix.prefix(4)) == magic else { return nil }
+        var r = BinaryFieldReader(prefix, offset: 4)
+        do {
+            guard try r.varint("format") == formatVersion else { return nil }
+            return Checkpoint(
+                name: try r.string("name"), schemaVersion: Int(try r.int("schemaVersion")),
+                position: try r.optionalInt("position").map { UInt64(bitPattern: $0) }, eventsApplied: try r.int("eventsApplied"),
+                rebuiltAt: try r.timestamp("rebuiltAt"), rebuildMicroseconds: try r.int("rebuildMicroseconds"),
+                savedAt: try r.timestamp("savedAt"), state: [])
+        } catch {
+            return nil
+        }
+    }
+
     static func decode(_ bytes: [UInt8]) -> Checkpoint? {
         guard bytes.count >= 8, Array(bytes.prefix(4)) == magic else { return nil }
         let body = Array(bytes.dropLast(4))

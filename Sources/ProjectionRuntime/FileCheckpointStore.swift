@@ -39,6 +39,18 @@ public final class FileCheckpointStore: CheckpointStore {
         }
     }
 
+    public func header(_ name: String, version: Int) throws -> Checkpoint? {
+        let path = checkpointPath(name, version)
+        guard FileSystem.exists(path) else { return nil }
+        do {
+            let fd = try FileDescriptor.open(path, .readOnly)
+            let prefix = try fd.read(at: 0, count: Int(min(4096, try fd.size())))
+            return CheckpointCodec.decodeHeader(prefix).flatMap { $0.name == name && $0.schemaVersion == version ? $0 : nil }
+        } catch {
+            throw io(error, "read checkpoint")
+        }
+    }
+
     public func save(_ checkpoint: Checkpoint) throws {
         do {
             try FileSystem.createDirectories(directory(checkpoint.name))

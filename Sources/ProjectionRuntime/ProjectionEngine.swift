@@ -223,8 +223,10 @@ public struct ProjectionEngine: Sendable {
                 break
             }
         }
-        if let c = try checkpoints.load(P.name, version: P.schemaVersion), Self.fits(c, last), let p = c.position, p <= target,
-            p > (base?.position ?? 0) || base == nil
+        // The checkpoint's position comes from its header; the whole file (a large state) is read only when it is
+        // the better start.
+        if let h = try checkpoints.header(P.name, version: P.schemaVersion), Self.fits(h, last), let p = h.position, p <= target,
+            p > (base?.position ?? 0) || base == nil, let c = try checkpoints.load(P.name, version: P.schemaVersion), c.position == p
         {
             base = (p, c.state)
         }
@@ -345,7 +347,7 @@ public struct ProjectionEngine: Sendable {
         let last = try await store.lastPosition()
         var out: [Status] = []
         for t in types {
-            let c = try checkpoints.load(t.name, version: t.schemaVersion)
+            let c = try checkpoints.header(t.name, version: t.schemaVersion)
             let lag: UInt64
             switch (last, c?.position) {
             case (nil, _): lag = 0

@@ -52,40 +52,32 @@ enum ViewCommand {
         }
     }
 
-    /// The state a view reads at a moment: for a past moment, only the view's own streams when it names them
-    /// (one order, one pet), else the whole projection from its nearest snapshot.
-    static func state<V: ProjectionView>(_ view: V.Type, _ arguments: ViewArguments, _ moment: Moment, _ context: CommandContext)
+    /// The state a view reads at a moment: for a past moment, only the view's own streams when it names them (one
+    /// order), else the whole projection from its nearest snapshot.
+    static func state<V: ProjectionView>(_ view: V.Type, _ arguments: ViewArguments, _ moment: Moment, _ engine: ProjectionEngine)
         async throws -> (state: V.Source.State, position: UInt64?, note: String)
     {
         let target: UInt64?
         switch moment {
-        case .live: return try await state(V.Source.self, moment, context)
+        case .live: return try await state(V.Source.self, moment, engine)
         case .position(let p): target = p
-        case .time(let t): target = try await context.openStore(.read).events.lastPosition(atOrBefore: t)
+        case .time(let t): target = try await engine.position(atOrBefore: t)
         }
-        guard let target else { return try await state(V.Source.self, moment, context) }
-        let opened = try context.openStore(.read)
-        guard let checkpoints = opened.checkpoints else { return try await state(V.Source.self, moment, context) }
-        let engine = ProjectionEngine(store: opened.events, checkpoints: checkpoints)
+        guard let target else { return try await state(V.Source.self, moment, engine) }
+        // The live state names the streams (a customer's orders); each is then read only up to the moment.
         let live = try await engine.load(V.Source.self, catchUp: true)
-        guard let streams = V.scope(arguments, live: live.state) else { return try await state(V.Source.self, moment, context) }
+        guard let streams = V.scope(arguments, live: live.state) else { return try await state(V.Source.self, moment, engine) }
         let state = try await engine.state(V.Source.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: target)
-        let last = try await opened.events.lastPosition()
-        let effective = last.map { min($0, target) }
+        let effective = live.position.map { min($0, target) }
         let when: String
         if case .time(let t) = moment { when = "as of \(t.iso8601Compact) (position \(target))" } else { when = "as of position \(target)" }
         return (state, effective, "\(V.Source.name) \(when), from its \(streams.count) stream\(streams.count == 1 ? "" : "s")")
     }
 
     /// A projection's state at a moment, with a sentence saying which.
-    static func state<P: Projection>(_ type: P.Type, _ moment: Moment, _ context: CommandContext) async throws
+    static func state<P: Projection>(_ type: P.Type, _ moment: Moment, _ engine: ProjectionEngine) async throws
         -> (state: P.State, position: UInt64?, note: String)
     {
-        let opened = try context.openStore(.read)
-        guard let checkpoints = opened.checkpoints else {
-            throw CommandFailure(kind: .failure, message: "this store has no place for read models")
-        }
-        let engine = ProjectionEngine(store: opened.events, checkpoints: checkpoints)
         switch moment {
         case .live(let catchUp):
             let loaded = try await engine.load(P.self, catchUp: catchUp)
@@ -93,7 +85,7 @@ enum ViewCommand {
             let how = loaded.rebuilt ? "built from the log" : catchUp ? "caught up" : "as stored, not caught up"
             return (loaded.state, loaded.position, "\(P.name) at \(at) (\(how))")
         case .position(let p):
-            let last = try await opened.events.lastPosition()
+            let last = try await engine.store.lastPosition()
             let effective = last.map { min($0, p) }
             let state = effective == nil ? P.State() : try await engine.state(P.self, atPosition: p)
             return (state, effective, "\(P.name) as of position \(p)" + (effective != p ? " (the log ends at \(last.map(String.init) ?? "nothing"))" : ""))
@@ -115,7 +107,9 @@ enum ViewCommand {
             }
         }
         let moment = try moment(context.arguments)
-        let (state, position, note) = try await state(V.self, ViewArguments(values), moment, context)
+        // One store opened per command: opening a file store scans its active segment.
+        let engine = try ProjectionsCommand.engine(context)
+        let (state, position, note) = try await state(V.self, ViewArguments(values), moment, engine)
         let output: ViewOutput
         do {
             output = try V.render(state, ViewArguments(values))

@@ -26,12 +26,8 @@ public struct ConfirmOrder: DomainCommand, Hashable {
 
     /// The pure decision; a confirmed order stays as it is (a re-send).
     public func decide(_ context: DecisionContext, order: OrderState) throws(DomainError) -> Decision {
-        try context.actor.requireStaff("confirm orders")
-        try order.checkExists(orderId)
-        guard order.status != .confirmed else { return .nothing }
-        guard order.status == .placed else {
-            throw .invalidState("order '\(orderId)' is \(order.status.rawValue); only a placed order can be confirmed")
-        }
+        guard try order.checkStaffStep(orderId, actor: context.actor, action: "confirm orders", from: .placed, to: .confirmed, done: "confirmed")
+        else { return .nothing }
         return .append(Streams.order(orderId), OrderConfirmed(orderId: orderId, confirmedBy: context.actor.userID))
     }
 }
@@ -79,12 +75,8 @@ public struct ShipOrder: DomainCommand, Hashable {
     public func decide(_ context: DecisionContext, order: OrderState, stock: [String: InventoryState]) throws(DomainError)
         -> Decision
     {
-        try context.actor.requireStaff("ship orders")
-        try order.checkExists(orderId)
-        guard order.status != .shipped else { return .nothing }
-        guard order.status == .confirmed else {
-            throw .invalidState("order '\(orderId)' is \(order.status.rawValue); only a confirmed order can be shipped")
-        }
+        guard try order.checkStaffStep(orderId, actor: context.actor, action: "ship orders", from: .confirmed, to: .shipped, done: "shipped")
+        else { return .nothing }
         var writes = [StreamWrite(Streams.order(orderId), [OrderShipped(orderId: orderId, shippedBy: context.actor.userID)])]
         writes += OrderStock.settle(orderId, order.lines, stock) {
             StockReservationFulfilled(productId: $0, orderId: orderId, quantity: $1)
@@ -119,12 +111,8 @@ public struct DeliverOrder: DomainCommand, Hashable {
 
     /// The pure decision; a delivered order stays as it is (a re-send).
     public func decide(_ context: DecisionContext, order: OrderState) throws(DomainError) -> Decision {
-        try context.actor.requireStaff("deliver orders")
-        try order.checkExists(orderId)
-        guard order.status != .delivered else { return .nothing }
-        guard order.status == .shipped else {
-            throw .invalidState("order '\(orderId)' is \(order.status.rawValue); only a shipped order can be delivered")
-        }
+        guard try order.checkStaffStep(orderId, actor: context.actor, action: "deliver orders", from: .shipped, to: .delivered, done: "delivered")
+        else { return .nothing }
         return .append(Streams.order(orderId), OrderDelivered(orderId: orderId, deliveredBy: context.actor.userID))
     }
 }

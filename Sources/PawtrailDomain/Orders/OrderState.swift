@@ -46,6 +46,31 @@ public struct OrderState: Aggregate, Hashable {
     public func checkExists(_ orderId: String) throws(DomainError) {
         guard exists else { throw .notFound("order '\(orderId)' does not exist") }
     }
+
+    /// Checks a staff step of the lifecycle (confirm, ship, deliver): the actor is staff, the order exists and is
+    /// in the status the step starts from.
+    ///
+    /// - Parameters:
+    ///   - orderId: The order, for messages.
+    ///   - actor: Who takes the step.
+    ///   - action: The step for the refusal of a non-staff actor (`ship orders`).
+    ///   - from: The status the step starts from.
+    ///   - to: The status it leads to; an order already there is a re-send.
+    ///   - done: The step's participle for messages (`shipped`).
+    /// - Returns: `false` when the order is already at `to` (nothing to append).
+    /// - Throws: ``DomainError/forbidden(_:)``, ``DomainError/notFound(_:)``, or ``DomainError/invalidState(_:)``
+    ///   naming the current status.
+    public func checkStaffStep(
+        _ orderId: String, actor: Actor, action: String, from: OrderStatus, to: OrderStatus, done: String
+    ) throws(DomainError) -> Bool {
+        try actor.requireStaff(action)
+        try checkExists(orderId)
+        guard status != to else { return false }
+        guard status == from else {
+            throw .invalidState("order '\(orderId)' is \(status.rawValue); only a \(from.rawValue) order can be \(done)")
+        }
+        return true
+    }
 }
 
 extension Streams {

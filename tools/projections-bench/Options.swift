@@ -35,7 +35,7 @@ struct Options {
 
     static let usage = """
         usage: pawtrail-projections-bench [--events N | --scale X] [--seed S] [--days D] [--dir DIR] [--runs N]
-                                          [--peer-runs N] [--types projections|all] [--ours direct|pipelined]
+                                          [--peer-runs N] [--types projections|all] [--ours engine|direct]
                                           [--regenerate] [--json]
                pawtrail-projections-bench generate [--events N | --scale X] [--seed S] [--days D] [--dir DIR] [--regenerate]
                pawtrail-projections-bench stages [--events N | --scale X] [--seed S] [--days D] [--dir DIR] [--types T]
@@ -57,8 +57,7 @@ struct Options {
           --types T        projections: decode only the types some projection lists (a real rebuild, default);
                            all: decode every event type on both sides (the decode path at full load)
           --ours R         engine: ProjectionEngine.rebuild, as `projections rebuild --all` runs it (default);
-                           direct: read pages, decode, apply on one thread;
-                           pipelined: the store's reading on one thread, decoding and applying on another
+                           direct: read pages, decode, apply on one thread, without writing states
           --regenerate     generate the workload even if a matching one exists
           --json           JSON on stdout, the table on stderr
         generate only writes the workload; stages times ours stage by stage in one process (read, decode, apply),

@@ -86,6 +86,7 @@ public enum CartProjection: Projection {
 
     public static let name = "cart"
     public static let schemaVersion = 1
+    public static let foldCost = 400
     public static let summary =
         "Every cart at current prices: lines, subtotal, savings against compare-at prices, total and recommendations."
     /// The cart events, and the catalog's product and sale events (prices, listing, popularity).

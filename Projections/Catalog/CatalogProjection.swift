@@ -90,6 +90,7 @@ public enum CatalogProjection: Projection {
 
     public static let name = "catalog"
     public static let schemaVersion = 1
+    public static let foldCost = 85
     public static let summary =
         "Every product with price, compare-at price, category, tags, image, listing and units sold; searchable and paged."
     /// The product events and the two stock events that mean units were sold.

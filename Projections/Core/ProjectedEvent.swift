@@ -25,8 +25,32 @@ public struct ProjectedEvent: Sendable {
         self.recordedAt = recordedAt
         self.metadata = metadata
         self.event = event
+        occurredAt = Self.occurredAt(metadata, recordedAt: recordedAt)
+    }
+
+    /// Creates an event whose business time the caller already read from this metadata (with
+    /// ``occurredAt(_:recordedAt:)``): a fold pass reads it once for all the events of one command.
+    public init(
+        position: UInt64, stream: StreamID, recordedAt: Timestamp, metadata: EventMetadata, event: any DomainEvent,
+        occurredAt: Timestamp
+    ) {
+        self.position = position
+        self.stream = stream
+        self.recordedAt = recordedAt
+        self.metadata = metadata
+        self.event = event
+        self.occurredAt = occurredAt
+    }
+
+    /// The business time of an event with this metadata: its `occurredAt`, else when it was recorded.
+    ///
+    /// - Parameters:
+    ///   - metadata: The event's metadata.
+    ///   - recordedAt: When the store committed it.
+    /// - Returns: The time days, windows and "due soon" are measured on.
+    public static func occurredAt(_ metadata: EventMetadata, recordedAt: Timestamp) -> Timestamp {
         let parsed: Timestamp?? = metadata.withValueBytes(forKey: "occurredAt") { Timestamp(iso8601Bytes: $0) }
-        occurredAt = (parsed ?? nil) ?? recordedAt
+        return (parsed ?? nil) ?? recordedAt
     }
 
     /// Who caused it.

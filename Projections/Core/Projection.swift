@@ -22,6 +22,11 @@ public protocol Projection: Sendable {
     /// The event types the fold reads; events of other types are never decoded for it.
     static var eventTypes: Set<String> { get }
 
+    /// What folding this projection costs beside the others, in any consistent unit (the built-in ones state
+    /// milliseconds per million events of the benchmark's workload, measured alone): a rebuild spreads projections
+    /// over its threads by it. Defaults to ten per event type read.
+    static var foldCost: Int { get }
+
     /// Applies one event.
     ///
     /// - Parameters:
@@ -32,6 +37,8 @@ public protocol Projection: Sendable {
 }
 
 extension Projection {
+    public static var foldCost: Int { eventTypes.count * 10 }
+
     /// The names of event types, for `eventTypes`.
     public static func types(_ types: any DomainEvent.Type...) -> Set<String> {
         Set(types.map { $0.eventType })

@@ -306,6 +306,7 @@ public enum DashboardProjection: Projection {
 
     public static let name = "dashboard"
     public static let schemaVersion = 1
+    public static let foldCost = 550
     public static let summary =
         "Orders by status, revenue and sign-ups per day, low stock, bookings awaiting confirmation, open vet requests, top products."
     public static let eventTypes = types(

@@ -106,6 +106,7 @@ public enum FavouritesProjection: Projection {
 
     public static let name = "favourites"
     public static let schemaVersion = 1
+    public static let foldCost = 200
     public static let summary = "Favourite products per customer or guest, in the order added; a guest's are emptied by a merge."
     public static let eventTypes = types(
         FavouriteAdded.self, FavouriteRemoved.self, FavouritesMerged.self, ProductListed.self, ProductDelisted.self,

@@ -59,6 +59,7 @@ public enum InventoryProjection: Projection {
 
     public static let name = "inventory"
     public static let schemaVersion = 1
+    public static let foldCost = 160
     public static let summary = "Stock per product: on hand, reserved, available, sold; and the low-stock list."
     public static let eventTypes = types(
         ProductListed.self, ProductDelisted.self, ProductRelisted.self, StockReceived.self, StockAdjusted.self,

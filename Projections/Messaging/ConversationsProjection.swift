@@ -153,6 +153,7 @@ public enum ConversationsProjection: Projection {
 
     public static let name = "conversations"
     public static let schemaVersion = 1
+    public static let foldCost = 185
     public static let summary = "Conversations per participant: subject, last message, and unread counts for the owner and for staff."
     // Delivery receipts change no count: they are not read.
     public static let eventTypes = types(

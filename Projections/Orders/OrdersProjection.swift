@@ -153,6 +153,7 @@ public enum OrdersProjection: Projection {
 
     public static let name = "orders"
     public static let schemaVersion = 1
+    public static let foldCost = 470
     public static let summary =
         "Each customer's orders, newest first; one order in detail with its lines, totals, status, delivery and timeline."
     public static let eventTypes = types(

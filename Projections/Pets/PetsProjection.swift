@@ -431,6 +431,7 @@ public enum PetsProjection: Projection {
 
     public static let name = "pets"
     public static let schemaVersion = 1
+    public static let foldCost = 500
     public static let summary =
         "Pets: profile, health (vaccinations, open issues, treatments, vet), food plan, weight log, bookings with reminders, vet requests."
     public static let eventTypes = types(

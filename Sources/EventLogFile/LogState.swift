@@ -629,36 +629,52 @@ final class LogState {
         }
     }
 
-    /// Reusable buffers for sequential scans: a frame read and its decompressed payload.
-    private var scanFrame: [UInt8] = []
-    private var scanPayload: [UInt8] = []
-    /// The frame whose payload `scanPayload` holds, so the next page resuming inside it does not decompress
-    /// it again.
-    private var scanned: (key: FrameCache.Key, header: FrameHeader)?
-    /// Reads and decompresses the next frame on the other core while this one is decoded.
-    private let prefetcher = FramePrefetcher()
+    /// The states of sequential scans, so that several scans going on at once (a rebuild folding projections on
+    /// both cores, each thread reading the log itself) each resume where they left off instead of taking one
+    /// another's decompressed frame and read-ahead away.
+    private var cursors: [ScanCursor] = []
+    private var cursorClock: UInt64 = 0
+    /// More concurrent scans than this share cursors, least recently used first (correct, only slower).
+    static let maxCursors = 4
+
+    /// The cursor of the scan that stopped at `position`, else a fresh or the least recently used one.
+    private func cursor(resuming position: UInt64) -> ScanCursor {
+        cursorClock += 1
+        let chosen: ScanCursor
+        if let c = cursors.first(where: { $0.resumeAt == position }) {
+            chosen = c
+        } else if cursors.count < Self.maxCursors {
+            chosen = ScanCursor()
+            cursors.append(chosen)
+        } else {
+            chosen = cursors.min { $0.lastUsed < $1.lastUsed }!
+        }
+        chosen.lastUsed = cursorClock
+        return chosen
+    }
 
     /// Visits the events of one frame on a sequential scan: a cached frame is used as is; any other is read and
-    /// decompressed into reusable buffers and not cached (a scan would only push out what lookups reuse).
-    func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ body: (EventView) throws -> Bool) throws {
+    /// decompressed into the cursor's reusable buffers and not cached (a scan would only push out what lookups
+    /// reuse).
+    func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ cursor: ScanCursor, _ body: (EventView) throws -> Bool) throws {
         let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
         if cache.contains(key) { return try walk(segment, ref, body) }
         func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
-        if let s = scanned, s.key == key { return try walkScanned(s.header, body, corrupt) }
-        scanned = nil
-        if let header = prefetcher.take(key, swappingPayloadWith: &scanPayload) {
-            scanned = (key, header)
+        if let s = cursor.scanned, s.key == key { return try cursor.walk(s.header, body, corrupt) }
+        cursor.scanned = nil
+        if let header = cursor.prefetcher.take(key, swappingPayloadWith: &cursor.payload) {
+            cursor.scanned = (key, header)
         } else {
-            let header = try Self.load(segment, ref, frame: &scanFrame, payload: &scanPayload, decompressor: decompressor, dictionaries: dictionaries)
-            scanned = (key, header)
+            let header = try Self.load(segment, ref, frame: &cursor.frame, payload: &cursor.payload, decompressor: decompressor, dictionaries: dictionaries)
+            cursor.scanned = (key, header)
         }
         // Frames whose place is known without reading (blocks of compacted segments, the active segment's
         // frames) are fetched ahead; a failure there is left for the synchronous path to report.
         if let next = segment.indexedFrame(after: ref), next.length >= Self.prefetchMinimumFrame {
             let nextKey = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: next.offset)
-            if !cache.contains(nextKey) { prefetcher.start(segment, next, key: nextKey, dictionaries: dictionaries) }
+            if !cache.contains(nextKey) { cursor.prefetcher.start(segment, next, key: nextKey, dictionaries: dictionaries) }
         }
-        try walkScanned(scanned!.header, body, corrupt)
+        try cursor.walk(cursor.scanned!.header, body, corrupt)
     }
 
     /// Smaller frames are not worth a hand-off to another thread.
@@ -688,18 +704,6 @@ final class LogState {
                 throw corrupt("frame payload does not decompress: \(error)")
             }
             return h
-        }
-    }
-
-    private func walkScanned(
-        _ header: FrameHeader, _ body: (EventView) throws -> Bool, _ corrupt: (String) -> EventStoreError
-    ) throws {
-        do {
-            try scanPayload.withUnsafeBytes { raw in
-                try CommitCodec.walkEvents(UnsafeRawBufferPointer(rebasing: raw[..<Int(header.rawLength)]), header: header, body)
-            }
-        } catch let e as ByteReaderError {
-            throw corrupt("frame events do not decode: \(e)")
         }
     }
 
@@ -746,11 +750,13 @@ final class LogState {
         var position = from
         let end = nextPosition
         var examined = 0
+        let cursor = self.cursor(resuming: from)
+        defer { cursor.resumeAt = position }
         while position < end && out.count < limit && examined < maxExamined {
             let segment = try self.segment(containing: position)
             var ref: FrameRef? = try segment.locate(position)
             while let r = ref, out.count < limit, examined < maxExamined {
-                try scan(segment, r) { e in
+                try scan(segment, r, cursor) { e in
                     if e.position < position { return true }
                     // Positions are gapless: a jump means an index led the scan astray.
                     guard e.position == position else {
@@ -852,6 +858,29 @@ struct FrameCache {
                 bytes -= v.payload.count
                 if let starts = eventStarts.removeValue(forKey: k) { bytes -= starts.count * MemoryLayout<EventStart>.stride }
             }
+        }
+    }
+}
+
+/// One sequential scan's reusable buffers (a frame as read and its decompressed payload), the frame that payload
+/// holds (so the next page resuming inside it does not decompress it again) and its read-ahead.
+final class ScanCursor {
+    var frame: [UInt8] = []
+    var payload: [UInt8] = []
+    var scanned: (key: FrameCache.Key, header: FrameHeader)?
+    /// Reads and decompresses the next frame on another core while this one is decoded.
+    let prefetcher = FramePrefetcher()
+    /// The position the scan stopped at: a page starting there is its continuation.
+    var resumeAt: UInt64?
+    var lastUsed: UInt64 = 0
+
+    func walk(_ header: FrameHeader, _ body: (EventView) throws -> Bool, _ corrupt: (String) -> EventStoreError) throws {
+        do {
+            try payload.withUnsafeBytes { raw in
+                try CommitCodec.walkEvents(UnsafeRawBufferPointer(rebasing: raw[..<Int(header.rawLength)]), header: header, body)
+            }
+        } catch let e as ByteReaderError {
+            throw corrupt("frame events do not decode: \(e)")
         }
     }
 }

@@ -9,13 +9,16 @@ class AnyFolder {
     let name: String
     let schemaVersion: Int
     let eventTypes: Set<String>
+    /// What folding it costs, to spread folders over threads.
+    let foldCost: Int
     /// The last position folded into the state.
     var position: UInt64?
     /// Events applied since the state was empty.
     var applied: Int64
 
-    init(name: String, schemaVersion: Int, eventTypes: Set<String>, position: UInt64?, applied: Int64) {
+    init(name: String, schemaVersion: Int, eventTypes: Set<String>, foldCost: Int, position: UInt64?, applied: Int64) {
         self.name = name
+        self.foldCost = foldCost
         self.schemaVersion = schemaVersion
         self.eventTypes = eventTypes
         self.position = position
@@ -33,7 +36,7 @@ final class Folder<P: Projection>: AnyFolder {
 
     init(_ type: P.Type, state: P.State = P.State(), position: UInt64? = nil, applied: Int64 = 0) {
         self.state = state
-        super.init(name: P.name, schemaVersion: P.schemaVersion, eventTypes: P.eventTypes, position: position, applied: applied)
+        super.init(name: P.name, schemaVersion: P.schemaVersion, eventTypes: P.eventTypes, foldCost: P.foldCost, position: position, applied: applied)
     }
 
     /// A folder resumed from stored state bytes.

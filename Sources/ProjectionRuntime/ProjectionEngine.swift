@@ -1,7 +1,11 @@
 public import EventLog
 public import Events
+#if canImport(Glibc)
+import Glibc
+#endif
 import PawtrailJSON
 public import Projections
+import Synchronization
 
 /// Runs the read models over a store: keeps each projection's state and position in a checkpoint, catches up
 /// with the log before a read, rebuilds from scratch (blue/green on a schema change), writes snapshots for time
@@ -20,6 +24,14 @@ public struct ProjectionEngine: Sendable {
     public var maxSnapshotBytes: Int = 32 << 20
     /// How events are decoded.
     public var catalog: EventCatalog
+    /// How many threads a rebuild of several projections folds on. Each thread reads and decodes the log itself
+    /// for its own projections (sharing decoded events across cores costs more in reference counting than the
+    /// decoding it saves), so more threads than cores only repeat work. Projections are spread over them by
+    /// ``Projection/foldCost``.
+    public var foldThreads: Int = ProjectionEngine.defaultFoldThreads
+
+    /// One thread per online core, at most four.
+    public static var defaultFoldThreads: Int { max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Creates an engine.
     public init(store: any EventStore, checkpoints: any CheckpointStore, snapshotInterval: UInt64 = 50_000, catalog: EventCatalog = .domain) {
@@ -43,6 +55,7 @@ public struct ProjectionEngine: Sendable {
 
     /// How far a rebuild has come.
     public struct Progress: Sendable {
+        /// Positions of the log passed over so far (by the slowest thread).
         public var eventsRead: Int
         public var position: UInt64
         public var lastPosition: UInt64
@@ -52,6 +65,7 @@ public struct ProjectionEngine: Sendable {
     /// What a rebuild did.
     public struct RebuildResult: Sendable {
         public var projections: [String]
+        /// The events of the log up to ``lastPosition``: each projection was given every one of them of its types.
         public var eventsRead: Int
         public var lastPosition: UInt64?
         public var elapsed: Duration
@@ -145,16 +159,13 @@ public struct ProjectionEngine: Sendable {
         let started = clock.now
         for f in folders { try checkpoints.removeSnapshots(f.name, version: f.schemaVersion) }
         let end = try await store.lastPosition()
-        var read = 0
-        if let end {
-            read = try await fold(folders, after: nil, through: end, snapshots: true) { position, count in
-                progress?(Progress(eventsRead: count, position: position, lastPosition: end, elapsed: clock.now - started))
-            }
-        }
-        let elapsed = clock.now - started
-        let now = Timestamp.now()
-        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        for f in folders {
+        let checkpoints = self.checkpoints
+        // Each thread saves its projections as soon as they are folded, so one thread's checkpoints are written
+        // while the other still folds.
+        let finish: @Sendable (AnyFolder) throws -> Void = { f in
+            let elapsed = clock.now - started
+            let now = Timestamp.now()
+            let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
             f.position = end
             try checkpoints.save(
                 Checkpoint(
@@ -164,14 +175,109 @@ public struct ProjectionEngine: Sendable {
             // Only older ones: a newer build's state is not this build's to remove.
             for v in try checkpoints.versions(of: f.name) where v < f.schemaVersion { try checkpoints.remove(f.name, version: v) }
         }
-        return RebuildResult(projections: folders.map(\.name), eventsRead: read, lastPosition: end, elapsed: elapsed)
+        if let end {
+            try await fold(folders, after: nil, through: end, snapshots: true, threads: foldThreads, finish: finish) { position in
+                progress?(Progress(eventsRead: Int(position) + 1, position: position, lastPosition: end, elapsed: clock.now - started))
+            }
+        } else {
+            for f in folders { try finish(f) }
+        }
+        return RebuildResult(
+            projections: folders.map(\.name), eventsRead: end.map { Int($0) + 1 } ?? 0, lastPosition: end, elapsed: clock.now - started)
     }
 
-    /// Folds, writing a snapshot of each folder whenever the fold crosses a multiple of ``snapshotInterval``.
+    /// Folds, writing a snapshot of each folder whenever the fold crosses a multiple of ``snapshotInterval``, on
+    /// up to `threads` threads, each reading the log for its share of the folders.
+    ///
+    /// - Parameters:
+    ///   - finish: Called on a folder's thread once it has folded through `end`.
+    ///   - afterPage: Called (one call at a time) with the position every thread has passed.
+    /// - Returns: The events read, summed over the threads.
     @discardableResult
     private func fold(
-        _ folders: [AnyFolder], after start: UInt64?, through end: UInt64, snapshots: Bool,
-        afterPage: (UInt64, Int) -> Void = { _, _ in }
+        _ folders: [AnyFolder], after start: UInt64?, through end: UInt64, snapshots: Bool, threads: Int = 1,
+        finish: (@Sendable (AnyFolder) throws -> Void)? = nil, afterPage: (@Sendable (UInt64) -> Void)? = nil
+    ) async throws -> Int {
+        let lanes = Self.lanes(folders, count: threads)
+        if lanes.count == 1 {
+            let read = try await foldLane(lanes[0].folders, after: start, through: end, snapshots: snapshots) { position in afterPage?(position) }
+            if let finish { for f in folders { try finish(f) } }
+            return read
+        }
+        // The slowest thread's position is how far the rebuild has come.
+        let passed = LanePositions(count: lanes.count)
+        let outcomes = await withTaskGroup(of: Result<Int, any Error>.self) { group in
+            for (index, lane) in lanes.enumerated() {
+                group.addTask {
+                    do {
+                        let read = try await self.foldLane(lane.folders, after: start, through: end, snapshots: snapshots) { position in
+                            passed.positions.withLock { positions in
+                                positions[index] = position
+                                if let afterPage, positions.allSatisfy({ $0 != nil }) { afterPage(positions.map { $0! }.min()!) }
+                            }
+                        }
+                        if let finish { for f in lane.folders { try finish(f) } }
+                        return .success(read)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            var outcomes: [Result<Int, any Error>] = []
+            for await outcome in group {
+                // One thread failing stops the others: the rebuild fails either way.
+                if case .failure = outcome { group.cancelAll() }
+                outcomes.append(outcome)
+            }
+            return outcomes
+        }
+        var read = 0
+        var failures: [any Error] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let n): read += n
+            case .failure(let error): failures.append(error)
+            }
+        }
+        // The earliest event a projection failed on is the one to report, whatever thread met it first; the
+        // cancellations that failure caused are not the cause.
+        if let first = failures.compactMap({ $0 as? ProjectionFailure }).min(by: { $0.position < $1.position }) { throw first }
+        if let other = failures.first(where: { !($0 is CancellationError) }) ?? failures.first { throw other }
+        return read
+    }
+
+    /// Folders spread over threads, heaviest first onto the lightest thread.
+    static func lanes(_ folders: [AnyFolder], count: Int) -> [Lane] {
+        let n = max(1, min(count, folders.count))
+        var lanes = [Lane](repeating: Lane(folders: [], cost: 0), count: n)
+        for f in folders.sorted(by: { $0.foldCost > $1.foldCost }) {
+            let lightest = lanes.indices.min { lanes[$0].cost < lanes[$1].cost }!
+            lanes[lightest].folders.append(f)
+            lanes[lightest].cost += f.foldCost
+        }
+        // Keep the catalog's order inside each thread, so that what is written happens in a stable order.
+        for i in lanes.indices { lanes[i].folders.sort { a, b in folders.firstIndex { $0 === a }! < folders.firstIndex { $0 === b }! } }
+        return lanes.filter { !$0.folders.isEmpty }
+    }
+
+    /// Where each thread of a fold has come to.
+    final class LanePositions: Sendable {
+        let positions: Mutex<[UInt64?]>
+
+        init(count: Int) {
+            positions = Mutex([UInt64?](repeating: nil, count: count))
+        }
+    }
+
+    /// The folders one thread folds; each folder belongs to exactly one thread while the fold runs.
+    struct Lane: @unchecked Sendable {
+        var folders: [AnyFolder]
+        var cost: Int
+    }
+
+    /// One thread's fold: one pass over the log for its folders, with their snapshots.
+    private func foldLane(
+        _ folders: [AnyFolder], after start: UInt64?, through end: UInt64, snapshots: Bool, afterPage: (UInt64) -> Void
     ) async throws -> Int {
         let pass = FoldPass(store: store, catalog: catalog, folders: folders)
         let checkpoints = self.checkpoints
@@ -185,7 +291,8 @@ public struct ProjectionEngine: Sendable {
             let newest = try checkpoints.snapshotPositions(f.name, version: f.schemaVersion).last
             last[ObjectIdentifier(f)] = (newest ?? 0, 0)
         }
-        return try await pass.run(after: start, through: end) { position, count in
+        return try await pass.run(after: start, through: end) { position, _ in
+            try Task.checkCancellation()
             if snapshots {
                 for f in folders {
                     let previous = last[ObjectIdentifier(f)]!
@@ -197,7 +304,7 @@ public struct ProjectionEngine: Sendable {
                     }
                 }
             }
-            afterPage(position, count)
+            afterPage(position)
         }
     }
 

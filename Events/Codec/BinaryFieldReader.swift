@@ -3,24 +3,28 @@ public import EventLog
 /// Reads the encoding of ``BinaryFieldWriter``, checking every length against the bytes that remain, so damaged
 /// or hostile bytes give a ``FieldError`` and never a crash or a huge allocation.
 public struct BinaryFieldReader: FieldReader {
-    private let bytes: [UInt8]
+    @usableFromInline let bytes: [UInt8]
     /// The offset of the next unread byte.
-    public private(set) var offset: Int
+    /// Where the next field starts.
+    public var offset: Int
 
     /// Creates a reader over bytes, from an offset.
+    @inlinable
     public init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
     /// Whether every byte has been read.
+    @inlinable
     public var isAtEnd: Bool { offset == bytes.count }
 
-    private func truncated(_ key: String) -> FieldError {
+    @inlinable func truncated(_ key: String) -> FieldError {
         FieldError(field: key, message: "the binary encoding ends early at byte \(offset)")
     }
 
     /// Reads an unsigned LEB128 varint.
+    @inlinable
     public mutating func varint(_ key: String) throws(FieldError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -35,25 +39,25 @@ public struct BinaryFieldReader: FieldReader {
         }
     }
 
-    private mutating func signed(_ key: String) throws(FieldError) -> Int64 {
+    @inlinable mutating func signed(_ key: String) throws(FieldError) -> Int64 {
         let v = try varint(key)
         return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }
 
-    private mutating func count(_ key: String) throws(FieldError) -> Int {
+    @inlinable mutating func count(_ key: String) throws(FieldError) -> Int {
         let n = try varint(key)
         // Every item takes at least one byte, so a count beyond the bytes left is damage, not a reason to allocate.
         guard n <= UInt64(bytes.count - offset) else { throw truncated(key) }
         return Int(n)
     }
 
-    private mutating func raw(_ key: String) throws(FieldError) -> String {
+    @inlinable mutating func raw(_ key: String) throws(FieldError) -> String {
         let n = try count(key)
         defer { offset += n }
         return String(decoding: bytes[offset..<offset + n], as: UTF8.self)
     }
 
-    private mutating func present(_ key: String) throws(FieldError) -> Bool {
+    @inlinable mutating func present(_ key: String) throws(FieldError) -> Bool {
         guard offset < bytes.count else { throw truncated(key) }
         let b = bytes[offset]
         offset += 1
@@ -64,37 +68,47 @@ public struct BinaryFieldReader: FieldReader {
         }
     }
 
+    @inlinable
     public mutating func string(_ key: String) throws(FieldError) -> String { try raw(key) }
 
+    @inlinable
     public mutating func optionalString(_ key: String) throws(FieldError) -> String? {
         try present(key) ? try raw(key) : nil
     }
 
+    @inlinable
     public mutating func int(_ key: String) throws(FieldError) -> Int64 { try signed(key) }
 
+    @inlinable
     public mutating func optionalInt(_ key: String) throws(FieldError) -> Int64? {
         try present(key) ? try signed(key) : nil
     }
 
+    @inlinable
     public mutating func bool(_ key: String) throws(FieldError) -> Bool { try present(key) }
 
+    @inlinable
     public mutating func timestamp(_ key: String) throws(FieldError) -> Timestamp {
         Timestamp(microsecondsSinceEpoch: try signed(key))
     }
 
+    @inlinable
     public mutating func optionalTimestamp(_ key: String) throws(FieldError) -> Timestamp? {
         try present(key) ? try timestamp(key) : nil
     }
 
+    @inlinable
     public mutating func money(_ key: String) throws(FieldError) -> Money {
         let minor = try signed(key)
         return Money(minor, try raw(key))
     }
 
+    @inlinable
     public mutating func optionalMoney(_ key: String) throws(FieldError) -> Money? {
         try present(key) ? try money(key) : nil
     }
 
+    @inlinable
     public mutating func strings(_ key: String) throws(FieldError) -> [String] {
         let n = try count(key)
         var out: [String] = []
@@ -103,19 +117,36 @@ public struct BinaryFieldReader: FieldReader {
         return out
     }
 
+    @inlinable
     public mutating func choice<C: FieldChoice>(_ key: String, _ type: C.Type) throws(FieldError) -> C {
         try C.parse(try raw(key), key: key)
     }
 
+    @inlinable
     public mutating func optionalChoice<C: FieldChoice>(_ key: String, _ type: C.Type) throws(FieldError) -> C? {
         try present(key) ? try choice(key, type) : nil
     }
 
+    @inlinable
     public mutating func records<R: FieldCodable>(_ key: String, _ type: R.Type) throws(FieldError) -> [R] {
         let n = try count(key)
         var out: [R] = []
         out.reserveCapacity(n)
         for _ in 0..<n { out.append(try R(reading: &self)) }
+        return out
+    }
+
+    /// Reads a dictionary written by ``FieldWriter/keyed(_:_:)`` straight into its storage, without the records
+    /// in between.
+    @inlinable
+    public mutating func keyed<V: FieldCodable>(_ key: String, _ type: V.Type) throws(FieldError) -> [String: V] {
+        let n = try count(key)
+        var out: [String: V] = [:]
+        out.reserveCapacity(n)
+        for _ in 0..<n {
+            let k = try raw(key)
+            out[k] = try V(reading: &self)
+        }
         return out
     }
 }

@@ -26,6 +26,11 @@ public protocol DomainEvent: FieldCodable, Equatable {
     /// - Returns: The event in the current shape.
     /// - Throws: ``FieldError`` when the version is unknown or the data malformed.
     static func upcast(from version: Int, reading reader: inout BinaryFieldReader) throws(FieldError) -> Self
+
+    /// Decodes this type from the log's bytes (see ``DomainEventCodec``). Leave it to the default: being a
+    /// requirement, each event type's conformance gets the decoder compiled for that type, where a call through
+    /// `any DomainEvent.Type` would otherwise run the generic code.
+    static func decoded(from data: [UInt8]) throws(FieldError) -> Self
 }
 
 extension DomainEvent {

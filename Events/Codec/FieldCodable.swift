@@ -35,6 +35,9 @@ public protocol FieldReader {
     mutating func choice<C: FieldChoice>(_ key: String, _ type: C.Type) throws(FieldError) -> C
     mutating func optionalChoice<C: FieldChoice>(_ key: String, _ type: C.Type) throws(FieldError) -> C?
     mutating func records<R: FieldCodable>(_ key: String, _ type: R.Type) throws(FieldError) -> [R]
+    /// Reads a dictionary written by ``FieldWriter/keyed(_:_:)`` (records of ``Keyed`` entries); a default reads
+    /// the records and builds the dictionary from them.
+    mutating func keyed<V: FieldCodable>(_ key: String, _ type: V.Type) throws(FieldError) -> [String: V]
 }
 
 /// Writes fields; the binary writer ignores the keys.

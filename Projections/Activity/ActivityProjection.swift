@@ -16,7 +16,7 @@ public enum ActivityProjection: Projection {
 
     public static let name = "activity"
     public static let schemaVersion = 1
-    public static let foldCost = 1700
+    public static let foldCost = 2600  // alone it folds about as long as the other eight together
     public static let summary =
         "Each user's meaningful account activity in words, with noise filtered by written rules."
     public static let eventTypes = types(

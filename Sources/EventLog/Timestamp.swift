@@ -120,9 +120,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             }
             guard i == b.count else { return nil }
         }
+        guard d <= Self.daysInMonth(y, mo) else { return nil }
         let days = Self.days(fromCivil: y, mo, d)
-        guard Self.civil(fromDays: days) == (y, mo, d) else { return nil }
         return ((days * 86_400) + h * 3600 + mi * 60 + s) * 1_000_000 + frac
+    }
+
+    static func daysInMonth(_ y: Int64, _ m: Int64) -> Int64 {
+        switch m {
+        case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.

@@ -41,24 +41,27 @@ final class Folder<P: Projection>: AnyFolder {
 
     /// A folder resumed from stored state bytes.
     convenience init(_ type: P.Type, bytes: [UInt8], position: UInt64?, applied: Int64) throws {
-        var r = BinaryFieldReader(bytes)
         let state: P.State
         do {
-            state = try P.State(reading: &r)
+            state = try P.State(encoded: bytes)
         } catch {
             throw EventStoreError.storeFailure("the stored state of projection '\(P.name)' does not decode: \(error)")
         }
         self.init(type, state: state, position: position, applied: applied)
+        lastEncodedSize = bytes.count
     }
 
     override func apply(_ event: ProjectedEvent) throws(ProjectionError) {
         try P.apply(&state, event)
     }
 
+    /// The size of the last encoding, to reserve next time (states grow slowly between two writes).
+    private var lastEncodedSize = 0
+
     override func encodedState() -> [UInt8] {
-        var w = BinaryFieldWriter()
-        state.write(to: &w)
-        return w.bytes
+        let bytes = state.encoded(reserving: lastEncodedSize + lastEncodedSize / 8)
+        lastEncodedSize = bytes.count
+        return bytes
     }
 
     override func json() -> JSONValue {

@@ -67,6 +67,9 @@ public struct ProjectionEngine: Sendable {
         public var projections: [String]
         /// The events of the log up to ``lastPosition``: each projection was given every one of them of its types.
         public var eventsRead: Int
+        /// Events decoded, summed over the threads (an event whose type projections on two threads read is decoded
+        /// by each).
+        public var eventsDecoded: Int = 0
         public var lastPosition: UInt64?
         public var elapsed: Duration
     }
@@ -175,15 +178,17 @@ public struct ProjectionEngine: Sendable {
             // Only older ones: a newer build's state is not this build's to remove.
             for v in try checkpoints.versions(of: f.name) where v < f.schemaVersion { try checkpoints.remove(f.name, version: v) }
         }
+        var decoded = 0
         if let end {
-            try await fold(folders, after: nil, through: end, snapshots: true, threads: foldThreads, finish: finish) { position in
+            decoded = try await fold(folders, after: nil, through: end, snapshots: true, threads: foldThreads, finish: finish) { position in
                 progress?(Progress(eventsRead: Int(position) + 1, position: position, lastPosition: end, elapsed: clock.now - started))
             }
         } else {
             for f in folders { try finish(f) }
         }
         return RebuildResult(
-            projections: folders.map(\.name), eventsRead: end.map { Int($0) + 1 } ?? 0, lastPosition: end, elapsed: clock.now - started)
+            projections: folders.map(\.name), eventsRead: end.map { Int($0) + 1 } ?? 0, eventsDecoded: decoded, lastPosition: end,
+            elapsed: clock.now - started)
     }
 
     /// Folds, writing a snapshot of each folder whenever the fold crosses a multiple of ``snapshotInterval``, on

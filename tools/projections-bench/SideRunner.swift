@@ -48,7 +48,7 @@ enum SideRunner {
             outcome = try PeerFold().rebuild(sqlitePath: sqlite, types: options.types)
             label = "SQLite rows + JSONDecoder"
         }
-        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        let seconds = outcome.seconds ?? (ContinuousClock.now - start) / .seconds(1)
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         try FileManager.default.createDirectory(atPath: statesDir, withIntermediateDirectories: true)

@@ -13,8 +13,10 @@ enum Stages {
         let filter: Set<String>? = options.types == .all ? nil : set.decodedTypes
         let pageSize = 16_384
 
+        var folded: FoldSet?
         func pass(_ stage: Int) async throws -> Double {
             let fresh = FoldSet(options.types)
+            defer { folded = fresh }
             let start = ContinuousClock.now
             let store = try FileEventStore.open(path: storePath)
             defer { store.close() }
@@ -55,7 +57,31 @@ enum Stages {
                     + String(format: "%6.3f s  (stage %+6.3f s, %5.0f ns/event)  %9.0f events/s", t, t - previous, (t - previous) / Double(events) * 1e9, Double(events) / t))
             previous = t
         }
+        try codec(folded!)
         try await dispatch(storePath: storePath)
+    }
+
+    /// What checkpoints and snapshots cost per projection: encoding the folded state, and decoding it back (the
+    /// start of a time travel or a catch-up).
+    static func codec(_ set: FoldSet) throws {
+        print("states (fastest of 3): bytes, encode, decode")
+        for fold in set.folds {
+            var encode = Double.infinity
+            var decode = Double.infinity
+            var bytes: [UInt8] = []
+            for _ in 0..<3 {
+                let t0 = ContinuousClock.now
+                bytes = fold.encodedState()
+                let t1 = ContinuousClock.now
+                try fold.decodeState(bytes)
+                let t2 = ContinuousClock.now
+                encode = min(encode, (t1 - t0) / .seconds(1))
+                decode = min(decode, (t2 - t1) / .seconds(1))
+            }
+            print(
+                "  " + fold.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + String(format: "%12d B  encode %7.1f ms (%5.0f MB/s)  decode %7.1f ms (%5.0f MB/s)", bytes.count, encode * 1e3, Double(bytes.count) / encode / 1e6, decode * 1e3, Double(bytes.count) / decode / 1e6))
+        }
     }
 
     /// How much of `apply` is finding the event's type: the inventory fold as written (a `switch` of `case let x as

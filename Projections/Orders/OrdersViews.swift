@@ -110,16 +110,16 @@ public enum OrderDetailView: ProjectionView {
 }
 
 extension CustomerOrdersView {
-    /// A customer's orders are told by their own streams alone.
-    public static func scope(_ arguments: ViewArguments, live: OrdersProjection.State) -> [String]? {
+    /// A customer's orders are told by their own streams alone; which they are, the live state knows.
+    public static func scope(_ arguments: ViewArguments, live: () async throws -> OrdersProjection.State) async throws -> [String]? {
         guard let customer = arguments.value("customer") else { return nil }
-        return (live.byCustomer[customer]?.ids ?? []).map { "order-" + $0 }
+        return (try await live().byCustomer[customer]?.ids ?? []).map { "order-" + $0 }
     }
 }
 
 extension OrderDetailView {
-    /// One order is told by its own stream alone.
-    public static func scope(_ arguments: ViewArguments, live: OrdersProjection.State) -> [String]? {
+    /// One order is told by its own stream alone, named by its id: the live state is not needed.
+    public static func scope(_ arguments: ViewArguments, live: () async throws -> OrdersProjection.State) async throws -> [String]? {
         arguments.value("id").map { ["order-" + $0] }
     }
 }

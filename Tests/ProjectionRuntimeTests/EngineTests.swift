@@ -237,13 +237,13 @@ struct ScopedTimeTravelTests {
         for n in 0...last {
             let whole = try await engine.state(OrdersProjection.self, atPosition: n)
             for args in [["customer": "u-ann"], ["customer": "u-bob"]] {
-                let streams = try #require(CustomerOrdersView.scope(ViewArguments(args), live: live)).map { StreamID(unchecked: $0) }
+                let streams = try #require(try await CustomerOrdersView.scope(ViewArguments(args), live: { live })).map { StreamID(unchecked: $0) }
                 let scoped = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
                 #expect(try CustomerOrdersView.render(scoped, ViewArguments(args)).json == CustomerOrdersView.render(whole, ViewArguments(args)).json, "position \(n)")
             }
             for id in ["o-1", "o-2"] {
                 let args = ViewArguments(["id": id])
-                let streams = try #require(OrderDetailView.scope(args, live: live)).map { StreamID(unchecked: $0) }
+                let streams = try #require(try await OrderDetailView.scope(args, live: { Issue.record("the order's id names its stream"); return live })).map { StreamID(unchecked: $0) }
                 let scoped = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
                 let a = Result { try OrderDetailView.render(scoped, args).json }
                 let b = Result { try OrderDetailView.render(whole, args).json }

@@ -58,7 +58,7 @@ enum TimeTravelBench {
             let ms = times.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }.sorted()
             let median = ms[ms.count / 2]
             let p90 = ms[min(ms.count - 1, ms.count * 9 / 10)]
-            print(name.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "median %8.1f ms   p90 %8.1f ms   max %8.1f ms", median, p90, ms.last!))
+            print(name.padding(toLength: 42, withPad: " ", startingAt: 0) + String(format: "median %8.1f ms   p90 %8.1f ms   max %8.1f ms", median, p90, ms.last!))
         }
         for p in ProjectionCatalog.projections {
             var times: [Duration] = []
@@ -69,17 +69,27 @@ enum TimeTravelBench {
             }
             report("\(p.name) (whole, from snapshot)", times)
         }
-        // A view scoped to its streams: a random order that exists at the end.
+        // Views scoped to their streams, timed as `pawtrail view ... --at-position N` runs them: the scope is named by
+        // the arguments (one order) or read from the live state (a customer's orders, the live state loaded each
+        // time, as each CLI call does).
         let orders = try await engine.load(OrdersProjection.self).state
         let orderIDs = orders.orders.keys.sorted()
+        let customers = orders.byCustomer.keys.sorted()
         var orderTimes: [Duration] = []
+        var customerTimes: [Duration] = []
         for n in positions {
             let orderArgs = ViewArguments(["id": orderIDs.randomElement(using: &rng)!])
-            let t0 = clock.now
-            let streams = OrderDetailView.scope(orderArgs, live: orders)!.map { StreamID(unchecked: $0) }
-            _ = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
+            var t0 = clock.now
+            var streams = try await OrderDetailView.scope(orderArgs, live: { try await engine.load(OrdersProjection.self).state })!
+            _ = try await engine.state(OrdersProjection.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: n)
             orderTimes.append(clock.now - t0)
+            let customerArgs = ViewArguments(["customer": customers.randomElement(using: &rng)!])
+            t0 = clock.now
+            streams = try await CustomerOrdersView.scope(customerArgs, live: { try await engine.load(OrdersProjection.self).state })!
+            _ = try await engine.state(OrdersProjection.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: n)
+            customerTimes.append(clock.now - t0)
         }
+        report("view orders --customer (live + streams)", customerTimes)
         report("view order --id (its stream)", orderTimes)
     }
 }

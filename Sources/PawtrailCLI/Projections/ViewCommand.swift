@@ -64,11 +64,13 @@ enum ViewCommand {
         case .time(let t): target = try await engine.position(atOrBefore: t)
         }
         guard let target else { return try await state(V.Source.self, moment, engine) }
-        // The live state names the streams (a customer's orders); each is then read only up to the moment.
-        let live = try await engine.load(V.Source.self, catchUp: true)
-        guard let streams = V.scope(arguments, live: live.state) else { return try await state(V.Source.self, moment, engine) }
+        // The arguments (one order) or the live state (a customer's orders) name the streams; each is then read only
+        // up to the moment.
+        guard let streams = try await V.scope(arguments, live: { try await engine.load(V.Source.self, catchUp: true).state }) else {
+            return try await state(V.Source.self, moment, engine)
+        }
         let state = try await engine.state(V.Source.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: target)
-        let effective = live.position.map { min($0, target) }
+        let effective = try await engine.store.lastPosition().map { min($0, target) }
         let when: String
         if case .time(let t) = moment { when = "as of \(t.iso8601Compact) (position \(target))" } else { when = "as of position \(target)" }
         return (state, effective, "\(V.Source.name) \(when), from its \(streams.count) stream\(streams.count == 1 ? "" : "s")")

@@ -101,6 +101,12 @@ public struct BinaryFieldWriter: FieldWriter {
     @inlinable
     public mutating func keyed<V: FieldCodable>(_ key: String, _ value: [String: V]) {
         varint(UInt64(value.count))
+        // Most nested dictionaries hold none or one entry: no keys to sort then.
+        if value.count == 1, let (k, v) = value.first {
+            raw(k)
+            v.write(to: &self)
+            return
+        }
         for k in value.keys.sorted() {
             raw(k)
             value[k]!.write(to: &self)
@@ -110,6 +116,9 @@ public struct BinaryFieldWriter: FieldWriter {
     @inlinable
     public mutating func records<R: FieldCodable>(_ key: String, _ value: [R]) {
         varint(UInt64(value.count))
-        for r in value { r.write(to: &self) }
+        // Through the buffer, each record is written where it is, not copied out (and its strings retained) first.
+        value.withUnsafeBufferPointer { records in
+            for i in records.indices { records[i].write(to: &self) }
+        }
     }
 }

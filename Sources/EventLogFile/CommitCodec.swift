@@ -28,9 +28,12 @@ struct EventView {
         metadataCount == 0 ? EventMetadata() : EventMetadata(encoded: [UInt8](metadata), count: metadataCount)
     }
 
-    func materialize() throws(ByteReaderError) -> RecordedEvent {
+    /// The event as a value of its own.
+    ///
+    /// - Parameter type: Its type name when the caller has it already (a filter's shared string).
+    func materialize(type: String? = nil) throws(ByteReaderError) -> RecordedEvent {
         RecordedEvent(
-            position: position, stream: streamID(), version: version, type: typeName(), id: id, recordedAt: recordedAt,
+            position: position, stream: streamID(), version: version, type: type ?? typeName(), id: id, recordedAt: recordedAt,
             metadata: decodeMetadata(), data: [UInt8](data))
     }
 }

@@ -113,13 +113,15 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 try state.requireIntact()
                 return try readStream(state, stream, request)
             case .all:
-                let keep: (EventView) -> Bool = { e in types.map { $0.contains(e.typeName()) } ?? true }
+                let names = types.map(TypeNames.init)
+                let keep: (EventView) -> String? = { e in names.map { $0.match(e.type) } ?? e.typeName() }
                 return try page(state, request, keep: keep)
             case .category(let category):
                 let bytes = Array(category.utf8)
-                let keep: (EventView) -> Bool = { e in
-                    guard Self.isInCategory(e.stream, bytes) else { return false }
-                    return types.map { $0.contains(e.typeName()) } ?? true
+                let names = types.map(TypeNames.init)
+                let keep: (EventView) -> String? = { e in
+                    guard Self.isInCategory(e.stream, bytes) else { return nil }
+                    return names.map { $0.match(e.type) } ?? e.typeName()
                 }
                 return try page(state, request, keep: keep)
             }
@@ -226,7 +228,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// How many events one filtered page may examine before it returns (possibly empty) with a cursor.
     private static let maxExaminedPerPage = 65_536
 
-    private func page(_ state: LogState, _ request: ReadRequest, keep: (EventView) -> Bool) throws -> ReadBatch {
+    private func page(_ state: LogState, _ request: ReadRequest, keep: (EventView) -> String?) throws -> ReadBatch {
         switch request.direction {
         case .forward:
             let (events, next) = try state.readForward(from: request.from ?? 0, limit: request.limit, maxExamined: Self.maxExaminedPerPage, keep: keep)

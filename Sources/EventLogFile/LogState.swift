@@ -743,9 +743,10 @@ final class LogState {
         }
     }
 
-    /// Reads forward by position from `from`, keeping events that pass `keep`, until `limit` events or the end.
+    /// Reads forward by position from `from`, keeping the events `keep` gives a type name for (the name they are
+    /// materialized with), until `limit` events or the end.
     /// Returns the events and the first position not examined (`nil` at the end of the log).
-    func readForward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> Bool) throws -> ([RecordedEvent], UInt64?) {
+    func readForward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> String?) throws -> ([RecordedEvent], UInt64?) {
         var out: [RecordedEvent] = []
         var position = from
         let end = nextPosition
@@ -764,7 +765,7 @@ final class LogState {
                     }
                     if out.count == limit || examined >= maxExamined { return false }
                     examined += 1
-                    if keep(e) { out.append(try e.materialize()) }
+                    if let type = keep(e) { out.append(try e.materialize(type: type)) }
                     position = e.position + 1
                     return true
                 }
@@ -776,7 +777,7 @@ final class LogState {
     }
 
     /// Reads backward by position from `from` (inclusive).
-    func readBackward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> Bool) throws -> ([RecordedEvent], UInt64?) {
+    func readBackward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> String?) throws -> ([RecordedEvent], UInt64?) {
         var out: [RecordedEvent] = []
         guard nextPosition > 0 else { return ([], nil) }
         var position: Int64 = Int64(min(from, nextPosition - 1))
@@ -787,7 +788,7 @@ final class LogState {
             var frameEvents: [(UInt64, RecordedEvent?)] = []
             try walk(segment, ref) { e in
                 if e.position > UInt64(position) { return false }
-                frameEvents.append((e.position, keep(e) ? try e.materialize() : nil))
+                frameEvents.append((e.position, try keep(e).map { type throws(ByteReaderError) in try e.materialize(type: type) }))
                 return true
             }
             for (p, e) in frameEvents.reversed() {

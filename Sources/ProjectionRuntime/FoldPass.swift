@@ -8,8 +8,9 @@ struct FoldPass {
     let store: any EventStore
     let catalog: EventCatalog
     let folders: [AnyFolder]
-    /// Per event type read: the folders that read it.
-    private let byType: [String: [AnyFolder]]
+    /// Per event type read: its Swift type (`nil` when the catalog has none) and the folders that read it, found
+    /// with one lookup per event.
+    private let byType: [String: (type: (any DomainEvent.Type)?, folders: [AnyFolder])]
 
     /// Why an event of a read type is not folded.
     static let notDomainEncoded = "its data is not in the domain's binary encoding (raw data appended with 'log append'?)"
@@ -18,9 +19,9 @@ struct FoldPass {
         self.store = store
         self.catalog = catalog
         self.folders = folders
-        var byType: [String: [AnyFolder]] = [:]
+        var byType: [String: (type: (any DomainEvent.Type)?, folders: [AnyFolder])] = [:]
         for f in folders {
-            for t in f.eventTypes { byType[t, default: []].append(f) }
+            for t in f.eventTypes { byType[t, default: (catalog.eventType(named: t), [])].folders.append(f) }
         }
         self.byType = byType
     }
@@ -49,15 +50,16 @@ struct FoldPass {
             let batch = try await store.read(ReadRequest(source: .all, from: from, limit: limit, eventTypes: types))
             for recorded in batch.events where recorded.position <= end {
                 read += 1
-                guard let interested = byType[recorded.type] else { continue }
+                guard let route = byType[recorded.type] else { continue }
+                let interested = route.folders
                 let event: any DomainEvent
                 do {
                     // A projection reads this type, so an event it cannot decode is a failure, never a skip: raw
                     // JSON appended with `log append` under a domain type name lands here.
-                    guard let decoded = try catalog.decode(type: recorded.type, data: recorded.data) else {
+                    guard let type = route.type, DomainEventCodec.isDomainEncoded(recorded.data) else {
                         throw ProjectionError(Self.notDomainEncoded)
                     }
-                    event = decoded
+                    event = try type.decoded(from: recorded.data)
                 } catch {
                     throw ProjectionFailure(
                         projection: interested[0].name, position: recorded.position, stream: recorded.stream.rawValue,

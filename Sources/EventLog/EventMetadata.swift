@@ -141,6 +141,7 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     ///   - key: The key.
     ///   - body: Given the value's bytes.
     /// - Returns: What `body` returns, `nil` when the key is absent.
+    @inlinable
     public func withValueBytes<R>(forKey key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         var key = key
         return key.withUTF8 { k in

@@ -70,12 +70,16 @@ extension FieldChoice {
     ///   - key: The field's key, for the error.
     /// - Returns: The case.
     /// - Throws: ``FieldError`` listing the accepted values.
+    @inlinable
     public static func parse(_ raw: String, key: String) throws(FieldError) -> Self {
-        guard let value = Self(rawValue: raw) else {
-            let accepted = allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            throw FieldError(field: key, message: "'\(raw)' is not one of \(accepted)")
-        }
+        guard let value = Self(rawValue: raw) else { throw notOneOf(raw, key: key) }
         return value
+    }
+
+    @usableFromInline
+    static func notOneOf(_ raw: String, key: String) -> FieldError {
+        let accepted = allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return FieldError(field: key, message: "'\(raw)' is not one of \(accepted)")
     }
 
     /// The accepted raw values, in declaration order.

@@ -656,7 +656,7 @@ final class LogState {
     /// Visits the events of one frame on a sequential scan: a cached frame is used as is; any other is read and
     /// decompressed into the cursor's reusable buffers and not cached (a scan would only push out what lookups
     /// reuse).
-    func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ cursor: ScanCursor, _ body: (EventView) throws -> Bool) throws {
+    func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ cursor: ScanCursor, at position: UInt64, _ body: (EventView) throws -> Bool) throws {
         let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
         if cache.contains(key) { return try walk(segment, ref, body) }
         func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
@@ -668,6 +668,12 @@ final class LogState {
             let header = try Self.load(segment, ref, frame: &cursor.frame, payload: &cursor.payload, decompressor: decompressor, dictionaries: dictionaries)
             cursor.scanned = (key, header)
         }
+        // Another scan a little behind (a rebuild's other thread) will want this frame too: it reads the copy instead
+        // of decompressing the frame again.
+        if anotherScan(than: cursor, isShortlyBefore: position) {
+            let header = cursor.scanned!.header
+            cache.insert(key, header: header, payload: Array(cursor.payload[..<Int(header.rawLength)]))
+        }
         // Frames whose place is known without reading (blocks of compacted segments, the active segment's
         // frames) are fetched ahead; a failure there is left for the synchronous path to report.
         if let next = segment.indexedFrame(after: ref), next.length >= Self.prefetchMinimumFrame {
@@ -675,6 +681,18 @@ final class LogState {
             if !cache.contains(nextKey) { cursor.prefetcher.start(segment, next, key: nextKey, dictionaries: dictionaries) }
         }
         try cursor.walk(cursor.scanned!.header, body, corrupt)
+    }
+
+    /// How far behind another scan may be for a frame to be kept for it (the frame cache holds about this many
+    /// events' frames).
+    static let sharedScanReach: UInt64 = 100_000
+
+    /// Whether a scan other than `cursor`, active in the last few reads, stopped shortly before `position`.
+    private func anotherScan(than cursor: ScanCursor, isShortlyBefore position: UInt64) -> Bool {
+        cursors.contains { other in
+            guard other !== cursor, other.lastUsed + 8 >= cursorClock, let at = other.resumeAt else { return false }
+            return at < position && position - at <= Self.sharedScanReach
+        }
     }
 
     /// Smaller frames are not worth a hand-off to another thread.
@@ -757,7 +775,7 @@ final class LogState {
             let segment = try self.segment(containing: position)
             var ref: FrameRef? = try segment.locate(position)
             while let r = ref, out.count < limit, examined < maxExamined {
-                try scan(segment, r, cursor) { e in
+                try scan(segment, r, cursor, at: position) { e in
                     if e.position < position { return true }
                     // Positions are gapless: a jump means an index led the scan astray.
                     guard e.position == position else {

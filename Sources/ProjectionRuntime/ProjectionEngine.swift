@@ -209,20 +209,26 @@ public struct ProjectionEngine: Sendable {
             if let finish { for f in folders { try finish(f) } }
             return read
         }
-        // The slowest thread's position is how far the rebuild has come.
-        let passed = LanePositions(count: lanes.count)
+        // The slowest thread's position is how far the rebuild has come. A thread that meets a failing event does not
+        // stop the others at once: one behind it may still fail on an earlier event, which is the one to report
+        // (as a single thread would). Each stops once it has passed the earliest failure known.
+        let shared = LaneState(count: lanes.count)
         let outcomes = await withTaskGroup(of: Result<Int, any Error>.self) { group in
             for (index, lane) in lanes.enumerated() {
                 group.addTask {
                     do {
                         let read = try await self.foldLane(lane.folders, after: start, through: end, snapshots: snapshots) { position in
-                            passed.positions.withLock { positions in
-                                positions[index] = position
-                                if let afterPage, positions.allSatisfy({ $0 != nil }) { afterPage(positions.map { $0! }.min()!) }
+                            try shared.state.withLock { state in
+                                if let failed = state.failedAt, position >= failed { throw CancellationError() }
+                                state.positions[index] = position
+                                if let afterPage, state.positions.allSatisfy({ $0 != nil }) { afterPage(state.positions.map { $0! }.min()!) }
                             }
                         }
                         if let finish { for f in lane.folders { try finish(f) } }
                         return .success(read)
+                    } catch let failure as ProjectionFailure {
+                        shared.state.withLock { state in state.failedAt = min(state.failedAt ?? .max, failure.position) }
+                        return .failure(failure)
                     } catch {
                         return .failure(error)
                     }
@@ -230,8 +236,8 @@ public struct ProjectionEngine: Sendable {
             }
             var outcomes: [Result<Int, any Error>] = []
             for await outcome in group {
-                // One thread failing stops the others: the rebuild fails either way.
-                if case .failure = outcome { group.cancelAll() }
+                // Any other error (the store, a checkpoint) stops every thread: the rebuild fails either way.
+                if case .failure(let error) = outcome, !(error is ProjectionFailure), !(error is CancellationError) { group.cancelAll() }
                 outcomes.append(outcome)
             }
             return outcomes
@@ -244,9 +250,14 @@ public struct ProjectionEngine: Sendable {
             case .failure(let error): failures.append(error)
             }
         }
-        // The earliest event a projection failed on is the one to report, whatever thread met it first; the
-        // cancellations that failure caused are not the cause.
-        if let first = failures.compactMap({ $0 as? ProjectionFailure }).min(by: { $0.position < $1.position }) { throw first }
+        // The earliest event a projection failed on is the one to report, whatever thread met it first, and of two
+        // projections failing on one event the first in the order given (what one thread would have met first).
+        let order = Dictionary(folders.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        if let first = failures.compactMap({ $0 as? ProjectionFailure }).min(by: {
+            ($0.position, order[$0.projection] ?? .max) < ($1.position, order[$1.projection] ?? .max)
+        }) {
+            throw first
+        }
         if let other = failures.first(where: { !($0 is CancellationError) }) ?? failures.first { throw other }
         return read
     }
@@ -256,7 +267,8 @@ public struct ProjectionEngine: Sendable {
         let n = max(1, min(count, folders.count))
         var lanes = [Lane](repeating: Lane(folders: [], cost: 0), count: n)
         for f in folders.sorted(by: { $0.foldCost > $1.foldCost }) {
-            let lightest = lanes.indices.min { lanes[$0].cost < lanes[$1].cost }!
+            // Ties (projections stating no cost) go to the thread with fewer projections.
+            let lightest = lanes.indices.min { (lanes[$0].cost, lanes[$0].folders.count) < (lanes[$1].cost, lanes[$1].folders.count) }!
             lanes[lightest].folders.append(f)
             lanes[lightest].cost += f.foldCost
         }
@@ -265,12 +277,17 @@ public struct ProjectionEngine: Sendable {
         return lanes.filter { !$0.folders.isEmpty }
     }
 
-    /// Where each thread of a fold has come to.
-    final class LanePositions: Sendable {
-        let positions: Mutex<[UInt64?]>
+    /// Where each thread of a fold has come to, and the earliest position a projection failed on so far.
+    final class LaneState: Sendable {
+        struct State {
+            var positions: [UInt64?]
+            var failedAt: UInt64?
+        }
+
+        let state: Mutex<State>
 
         init(count: Int) {
-            positions = Mutex([UInt64?](repeating: nil, count: count))
+            state = Mutex(State(positions: [UInt64?](repeating: nil, count: count), failedAt: nil))
         }
     }
 
@@ -282,7 +299,7 @@ public struct ProjectionEngine: Sendable {
 
     /// One thread's fold: one pass over the log for its folders, with their snapshots.
     private func foldLane(
-        _ folders: [AnyFolder], after start: UInt64?, through end: UInt64, snapshots: Bool, afterPage: (UInt64) -> Void
+        _ folders: [AnyFolder], after start: UInt64?, through end: UInt64, snapshots: Bool, afterPage: (UInt64) throws -> Void
     ) async throws -> Int {
         let pass = FoldPass(store: store, catalog: catalog, folders: folders)
         let checkpoints = self.checkpoints
@@ -309,7 +326,7 @@ public struct ProjectionEngine: Sendable {
                     }
                 }
             }
-            afterPage(position)
+            try afterPage(position)
         }
     }
 

@@ -25,11 +25,11 @@ struct ParallelRebuildTests {
         }
     }
 
-    @Test func theStoredStatesAndSnapshotsDoNotDependOnTheThreads() async throws {
+    @Test func theStoredStatesDoNotDependOnTheThreadsAndEverySnapshotIsTheFoldToItsPosition() async throws {
         let w = try World()
         try await Self.business(w)
+        let all = try await w.store.readAll()
         var stored: [[String: [UInt8]]] = []
-        var snapshots: [[String: [UInt64]]] = []
         for threads in [1, 2, 3, 9] {
             let checkpoints = FileCheckpointStore(storePath: w.scratch.path + "/t\(threads)")
             var engine = ProjectionEngine(store: w.store, checkpoints: checkpoints, snapshotInterval: 10)
@@ -38,21 +38,37 @@ struct ParallelRebuildTests {
             let last = try await w.store.lastPosition()
             #expect(result.lastPosition == last && result.eventsRead == Int(last!) + 1)
             var states: [String: [UInt8]] = [:]
-            var snaps: [String: [UInt64]] = [:]
             for p in ProjectionCatalog.projections {
                 let c = try #require(try checkpoints.load(p.name, version: p.schemaVersion), "\(p.name) with \(threads) threads")
                 #expect(c.position == last)
                 states[p.name] = c.state
-                snaps[p.name] = try checkpoints.snapshotPositions(p.name, version: p.schemaVersion)
+                // Where snapshots fall depends on each thread's pages; what each holds must not.
+                let snapshots = try checkpoints.snapshotPositions(p.name, version: p.schemaVersion)
+                #expect(!snapshots.isEmpty, "\(p.name) with \(threads) threads")
+                for position in snapshots {
+                    #expect(
+                        try checkpoints.loadSnapshot(p.name, version: p.schemaVersion, position: position) == Self.folded(p, all, through: position),
+                        "\(p.name) snapshot at \(position) with \(threads) threads")
+                }
             }
             stored.append(states)
-            snapshots.append(snaps)
         }
-        for (i, states) in stored.enumerated().dropFirst() {
-            #expect(states == stored[0], "states of run \(i)")
-            #expect(snapshots[i] == snapshots[0], "snapshots of run \(i)")
-        }
-        #expect(!snapshots[0]["inventory"]!.isEmpty)
+        for (i, states) in stored.enumerated().dropFirst() { #expect(states == stored[0], "states of run \(i)") }
+    }
+
+    /// The encoded state of a projection folded over the events up to a position.
+    static func folded(_ p: any Projection.Type, _ events: [RecordedEvent], through position: UInt64) throws -> [UInt8] {
+        try folded(p, events.prefix { $0.position <= position })
+    }
+
+    static func folded<P: Projection>(_ p: P.Type, _ events: ArraySlice<RecordedEvent>) throws -> [UInt8] {
+        try P.folded(
+            events.compactMap { e in
+                try EventCatalog.domain.decode(type: e.type, data: e.data).map {
+                    ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: $0)
+                }
+            }
+        ).encoded()
     }
 
     @Test func theEarliestFailureIsReportedWhicheverThreadMetIt() async throws {
@@ -66,6 +82,29 @@ struct ParallelRebuildTests {
             _ = try await engine.rebuild([Late.self, Picky.self])
         }
         #expect(try w.checkpoints.load("picky", version: 1) == nil && w.checkpoints.load("late", version: 1) == nil)
+    }
+
+    /// Over many pages, a slow thread that fails early is still the one reported when a fast thread fails later
+    /// first: the fast one must not stop it before it gets there.
+    @Test func aSlowThreadsEarlierFailureIsNotCutShortByAFastThreadsLaterOne() async throws {
+        let w = try World()
+        try await w.shop(orders: 0)
+        for chunk in 0..<40 {
+            let events = (0..<1_000).map { n in
+                ProposedEvent(type: StockReserved.eventType, data: DomainEventCodec.encode(StockReserved(productId: "litter", orderId: "o-\(chunk * 1_000 + n)", quantity: 1)))
+            }
+            _ = try await w.store.append(AppendRequest(stream: StreamID(unchecked: "inventory-litter"), events: events))
+        }
+        var engine = w.engine()
+        engine.foldThreads = 2
+        await #expect(throws: ProjectionFailure(projection: "slow-early", position: 30_002, stream: "inventory-litter", type: "StockReserved", message: "o-30000 fails")) {
+            _ = try await engine.rebuild([FastLate.self, SlowEarly.self])
+        }
+        // On one thread the same failure is reported.
+        engine.foldThreads = 1
+        await #expect(throws: ProjectionFailure(projection: "slow-early", position: 30_002, stream: "inventory-litter", type: "StockReserved", message: "o-30000 fails")) {
+            _ = try await engine.rebuild([FastLate.self, SlowEarly.self])
+        }
     }
 
     @Test func projectionsAreSpreadHeaviestFirstOntoTheLightestThread() {
@@ -90,6 +129,37 @@ enum Late: Projection {
     static let eventTypes = types(StockReserved.self)
     static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) {
         if let e = event.event as? StockReserved, e.orderId == "o-18" { throw ProjectionError("order o-18 is late") }
+        state.events += 1
+    }
+}
+
+/// Fails on order o-30000's reservation (position 30,002), slowly: each event costs some work.
+enum SlowEarly: Projection {
+    typealias State = CountV1.State
+    static let name = "slow-early"
+    static let schemaVersion = 1
+    static let summary = "test"
+    static let eventTypes = types(StockReserved.self)
+    static let foldCost = 100
+    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) {
+        guard let e = event.event as? StockReserved else { return }
+        if e.orderId == "o-30000" { throw ProjectionError("o-30000 fails") }
+        var h = Hasher()
+        for i in 0..<200 { h.combine(i &+ Int(state.events)) }
+        state.events += Int64(h.finalize() & 1)
+    }
+}
+
+/// Fails at once on order o-35000's reservation (position 35,002).
+enum FastLate: Projection {
+    typealias State = CountV1.State
+    static let name = "fast-late"
+    static let schemaVersion = 1
+    static let summary = "test"
+    static let eventTypes = types(StockReserved.self)
+    static let foldCost = 100
+    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) {
+        if let e = event.event as? StockReserved, e.orderId == "o-35000" { throw ProjectionError("o-35000 fails") }
         state.events += 1
     }
 }

@@ -261,7 +261,9 @@ public enum DashboardProjection: Projection {
     public struct State: ProjectionState {
         /// Orders by status (raw value) -> count.
         public var ordersByStatus: [String: Int64] = [:]
-        /// Every order's facts, by order id.
+        /// The facts of every order still open (placed, confirmed or shipped), by order id. A delivered or cancelled
+        /// order is final (the domain cancels only before delivery), so its facts are dropped: the state then grows
+        /// with the business's open orders, not with all it ever had, and time travel loads a small state.
         public var orders: [String: OrderFacts] = [:]
         /// Days since 1970-01-01 (UTC) -> that day's figures. Written with ISO dates (`2026-12-01`) as keys.
         public var days: [Int64: Day] = [:]
@@ -305,7 +307,7 @@ public enum DashboardProjection: Projection {
     }
 
     public static let name = "dashboard"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 550
     public static let summary =
         "Orders by status, revenue and sign-ups per day, low stock, bookings awaiting confirmation, open vet requests, top products."
@@ -484,12 +486,14 @@ public enum DashboardProjection: Projection {
         -> OrderFacts
     {
         guard let i = state.orders.index(forKey: orderId) else {
-            throw ProjectionError("order '\(orderId)' became \(status.rawValue) but was never placed")
+            throw ProjectionError("order '\(orderId)' became \(status.rawValue) but is not open (never placed, or already delivered or cancelled)")
         }
         let from = state.orders.values[i].status
         state.orders.values[i].status = status
         state.ordersByStatus[from.rawValue, default: 0] -= 1
         state.ordersByStatus[status.rawValue, default: 0] += 1
-        return state.orders.values[i]
+        let facts = state.orders.values[i]
+        if status == .delivered || status == .cancelled { state.orders.remove(at: i) }
+        return facts
     }
 }

@@ -195,12 +195,15 @@ struct DashboardProjectionTests {
     @Test func ordersAreCountedByTheirCurrentStatus() throws {
         let state = try Self.scenario().state(D.self)
         #expect(state.ordersByStatus == ["placed": 1, "confirmed": 1, "shipped": 0, "delivered": 1, "cancelled": 2])
-        #expect(state.orders["o-2"]?.day == Self.day("2026-12-01"), "placed a minute before midnight")
-        #expect(
-            state.orders["o-4"]
-                == D.OrderFacts(
-                    status: .cancelled, day: Self.day("2026-12-03"), total: Money(62_000, "BDT"),
-                    units: [.init(productId: "litter", quantity: 1)]))
+        // Only open orders keep their facts: o-1 was delivered, o-2 and o-4 cancelled, and those are final.
+        #expect(Set(state.orders.keys) == ["o-3", "o-5"])
+        #expect(state.orders["o-3"]?.status == .confirmed && state.orders["o-3"]?.units == [.init(productId: "bowl", quantity: 2)])
+        #expect(state.orders["o-5"]?.status == .placed && state.orders["o-5"]?.day == Self.day("2026-12-03"))
+        // Before its cancellation o-2 was open, with the day it was placed (a minute before midnight).
+        let events = Self.scenario().events
+        let cancel = try #require(events.firstIndex { ($0.event as? OrderCancelled)?.orderId == "o-2" })
+        let before = try D.folded(Array(events[..<cancel]))
+        #expect(before.orders["o-2"]?.day == Self.day("2026-12-01") && before.orders["o-2"]?.status == .placed)
     }
 
     @Test func eachDayHoldsItsSignUpsAndItsTakingsPerCurrency() throws {
@@ -341,7 +344,17 @@ struct DashboardProjectionTests {
     @Test func aStatusChangeOfAnOrderNeverPlacedStopsTheFold() throws {
         var s = ProjectionScenario()
         s.given("order-o-7", OrderCancelled(orderId: "o-7", cancelledBy: "s-1"))
-        #expect(throws: ProjectionError("order 'o-7' became cancelled but was never placed")) { try D.folded(s.events) }
+        #expect(throws: ProjectionError("order 'o-7' became cancelled but is not open (never placed, or already delivered or cancelled)")) {
+            try D.folded(s.events)
+        }
+        // A delivered order is final: a later change of it (which the domain refuses) stops the fold too.
+        var delivered = ProjectionScenario()
+        Self.place(&delivered, "o-8", "u-1", [Self.line("litter", 1)], at: "2026-12-01T10:00:00Z")
+        delivered.given("order-o-8", OrderDelivered(orderId: "o-8", deliveredBy: "s-1"))
+        delivered.given("order-o-8", OrderCancelled(orderId: "o-8", cancelledBy: "s-1"))
+        #expect(throws: ProjectionError("order 'o-8' became cancelled but is not open (never placed, or already delivered or cancelled)")) {
+            try D.folded(delivered.events)
+        }
     }
 
     // MARK: - The view

@@ -120,46 +120,48 @@ struct ParallelRebuildTests {
     }
 }
 
-/// Fails on the reservation of order o-18 (position 20).
-enum Late: Projection {
-    typealias State = CountV1.State
-    static let name = "late"
-    static let schemaVersion = 1
-    static let summary = "test"
-    static let eventTypes = types(StockReserved.self)
-    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) {
-        if let e = event.event as? StockReserved, e.orderId == "o-18" { throw ProjectionError("order o-18 is late") }
-        state.events += 1
-    }
+/// What a ``FailsOnReservation`` projection is called, which order's reservation it fails on, and how much work
+/// each event costs it.
+protocol ReservationFailure {
+    static var name: String { get }
+    static var orderId: String { get }
+    static var work: Int { get }
 }
 
-/// Fails on order o-30000's reservation (position 30,002), slowly: each event costs some work.
-enum SlowEarly: Projection {
+/// Counts reservations and fails on one order's.
+enum FailsOnReservation<F: ReservationFailure>: Projection {
     typealias State = CountV1.State
-    static let name = "slow-early"
-    static let schemaVersion = 1
-    static let summary = "test"
-    static let eventTypes = types(StockReserved.self)
-    static let foldCost = 100
+    static var name: String { F.name }
+    static var schemaVersion: Int { 1 }
+    static var summary: String { "test" }
+    static var eventTypes: Set<String> { types(StockReserved.self) }
+    static var foldCost: Int { 100 }
     static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) {
         guard let e = event.event as? StockReserved else { return }
-        if e.orderId == "o-30000" { throw ProjectionError("o-30000 fails") }
+        if e.orderId == F.orderId { throw ProjectionError("\(F.orderId) fails") }
         var h = Hasher()
-        for i in 0..<200 { h.combine(i &+ Int(state.events)) }
-        state.events += Int64(h.finalize() & 1)
+        for i in 0..<F.work { h.combine(i &+ Int(state.events)) }
+        state.events += 1 + Int64(h.finalize() & 0)
     }
 }
 
-/// Fails at once on order o-35000's reservation (position 35,002).
-enum FastLate: Projection {
-    typealias State = CountV1.State
-    static let name = "fast-late"
-    static let schemaVersion = 1
-    static let summary = "test"
-    static let eventTypes = types(StockReserved.self)
-    static let foldCost = 100
-    static func apply(_ state: inout State, _ event: ProjectedEvent) throws(ProjectionError) {
-        if let e = event.event as? StockReserved, e.orderId == "o-35000" { throw ProjectionError("o-35000 fails") }
-        state.events += 1
-    }
+/// Fails on the reservation of order o-18 (position 20).
+enum LateFailure: ReservationFailure {
+    static let name = "late", orderId = "o-18", work = 0
 }
+
+typealias Late = FailsOnReservation<LateFailure>
+
+/// Fails on order o-30000's reservation (position 30,002), slowly: each event costs some work.
+enum SlowEarlyFailure: ReservationFailure {
+    static let name = "slow-early", orderId = "o-30000", work = 200
+}
+
+typealias SlowEarly = FailsOnReservation<SlowEarlyFailure>
+
+/// Fails at once on order o-35000's reservation (position 35,002).
+enum FastLateFailure: ReservationFailure {
+    static let name = "fast-late", orderId = "o-35000", work = 0
+}
+
+typealias FastLate = FailsOnReservation<FastLateFailure>

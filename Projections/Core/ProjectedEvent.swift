@@ -20,12 +20,9 @@ public struct ProjectedEvent: Sendable {
 
     /// Creates an event.
     public init(position: UInt64, stream: StreamID, recordedAt: Timestamp, metadata: EventMetadata = EventMetadata(), event: any DomainEvent) {
-        self.position = position
-        self.stream = stream
-        self.recordedAt = recordedAt
-        self.metadata = metadata
-        self.event = event
-        occurredAt = Self.occurredAt(metadata, recordedAt: recordedAt)
+        self.init(
+            position: position, stream: stream, recordedAt: recordedAt, metadata: metadata, event: event,
+            occurredAt: Self.occurredAt(metadata, recordedAt: recordedAt))
     }
 
     /// Creates an event whose business time the caller already read from this metadata (with

@@ -654,8 +654,8 @@ final class LogState {
     }
 
     /// Visits the events of one frame on a sequential scan: a cached frame is used as is; any other is read and
-    /// decompressed into the cursor's reusable buffers and not cached (a scan would only push out what lookups
-    /// reuse).
+    /// decompressed into the cursor's reusable buffers, and cached only when another scan shortly behind will want
+    /// it (otherwise a scan would only push out what lookups reuse).
     func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ cursor: ScanCursor, at position: UInt64, _ body: (EventView) throws -> Bool) throws {
         let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
         if cache.contains(key) { return try walk(segment, ref, body) }
@@ -738,11 +738,17 @@ final class LogState {
         } else {
             var found: [FrameCache.EventStart] = []
             found.reserveCapacity(Int(h.eventCount))
-            try walk(segment, ref) { e in
-                payload.withUnsafeBytes { base in
-                    found.append(.init(offset: base.baseAddress!.distance(to: e.encoded.baseAddress!), recordedAt: e.recordedAt))
+            // Walked in the payload in hand: a frame too large for the cache would be decompressed again by
+            // `walk`, into another buffer, and offsets taken there would not point into this one.
+            do {
+                try payload.withUnsafeBytes { base in
+                    try CommitCodec.walkEvents(base, header: h) { e in
+                        found.append(.init(offset: base.baseAddress!.distance(to: e.encoded.baseAddress!), recordedAt: e.recordedAt))
+                        return true
+                    }
                 }
-                return true
+            } catch let e as ByteReaderError {
+                throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
             }
             cache.setStarts(key, found)
             starts = found

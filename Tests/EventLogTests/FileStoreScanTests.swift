@@ -83,3 +83,32 @@ import Testing
         }
     }
 }
+
+@Suite struct LargeCommitTests {
+    /// A commit whose payload is too large for the frame cache: reading its events one by one (a stream read goes
+    /// through the position index) must still return each event's own bytes.
+    @Test func `events of a commit too large for the frame cache read back exactly`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
+        var rng = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        let events = (0..<20).map { i in
+            // Incompressible, so the payload stays over the cache's limit for one frame.
+            var noise = [UInt8](repeating: 0, count: 900_000)
+            noise.withUnsafeMutableBufferPointer { buffer in
+                var bits = rng.next()
+                for j in buffer.indices {
+                    if j % 16 == 0 { bits = rng.next() }
+                    buffer[j] = hex[Int(bits & 15)]
+                    bits >>= 4
+                }
+            }
+            return ProposedEvent.json("Big", #"{"i":\#(i),"n":"\#(String(decoding: noise, as: UTF8.self))"}"#)
+        }
+        _ = try await store.append(AppendRequest(entries: events.enumerated().map { .init(stream: stream("big-\($0.offset % 2)"), event: $0.element) }))
+        // One event from the middle of the commit (each such read decompresses the whole frame again: one is enough).
+        let page = try await store.read(ReadRequest(source: .stream(stream("big-1")), from: 3, limit: 1))
+        #expect(page.events.map(\.id) == [events[7].id])
+        #expect(page.events.first?.data == events[7].data)
+    }
+}

@@ -86,11 +86,28 @@ public enum FileSystem {
     ///   - sync: Whether to flush (false for derived files that can be rebuilt).
     /// - Throws: ``SystemError`` from any step.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, sync: Bool = true) throws(SystemError) {
+        try writeAtomically(parts: [bytes], to: path, sync: sync)
+    }
+
+    /// Replaces a file's contents with several buffers one after the other, atomically, as
+    /// ``writeAtomically(_:to:sync:)`` does: a large state and the small header and checksum around it are written
+    /// where they are instead of being copied into one buffer first.
+    ///
+    /// - Parameters:
+    ///   - parts: The buffers, in file order.
+    ///   - path: The file.
+    ///   - sync: Whether to flush the file and its directory before returning.
+    /// - Throws: ``SystemError`` from `open`, `write`, `fdatasync`, `rename` or the directory's `fsync`.
+    public static func writeAtomically(parts: [[UInt8]], to path: String, sync: Bool = true) throws(SystemError) {
         let temporary = path + ".tmp-\(getpid())"
         do {
             let fd = try FileDescriptor.open(temporary, .readWriteCreate)
             try fd.truncate(to: 0)
-            try fd.write(bytes, at: 0)
+            var offset: UInt64 = 0
+            for part in parts {
+                try fd.write(part, at: offset)
+                offset += UInt64(part.count)
+            }
             if sync { try fd.synchronizeData() }
             try rename(temporary, to: path)
         } catch {

@@ -9,7 +9,9 @@ enum CheckpointCodec {
     static let magic: [UInt8] = Array("PTCK".utf8)
     static let formatVersion: UInt64 = 1
 
-    static func encode(_ c: Checkpoint) -> [UInt8] {
+    /// The file as three parts (magic and header, the state, the checksum), so that a large state is written where
+    /// it is rather than copied behind its header.
+    static func encodedParts(_ c: Checkpoint) -> [[UInt8]] {
         var w = BinaryFieldWriter()
         w.varint(formatVersion)
         w.string("name", c.name)
@@ -20,10 +22,11 @@ enum CheckpointCodec {
         w.int("rebuildMicroseconds", c.rebuildMicroseconds)
         w.timestamp("savedAt", c.savedAt)
         w.varint(UInt64(c.state.count))
-        var bytes = magic + w.bytes + c.state
-        let crc = CRC32C.checksum(bytes)
-        withUnsafeBytes(of: crc.littleEndian) { bytes.append(contentsOf: $0) }
-        return bytes
+        let head = magic + w.bytes
+        var crc = CRC32C()
+        crc.update(head)
+        crc.update(c.state)
+        return [head, c.state, withUnsafeBytes(of: crc.value.littleEndian) { Array($0) }]
     }
 
     /// Reads the header of a checkpoint from the first bytes of its file, without the state or the checksum: what

@@ -54,7 +54,7 @@ public final class FileCheckpointStore: CheckpointStore {
     public func save(_ checkpoint: Checkpoint) throws {
         do {
             try FileSystem.createDirectories(directory(checkpoint.name))
-            try FileSystem.writeAtomically(CheckpointCodec.encode(checkpoint), to: checkpointPath(checkpoint.name, checkpoint.schemaVersion))
+            try FileSystem.writeAtomically(parts: CheckpointCodec.encodedParts(checkpoint), to: checkpointPath(checkpoint.name, checkpoint.schemaVersion))
         } catch {
             throw io(error, "write checkpoint")
         }
@@ -87,10 +87,9 @@ public final class FileCheckpointStore: CheckpointStore {
         let dir = snapshotDirectory(name, version)
         do {
             try FileSystem.createDirectories(dir)
-            var bytes = state
-            let crc = CRC32C.checksum(state)
-            withUnsafeBytes(of: crc.littleEndian) { bytes.append(contentsOf: $0) }
-            try FileSystem.writeAtomically(bytes, to: dir + "/" + Self.padded(position) + ".snap", sync: false)
+            // The state and its checksum written one after the other, not copied together first.
+            let crc = withUnsafeBytes(of: CRC32C.checksum(state).littleEndian) { Array($0) }
+            try FileSystem.writeAtomically(parts: [state, crc], to: dir + "/" + Self.padded(position) + ".snap", sync: false)
         } catch {
             throw io(error, "write snapshot")
         }

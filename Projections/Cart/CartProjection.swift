@@ -94,15 +94,19 @@ public enum CartProjection: Projection {
         types(CartItemAdded.self, CartItemQuantityChanged.self, CartItemRemoved.self, CartCleared.self))
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        switch e.event {
-        case let x as CartItemAdded:
+        switch e.typeID {
+        case CartItemAdded.typeID:
+            let x = e.event as! CartItemAdded
             state.carts[x.ownerId, default: Cart()].add(x.productId, x.quantity, at: Int64(truncatingIfNeeded: e.position))
-        case let x as CartItemQuantityChanged:
+        case CartItemQuantityChanged.typeID:
+            let x = e.event as! CartItemQuantityChanged
             // Like the domain's cart: a change to a line that is not there changes nothing (the cart is known).
             state.carts[x.ownerId, default: Cart()].lines[x.productId]?.quantity = x.quantity
-        case let x as CartItemRemoved:
+        case CartItemRemoved.typeID:
+            let x = e.event as! CartItemRemoved
             state.carts[x.ownerId, default: Cart()].lines[x.productId] = nil
-        case let x as CartCleared:
+        case CartCleared.typeID:
+            let x = e.event as! CartCleared
             state.carts[x.ownerId, default: Cart()].lines.removeAll()
         default:
             CatalogProjection.applyProductEvent(&state.products, e.event)

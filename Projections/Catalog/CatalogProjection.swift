@@ -118,26 +118,32 @@ public enum CatalogProjection: Projection {
     /// - Returns: Whether the event was one of ``productEventTypes``.
     @discardableResult
     public static func applyProductEvent(_ products: inout [String: Product], _ event: any DomainEvent) -> Bool {
-        switch event {
-        case let x as ProductListed:
+        switch ObjectIdentifier(type(of: event)) {
+        case ProductListed.typeID:
+            let x = event as! ProductListed
             let sold = products[x.productId]?.unitsSold ?? 0
             products[x.productId] = Product(
                 name: x.name, price: x.price, compareAtPrice: x.compareAtPrice, category: x.category, tags: x.tags,
                 imageRef: x.imageRef, catalogued: true, listed: true, unitsSold: sold)
-        case let x as ProductRepriced:
+        case ProductRepriced.typeID:
+            let x = event as! ProductRepriced
             // An absent compare-at price in a reprice removes it (the event's contract).
             guard products[x.productId]?.catalogued == true else { break }
             products[x.productId]!.price = x.price
             products[x.productId]!.compareAtPrice = x.compareAtPrice
-        case let x as ProductDelisted:
+        case ProductDelisted.typeID:
+            let x = event as! ProductDelisted
             guard products[x.productId]?.catalogued == true else { break }
             products[x.productId]!.listed = false
-        case let x as ProductRelisted:
+        case ProductRelisted.typeID:
+            let x = event as! ProductRelisted
             guard products[x.productId]?.catalogued == true else { break }
             products[x.productId]!.listed = true
-        case let x as StockReservationFulfilled:
+        case StockReservationFulfilled.typeID:
+            let x = event as! StockReservationFulfilled
             products[x.productId, default: uncatalogued].unitsSold += x.quantity
-        case let x as StockSoldInStore:
+        case StockSoldInStore.typeID:
+            let x = event as! StockSoldInStore
             products[x.productId, default: uncatalogued].unitsSold += x.quantity
         default:
             return false

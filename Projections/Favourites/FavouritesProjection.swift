@@ -113,24 +113,30 @@ public enum FavouritesProjection: Projection {
         ProductRelisted.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        switch e.event {
-        case let x as FavouriteAdded:
+        switch e.typeID {
+        case FavouriteAdded.typeID:
+            let x = e.event as! FavouriteAdded
             let favourite = Favourite(order: Int64(e.position), addedAt: e.occurredAt)
             state.owners[x.ownerId, default: Favourites()].add(x.productId, favourite)
-        case let x as FavouriteRemoved:
+        case FavouriteRemoved.typeID:
+            let x = e.event as! FavouriteRemoved
             state.owners[x.ownerId]?.products[x.productId] = nil
-        case let x as FavouritesMerged:
+        case FavouritesMerged.typeID:
+            let x = e.event as! FavouritesMerged
             state.owners[x.ownerId, default: Favourites()].update {
                 $0.products = [:]
                 $0.mergedInto = x.mergedInto
                 $0.mergedAt = e.occurredAt
                 $0.mergedCount = Int64(x.productIds.count)
             }
-        case let x as ProductListed:
+        case ProductListed.typeID:
+            let x = e.event as! ProductListed
             state.products[x.productId] = Product(name: x.name)
-        case let x as ProductDelisted:
+        case ProductDelisted.typeID:
+            let x = e.event as! ProductDelisted
             state.products[x.productId]?.listed = false
-        case let x as ProductRelisted:
+        case ProductRelisted.typeID:
+            let x = e.event as! ProductRelisted
             state.products[x.productId]?.listed = true
         default:
             return

@@ -66,32 +66,41 @@ public enum InventoryProjection: Projection {
         StockReserved.self, StockReleased.self, StockReservationFulfilled.self, StockSoldInStore.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        switch e.event {
-        case let x as ProductListed:
+        switch e.typeID {
+        case ProductListed.typeID:
+            let x = e.event as! ProductListed
             var row = state.products[x.productId] ?? Row()
             row.name = x.name
             row.category = x.category
             row.listed = true
             state.products[x.productId] = row
-        case let x as ProductDelisted:
+        case ProductDelisted.typeID:
+            let x = e.event as! ProductDelisted
             state.products[x.productId, default: Row()].listed = false
-        case let x as ProductRelisted:
+        case ProductRelisted.typeID:
+            let x = e.event as! ProductRelisted
             state.products[x.productId, default: Row()].listed = true
-        case let x as StockReceived:
+        case StockReceived.typeID:
+            let x = e.event as! StockReceived
             state.products[x.productId, default: Row()].onHand += x.quantity
-        case let x as StockAdjusted:
+        case StockAdjusted.typeID:
+            let x = e.event as! StockAdjusted
             state.products[x.productId, default: Row()].onHand += x.delta
-        case let x as StockReserved:
+        case StockReserved.typeID:
+            let x = e.event as! StockReserved
             state.products[x.productId, default: Row()].reserved += x.quantity
-        case let x as StockReleased:
+        case StockReleased.typeID:
+            let x = e.event as! StockReleased
             state.products[x.productId, default: Row()].reserved -= x.quantity
-        case let x as StockReservationFulfilled:
+        case StockReservationFulfilled.typeID:
+            let x = e.event as! StockReservationFulfilled
             var row = state.products[x.productId] ?? Row()
             row.reserved -= x.quantity
             row.onHand -= x.quantity
             row.sold += x.quantity
             state.products[x.productId] = row
-        case let x as StockSoldInStore:
+        case StockSoldInStore.typeID:
+            let x = e.event as! StockSoldInStore
             var row = state.products[x.productId] ?? Row()
             row.onHand -= x.quantity
             row.sold += x.quantity

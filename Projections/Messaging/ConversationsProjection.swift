@@ -160,8 +160,9 @@ public enum ConversationsProjection: Projection {
         MessageSent.self, MessageRead.self, ConversationStarted.self, AdminBootstrapped.self, RoleGranted.self, RoleRevoked.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
-        switch e.event {
-        case let x as MessageSent:
+        switch e.typeID {
+        case MessageSent.typeID:
+            let x = e.event as! MessageSent
             let at = e.occurredAt
             try conversation(&state, x.conversationId) {
                 $0.messages += 1
@@ -170,24 +171,29 @@ public enum ConversationsProjection: Projection {
                 $0.lastText = x.text
                 $0.unread[x.messageId] = Unread(fromOwner: x.senderId == $0.ownerId)
             }
-        case let x as MessageRead:
+        case MessageRead.typeID:
+            let x = e.event as! MessageRead
             try conversation(&state, x.conversationId) {
                 // A receipt from the message's own side (a colleague reading a colleague's message) changes nothing;
                 // one from the other side takes it off that side's unread (the first staff receipt for all staff).
                 guard let unread = $0.unread[x.messageId], unread.fromOwner != (x.participantId == $0.ownerId) else { return }
                 $0.unread[x.messageId] = nil
             }
-        case let x as ConversationStarted:
+        case ConversationStarted.typeID:
+            let x = e.event as! ConversationStarted
             state.conversations[x.conversationId] = Conversation(
                 subject: x.subject, subjectId: x.subjectId, ownerId: x.ownerId, startedBy: x.startedBy, startedAt: e.occurredAt)
-        case let x as AdminBootstrapped:
+        case AdminBootstrapped.typeID:
+            let x = e.event as! AdminBootstrapped
             state.roles[x.userId, default: Roles()].admin = true
-        case let x as RoleGranted:
+        case RoleGranted.typeID:
+            let x = e.event as! RoleGranted
             switch x.role {
             case .staff: state.roles[x.userId, default: Roles()].staff = true
             case .admin: state.roles[x.userId, default: Roles()].admin = true
             }
-        case let x as RoleRevoked:
+        case RoleRevoked.typeID:
+            let x = e.event as! RoleRevoked
             switch x.role {
             case .staff: state.roles[x.userId]?.staff = false
             case .admin: state.roles[x.userId]?.admin = false

@@ -447,41 +447,49 @@ public enum PetsProjection: Projection {
         // The domain guarantees that a pet exists before anything about it, and a booking or vet request before
         // its later events; an event that breaks this is a log the domain cannot write, so the fold stops on it
         // rather than dropping it.
-        switch e.event {
+        switch e.typeID {
         // Bookings first: they are the most frequent of these events.
-        case let x as BookingRequested:
+        case BookingRequested.typeID:
+            let x = e.event as! BookingRequested
             try pet(&state, x.petId) { $0.bookingIds.append(x.bookingId) }
             state.bookings[x.bookingId] = Booking(petId: x.petId, service: x.service, slot: x.slot, requestedAt: at)
-        case let x as BookingConfirmed:
+        case BookingConfirmed.typeID:
+            let x = e.event as! BookingConfirmed
             try booking(&state, x.bookingId) {
                 $0.status = .confirmed
                 $0.slot = x.slot
                 $0.reminderDueAt = x.reminderDueAt
             }
-        case let x as BookingCompleted:
+        case BookingCompleted.typeID:
+            let x = e.event as! BookingCompleted
             try booking(&state, x.bookingId) {
                 $0.status = .completed
                 $0.reminderDueAt = nil
             }
-        case let x as BookingCancelled:
+        case BookingCancelled.typeID:
+            let x = e.event as! BookingCancelled
             try booking(&state, x.bookingId) {
                 $0.status = .cancelled
                 $0.reminderDueAt = nil
             }
-        case let x as BookingRescheduled:
+        case BookingRescheduled.typeID:
+            let x = e.event as! BookingRescheduled
             // Requested again: staff confirmed the old slot, and its reminder no longer applies.
             try booking(&state, x.bookingId) {
                 $0.status = .requested
                 $0.slot = x.slot
                 $0.reminderDueAt = nil
             }
-        case let x as WeightLogged:
+        case WeightLogged.typeID:
+            let x = e.event as! WeightLogged
             try pet(&state, x.petId) { $0.weighings.append(Weighing(weightGrams: x.weightGrams, measuredAt: x.measuredAt)) }
-        case let x as PetAdded:
+        case PetAdded.typeID:
+            let x = e.event as! PetAdded
             state.pets[x.petId] = Pet(
                 ownerId: x.ownerId, name: x.name, species: x.species, breed: x.breed, birthDate: x.birthDate,
                 ageMonths: x.ageMonths, ageGivenAt: x.ageMonths == nil ? nil : at, weightGrams: x.weightGrams, addedAt: at)
-        case let x as PetEdited:
+        case PetEdited.typeID:
+            let x = e.event as! PetEdited
             try pet(&state, x.petId) {
                 if let v = x.name { $0.name = v }
                 if let v = x.species { $0.species = v }
@@ -498,9 +506,11 @@ public enum PetsProjection: Projection {
                 }
                 if let v = x.weightGrams { $0.weightGrams = v }
             }
-        case let x as PetRemoved:
+        case PetRemoved.typeID:
+            let x = e.event as! PetRemoved
             try pet(&state, x.petId) { $0.removed = true }
-        case let x as VaccinationRecorded:
+        case VaccinationRecorded.typeID:
+            let x = e.event as! VaccinationRecorded
             try pet(&state, x.petId) {
                 guard var v = $0.vaccinations[x.vaccine] else {
                     $0.vaccinations[x.vaccine] = Vaccination(lastGiven: x.givenOn, nextDue: x.nextDue)
@@ -514,36 +524,46 @@ public enum PetsProjection: Projection {
                 }
                 $0.vaccinations[x.vaccine] = v
             }
-        case let x as HealthIssueOpened:
+        case HealthIssueOpened.typeID:
+            let x = e.event as! HealthIssueOpened
             try pet(&state, x.petId) { $0.openIssues[x.issueId] = HealthIssue(title: x.title, notes: x.notes, openedAt: at) }
-        case let x as HealthIssueResolved:
+        case HealthIssueResolved.typeID:
+            let x = e.event as! HealthIssueResolved
             try pet(&state, x.petId) { $0.openIssues[x.issueId] = nil }
-        case let x as VetContactSet:
+        case VetContactSet.typeID:
+            let x = e.event as! VetContactSet
             try pet(&state, x.petId) { $0.vet = VetContact(vetName: x.vetName, clinic: x.clinic, phone: x.phone) }
-        case let x as TreatmentStarted:
+        case TreatmentStarted.typeID:
+            let x = e.event as! TreatmentStarted
             try pet(&state, x.petId) {
                 $0.treatments[x.planId] = Treatment(
                     kind: x.kind, name: x.name, dosage: x.dosage, schedule: x.schedule, startDate: x.startDate, endDate: x.endDate)
             }
-        case let x as TreatmentEnded:
+        case TreatmentEnded.typeID:
+            let x = e.event as! TreatmentEnded
             try pet(&state, x.petId) { $0.treatments[x.planId] = nil }
-        case let x as NextVetAppointmentSet:
+        case NextVetAppointmentSet.typeID:
+            let x = e.event as! NextVetAppointmentSet
             try pet(&state, x.petId) { $0.nextVetAppointment = Appointment(at: x.at, reason: x.reason) }
-        case let x as FoodPlanSet:
+        case FoodPlanSet.typeID:
+            let x = e.event as! FoodPlanSet
             try pet(&state, x.petId) {
                 $0.foodPlan = FoodPlan(food: x.food, portionGrams: x.portionGrams, feedingTimes: x.feedingTimes)
             }
-        case let x as VetRequestSubmitted:
+        case VetRequestSubmitted.typeID:
+            let x = e.event as! VetRequestSubmitted
             try pet(&state, x.petId) { $0.vetRequestIds.append(x.requestId) }
             state.vetRequests[x.requestId] = VetRequest(
                 petId: x.petId, symptoms: x.symptoms, urgency: x.urgency, preferredTime: x.preferredTime, submittedAt: at)
-        case let x as VetRequestAnswered:
+        case VetRequestAnswered.typeID:
+            let x = e.event as! VetRequestAnswered
             try vetRequest(&state, x.requestId) {
                 $0.status = .answered
                 $0.answers += 1
                 $0.lastAnswer = x.answer
             }
-        case let x as VetRequestClosed:
+        case VetRequestClosed.typeID:
+            let x = e.event as! VetRequestClosed
             try vetRequest(&state, x.requestId) { $0.status = .closed }
         default:
             return

@@ -135,7 +135,8 @@ public struct ProjectionEngine: Sendable {
 
     // MARK: Rebuild
 
-    /// Rebuilds projections from scratch in one pass over the log, replacing their checkpoints and snapshots.
+    /// Rebuilds projections from scratch, replacing their checkpoints and snapshots: spread over ``foldThreads``
+    /// threads by their fold cost, each thread making one pass over the log for its projections.
     ///
     /// - Parameters:
     ///   - types: The projections.

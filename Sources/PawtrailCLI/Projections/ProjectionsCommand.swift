@@ -81,7 +81,7 @@ enum ProjectionsCommand {
     // MARK: rebuild
 
     static let rebuildSpec = CommandSpec(
-        name: "rebuild", abstract: "Rebuild projections from scratch in one pass over the log.",
+        name: "rebuild", abstract: "Rebuild projections from scratch, on every core (one pass over the log per thread).",
         discussion: "On a terminal a progress bar with the rate and time left goes to standard error.",
         usage: "[--store <path>] (<name> ... | --all) [--json]",
         options: [.flag("all", help: "Rebuild every projection."), .flag("json", help: "Print the result as JSON.")],

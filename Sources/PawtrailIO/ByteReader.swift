@@ -22,18 +22,21 @@ public struct ByteReader {
     public var offset: Int
 
     /// Starts reading a buffer.
+    @inlinable
     public init(_ buffer: UnsafeRawBufferPointer, offset: Int = 0) {
         self.buffer = buffer
         self.offset = offset
     }
 
     /// Bytes left.
+    @inlinable
     public var remaining: Int { buffer.count - offset }
     /// Whether every byte was read.
+    @inlinable
     public var isAtEnd: Bool { offset >= buffer.count }
 
     /// Reads a fixed-width little-endian integer.
-    @inline(__always)
+    @inlinable
     public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(ByteReaderError) -> T {
         let size = MemoryLayout<T>.size
         guard remaining >= size else { throw ByteReaderError(reason: "record ends early", offset: offset) }
@@ -43,7 +46,7 @@ public struct ByteReader {
     }
 
     /// Reads an unsigned LEB128 varint.
-    @inline(__always)
+    @inlinable
     public mutating func readVarint() throws(ByteReaderError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -62,13 +65,14 @@ public struct ByteReader {
     }
 
     /// Reads a zigzag signed varint.
+    @inlinable
     public mutating func readSignedVarint() throws(ByteReaderError) -> Int64 {
         let u = try readVarint()
         return Int64(bitPattern: u >> 1) ^ -Int64(bitPattern: u & 1)
     }
 
     /// Reads a varint length that must fit in the rest of the buffer.
-    @inline(__always)
+    @inlinable
     public mutating func readLength() throws(ByteReaderError) -> Int {
         let n = try readVarint()
         guard n <= UInt64(remaining) else { throw ByteReaderError(reason: "length \(n) runs past the record", offset: offset) }
@@ -76,6 +80,7 @@ public struct ByteReader {
     }
 
     /// Reads `count` raw bytes.
+    @inlinable
     public mutating func readBytes(_ count: Int) throws(ByteReaderError) -> [UInt8] {
         guard count >= 0, remaining >= count else { throw ByteReaderError(reason: "record ends early", offset: offset) }
         let out = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)]))
@@ -84,6 +89,7 @@ public struct ByteReader {
     }
 
     /// Reads `count` raw bytes as a view into the buffer.
+    @inlinable
     public mutating func readView(_ count: Int) throws(ByteReaderError) -> UnsafeRawBufferPointer {
         guard count >= 0, remaining >= count else { throw ByteReaderError(reason: "record ends early", offset: offset) }
         let out = UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
@@ -92,11 +98,13 @@ public struct ByteReader {
     }
 
     /// Reads a varint length then that many bytes.
+    @inlinable
     public mutating func readLengthPrefixedBytes() throws(ByteReaderError) -> [UInt8] {
         try readBytes(try readLength())
     }
 
     /// Reads a varint length then that many bytes as UTF-8, which must be valid.
+    @inlinable
     public mutating func readLengthPrefixedString() throws(ByteReaderError) -> String {
         let view = try readView(try readLength())
         guard let s = String(validating: view, as: UTF8.self) else {

@@ -20,32 +20,16 @@ public struct ProjectedEvent: Sendable {
 
     /// Creates an event.
     public init(position: UInt64, stream: StreamID, recordedAt: Timestamp, metadata: EventMetadata = EventMetadata(), event: any DomainEvent) {
-        self.init(
-            position: position, stream: stream, recordedAt: recordedAt, metadata: metadata, event: event,
-            occurredAt: Self.occurredAt(metadata, recordedAt: recordedAt))
-    }
-
-    /// Creates an event whose business time the caller already read from this metadata (with
-    /// ``occurredAt(_:recordedAt:)``): a fold pass reads it once for all the events of one command.
-    public init(
-        position: UInt64, stream: StreamID, recordedAt: Timestamp, metadata: EventMetadata, event: any DomainEvent,
-        occurredAt: Timestamp
-    ) {
         self.position = position
         self.stream = stream
         self.recordedAt = recordedAt
         self.metadata = metadata
         self.event = event
-        self.occurredAt = occurredAt
+        occurredAt = Self.occurredAt(metadata, recordedAt: recordedAt)
     }
 
     /// The business time of an event with this metadata: its `occurredAt`, else when it was recorded.
-    ///
-    /// - Parameters:
-    ///   - metadata: The event's metadata.
-    ///   - recordedAt: When the store committed it.
-    /// - Returns: The time days, windows and "due soon" are measured on.
-    public static func occurredAt(_ metadata: EventMetadata, recordedAt: Timestamp) -> Timestamp {
+    private static func occurredAt(_ metadata: EventMetadata, recordedAt: Timestamp) -> Timestamp {
         let parsed: Timestamp?? = metadata.withValueBytes(forKey: "occurredAt") { Timestamp(iso8601Bytes: $0) }
         return (parsed ?? nil) ?? recordedAt
     }

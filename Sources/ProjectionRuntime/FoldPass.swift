@@ -40,11 +40,6 @@ struct FoldPass {
         guard from <= end else { return 0 }
         let types = Set(byType.keys)
         var read = 0
-        // The events of one command share their metadata, so its clock is parsed once per command, not per event.
-        // (Without an `occurredAt` the clock is the commit's, so the commit time is part of what must match.)
-        var lastMetadata = EventMetadata()
-        var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
-        var lastOccurredAt: Timestamp?
         while from <= end {
             let limit = Int(min(UInt64(8192), end - from + 1))
             let batch = try await store.read(ReadRequest(source: .all, from: from, limit: limit, eventTypes: types))
@@ -65,18 +60,9 @@ struct FoldPass {
                         projection: interested[0].name, position: recorded.position, stream: recorded.stream.rawValue,
                         type: recorded.type, message: "the event does not decode: \(error)")
                 }
-                let occurredAt: Timestamp
-                if let last = lastOccurredAt, recorded.recordedAt == lastRecordedAt, recorded.metadata == lastMetadata {
-                    occurredAt = last
-                } else {
-                    occurredAt = ProjectedEvent.occurredAt(recorded.metadata, recordedAt: recorded.recordedAt)
-                    lastMetadata = recorded.metadata
-                    lastRecordedAt = recorded.recordedAt
-                    lastOccurredAt = occurredAt
-                }
                 let projected = ProjectedEvent(
                     position: recorded.position, stream: recorded.stream, recordedAt: recorded.recordedAt,
-                    metadata: recorded.metadata, event: event, occurredAt: occurredAt)
+                    metadata: recorded.metadata, event: event)
                 for folder in interested {
                     do {
                         try folder.apply(projected)

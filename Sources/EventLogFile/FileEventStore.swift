@@ -21,19 +21,30 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
 
     private struct Pending {
         var request: AppendRequest
+        var prepared: PreparedCommit?
         var continuation: CheckedContinuation<AppendResult, any Error>
     }
+
+    /// Compression contexts for appending tasks preparing their commits.
+    private let compressors = CompressorPool(keep: 8)
+    /// The state's dictionaries, which are thread-safe (the state itself is not).
+    private let dictionaries: DictionarySet
 
     private let queue = NSCondition()
     private var pending: [Pending] = []
     private var committerRunning = false
     /// How many appends the committer's previous group held (committer thread only, under `queue`).
     private var lastGroupSize = 0
+    /// Whether the committer is committing a group it took from `pending` (under `queue`).
+    private var groupInFlight = false
     /// How many callers are waiting in ``close()`` (under `queue`): an idle committer then ends at once.
     private var closeRequests = 0
     private var failure: EventStoreError?
     /// The writer lock file, opened once; only the committer thread uses it.
     private var writerLock: FileDescriptor?
+    /// Since when the committer has held the writer lock without a break (committer thread only). While it
+    /// holds it, no other process can have written, so the next group skips catching up with the files.
+    private var writerLockHeldSince: ContinuousClock.Instant?
     private let compaction = NSCondition()
     private var compactionRunning = false
     /// Guarded by `compaction`, like `compactionRunning`; `close` waits for both.
@@ -45,6 +56,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         self.path = path
         self.options = options
         self.state = state
+        self.dictionaries = state.dictionaries
         self.writerLockPath = path + "/" + LogFormat.lockName
     }
 
@@ -90,16 +102,30 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
 
     public func append(_ request: AppendRequest) async throws -> AppendResult {
         try AppendPlanner.validate(request)
+        // Encoding here, on the caller's thread, takes the work off the committer, the one thread every writer
+        // waits for. Under concurrent load a small commit is stored uncompressed: compressing one event costs
+        // more CPU than its flush saves (both write one page), and compaction compresses the sealed segment
+        // anyway. A lone writer compresses with the dictionary, so a small store stays small.
+        let busy = queue.withLock { !pending.isEmpty || groupInFlight || lastGroupSize > 1 }
+        var compression: (dictionary: (id: UInt32, dictionary: ZstdDictionary)?, level: Int32)?
+        if !busy {
+            let dictionary = (try? dictionaries.newest()).flatMap { $0 }.map { ($0.id, $0.commit) }
+            compression = (dictionary, options.commitCompressionLevel)
+        }
+        let prepared = PreparedCommit.prepare(
+            request, sizeLimit: Self.dictionaryCommitLimit, compression: compression, compressors: compressors)
         return try await withCheckedThrowingContinuation { continuation in
             queue.lock()
-            pending.append(Pending(request: request, continuation: continuation))
+            pending.append(Pending(request: request, prepared: prepared, continuation: continuation))
             if !committerRunning {
                 committerRunning = true
                 let thread = Thread { [self] in runCommitter() }
                 thread.name = "pawtrail-committer"
                 thread.start()
             }
-            queue.signal()
+            // The committer waits for the first append, or for as many as its last group held: waking it for
+            // each one in between would only take a core from the writers it is waiting for.
+            if pending.count == 1 || pending.count >= lastGroupSize { queue.signal() }
             queue.unlock()
         }
     }
@@ -225,6 +251,18 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// than what is waiting: several writers then share one flush instead of queueing behind each other's.
     private static let gatherWindow: TimeInterval = 0.000_2
 
+    /// How long an idle committer keeps the writer lock for the next append, and the longest it holds it
+    /// across back-to-back groups before letting other processes' writers in.
+    private static let lockLinger: TimeInterval = 0.001
+    private static let maxLockHold: Duration = .milliseconds(5)
+
+    /// Lets other processes write again (committer thread only).
+    private func releaseWriterLock() {
+        guard writerLockHeldSince != nil else { return }
+        writerLockHeldSince = nil
+        try? writerLock?.unlock()
+    }
+
     /// How many events one filtered page may examine before it returns (possibly empty) with a cursor.
     private static let maxExaminedPerPage = 65_536
 
@@ -288,6 +326,15 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func runCommitter() {
         while true {
             queue.lock()
+            if pending.isEmpty, writerLockHeldSince != nil, closeRequests == 0 {
+                // A lone writer's next append usually follows at once: keep the writer lock a moment for it.
+                _ = queue.wait(until: Date().addingTimeInterval(Self.lockLinger))
+            }
+            if pending.isEmpty {
+                queue.unlock()
+                releaseWriterLock()
+                queue.lock()
+            }
             if pending.isEmpty {
                 // Idle: let the thread end (at once when someone is closing); the next append starts a new one.
                 if closeRequests == 0 { _ = queue.wait(until: Date().addingTimeInterval(0.5)) }
@@ -311,22 +358,35 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 batch.append(p)
             }
             lastGroupSize = batch.count
+            groupInFlight = true
             queue.unlock()
-            let results = commit(batch.map(\.request))
+            let results = commit(batch.map(\.request), prepared: batch.map(\.prepared))
+            queue.withLock { groupInFlight = false }
             for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
+            // Other processes' writers get their turn at least this often: released here, before gathering the
+            // next group, so a writer blocked on the lock has that while to take it.
+            if let since = writerLockHeldSince, ContinuousClock.now - since > Self.maxLockHold { releaseWriterLock() }
             scheduleCompactionIfNeeded()
         }
     }
 
-    private func commit(_ requests: [AppendRequest]) -> [Result<AppendResult, any Error>] {
+    private func commit(_ requests: [AppendRequest], prepared: [PreparedCommit?]) -> [Result<AppendResult, any Error>] {
         if let failure { return requests.map { _ in .failure(failure) } }
         do {
-            if writerLock == nil { writerLock = try FileDescriptor.open(writerLockPath, .readWriteCreate) }
-            let lock = writerLock!
-            try lock.lockExclusive()
-            defer { try? lock.unlock() }
-            var group = try stateLock.withLock { try planGroup(requests) }
-            guard let write = group.write else { return group.results }
+            let caughtUp = writerLockHeldSince != nil
+            if !caughtUp {
+                if writerLock == nil { writerLock = try FileDescriptor.open(writerLockPath, .readWriteCreate) }
+                try writerLock!.lockExclusive()
+                writerLockHeldSince = .now
+            }
+            // Whatever goes wrong, the next group starts from the files again.
+            var keepLock = false
+            defer { if !keepLock { releaseWriterLock() } }
+            var group = try stateLock.withLock { try planGroup(requests, prepared: prepared, caughtUp: caughtUp) }
+            guard let write = group.write else {
+                keepLock = true
+                return group.results
+            }
             // Readers in this process go on while the group is written and flushed: the state they read
             // does not change until the frames are published below, and the head only moves then.
             do {
@@ -357,6 +417,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 }
                 if let samples = try? state.dictionarySamplesIfDue() { trainInBackground(samples) }
             }
+            keepLock = true
             return group.results
         } catch let e as SystemError {
             return requests.map { _ in .failure(EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)) }
@@ -380,8 +441,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     }
 
     /// Plans and encodes a group under the state lock (and the writer lock), and makes room for it.
-    private func planGroup(_ requests: [AppendRequest]) throws -> PlannedGroup {
-        try state.refresh(writer: true)
+    private func planGroup(_ requests: [AppendRequest], prepared: [PreparedCommit?], caughtUp: Bool) throws -> PlannedGroup {
+        if !caughtUp { try state.refresh(writer: true) }
         var results: [Result<AppendResult, any Error>] = []
         // What earlier appends of this group wrote, for the later ones to see (unused for a group of one).
         var versions: [StreamID: UInt64] = [:]
@@ -393,7 +454,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         var position = state.nextPosition
         var lastAt = state.lastRecordedAt
         let dictionary = try state.dictionaries.newest()
-        for request in requests {
+        for (request, prepared) in zip(requests, prepared) {
             do {
                 let outcome = try AppendPlanner.plan(
                     request,
@@ -409,11 +470,6 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     }
                     let at = max(Timestamp.now(), lastAt)
                     lastAt = at
-                    var payload = ByteWriter(capacity: request.entries.reduce(64) { $0 + $1.event.payloadSize + 64 })
-                    CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &payload)
-                    for e in events {
-                        CommitCodec.encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &payload)
-                    }
                     if overlay {
                         for s in streams { if let v = s.version { versions[s.stream] = v } }
                         for (i, e) in events.enumerated() {
@@ -422,19 +478,35 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                                 id: e.event.id, recordedAt: at, metadata: e.event.metadata, data: e.event.data)
                         }
                     }
+                    let payload: [UInt8]
+                    let stored: FrameIO.StoredPayload
+                    if let prepared, prepared.matches(events) {
+                        payload = prepared.payload
+                        stored = prepared.stored
+                    } else {
+                        var w = ByteWriter(capacity: request.entries.reduce(64) { $0 + $1.event.payloadSize + 64 })
+                        CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &w)
+                        for e in events {
+                            CommitCodec.encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &w)
+                        }
+                        payload = w.bytes
+                        // The dictionary pays for small commits; a large one carries its own context, and skipping
+                        // the dictionary there saves time for nothing lost.
+                        let useDictionary = payload.count < Self.dictionaryCommitLimit
+                        stored = try payload.withUnsafeBytes { raw in
+                            try FrameIO.store(
+                                raw, compressor: state.compressor, level: options.commitCompressionLevel,
+                                dictionary: useDictionary ? dictionary.map { ($0.id, $0.commit) } : nil, helper: state.helperCompressor)
+                        }
+                    }
                     let start = bytes.count
-                    // The dictionary pays for small commits; a large one carries its own context, and skipping the
-                    // dictionary there saves time for nothing lost.
-                    let useDictionary = payload.count < Self.dictionaryCommitLimit
-                    try FrameIO.encode(
+                    FrameIO.encode(
                         type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
-                        lastRecordedAt: at, payload: payload.bytes, compressor: state.compressor, level: options.commitCompressionLevel,
-                        dictionary: useDictionary ? dictionary.map { ($0.id, $0.commit) } : nil, helper: state.helperCompressor,
-                        groupIndex: UInt16(min(frames.count, Int(UInt16.max))), into: &bytes)
+                        lastRecordedAt: at, stored: stored, groupIndex: UInt16(min(frames.count, Int(UInt16.max))), into: &bytes)
                     let header = try bytes.withUnsafeBytes { raw in
                         try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
                     }
-                    frames.append((start, bytes.count - start, header, payload.bytes))
+                    frames.append((start, bytes.count - start, header, payload))
                     plannedEvents.append(contentsOf: events)
                     results.append(.success(AppendResult(firstPosition: position, lastPosition: position + UInt64(events.count) - 1, streams: streams)))
                     position += UInt64(events.count)

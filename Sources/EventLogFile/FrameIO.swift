@@ -32,13 +32,30 @@ enum FrameIO {
         func get() throws(ZstdError) -> [UInt8] { try lock.withLock { value }.get() }
     }
 
-    /// Encodes a frame around an uncompressed payload, appending it to `output`.
-    static func encode(
-        type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
-        lastRecordedAt: Timestamp, payload: [UInt8], compressor: ZstdCompressor, level: Int32,
-        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil, groupIndex: UInt16 = 0,
-        into output: inout [UInt8]
-    ) throws {
+    /// A payload as a frame stores it: compressed (with or without a dictionary), or as is when compression
+    /// does not pay.
+    struct StoredPayload {
+        var codec: FrameCodec
+        var dictionaryID: UInt32
+        var bytes: [UInt8]
+        /// The uncompressed length.
+        var rawLength: Int
+    }
+
+    /// Compresses a payload for a frame.
+    ///
+    /// - Parameters:
+    ///   - payload: The uncompressed payload.
+    ///   - compressor: The context to compress with (on the calling thread).
+    ///   - level: The level, used without a dictionary.
+    ///   - dictionary: The dictionary to compress with and its id, or `nil`.
+    ///   - helper: A second context: a large payload without a dictionary is compressed half on another core.
+    /// - Returns: What the frame stores.
+    /// - Throws: ``ZstdError``.
+    static func store(
+        _ payload: UnsafeRawBufferPointer, compressor: ZstdCompressor, level: Int32,
+        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil
+    ) throws -> StoredPayload {
         var compressed: [UInt8] = []
         if dictionary == nil, let helper, payload.count >= parallelThreshold {
             // A large payload is compressed as two zstd frames, one on another core; zstd decompresses
@@ -61,31 +78,54 @@ enum FrameIO {
                 done.signal()
             }
             var second: [UInt8] = []
-            try payload.withUnsafeBytes { raw in
-                try compressor.compress(UnsafeRawBufferPointer(rebasing: raw[half...]), level: level, dictionary: nil, appendingTo: &second)
-            }
+            try compressor.compress(UnsafeRawBufferPointer(rebasing: payload[half...]), level: level, dictionary: nil, appendingTo: &second)
             done.wait()
             compressed = try box.get()
             compressed.append(contentsOf: second)
         } else {
-            try payload.withUnsafeBytes { raw in
-                try compressor.compress(raw, level: level, dictionary: dictionary?.dictionary, appendingTo: &compressed)
-            }
+            try compressor.compress(payload, level: level, dictionary: dictionary?.dictionary, appendingTo: &compressed)
         }
-        let useCompressed = compressed.count < payload.count
+        guard compressed.count < payload.count else {
+            return StoredPayload(codec: .none, dictionaryID: 0, bytes: Array(payload), rawLength: payload.count)
+        }
+        return StoredPayload(
+            codec: dictionary == nil ? .zstd : .zstdDictionary, dictionaryID: dictionary?.id ?? 0, bytes: compressed,
+            rawLength: payload.count)
+    }
+
+    /// Encodes a frame around an uncompressed payload, appending it to `output`.
+    static func encode(
+        type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
+        lastRecordedAt: Timestamp, payload: [UInt8], compressor: ZstdCompressor, level: Int32,
+        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil, groupIndex: UInt16 = 0,
+        into output: inout [UInt8]
+    ) throws {
+        let stored = try payload.withUnsafeBytes { raw in
+            try store(raw, compressor: compressor, level: level, dictionary: dictionary, helper: helper)
+        }
+        encode(
+            type: type, firstPosition: firstPosition, eventCount: eventCount, commitCount: commitCount,
+            firstRecordedAt: firstRecordedAt, lastRecordedAt: lastRecordedAt, stored: stored, groupIndex: groupIndex,
+            into: &output)
+    }
+
+    /// Encodes a frame around a payload already stored (compressed), appending it to `output`.
+    static func encode(
+        type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
+        lastRecordedAt: Timestamp, stored: StoredPayload, groupIndex: UInt16 = 0, into output: inout [UInt8]
+    ) {
         let header = FrameHeader(
-            type: type, codec: useCompressed ? (dictionary == nil ? .zstd : .zstdDictionary) : FrameCodec.none,
-            dictionaryID: useCompressed ? (dictionary?.id ?? 0) : 0, firstPosition: firstPosition,
+            type: type, codec: stored.codec, dictionaryID: stored.dictionaryID, firstPosition: firstPosition,
             eventCount: UInt32(eventCount), commitCount: UInt32(commitCount), firstRecordedAt: firstRecordedAt,
-            lastRecordedAt: lastRecordedAt, rawLength: UInt32(payload.count), groupIndex: groupIndex)
-        let body = useCompressed ? compressed : payload
-        var w = ByteWriter(capacity: LogFormat.frameOverhead + LogFormat.frameHeaderSize + body.count)
-        w.write(UInt32(LogFormat.frameHeaderSize + body.count))
+            lastRecordedAt: lastRecordedAt, rawLength: UInt32(stored.rawLength), groupIndex: groupIndex)
+        let start = output.count
+        var w = ByteWriter(capacity: LogFormat.frameOverhead + LogFormat.frameHeaderSize + stored.bytes.count)
+        w.write(UInt32(LogFormat.frameHeaderSize + stored.bytes.count))
         header.write(to: &w)
-        w.write(bytes: body)
-        let crc = w.bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[4...])) }
-        w.write(crc)
+        w.write(bytes: stored.bytes)
         output.append(contentsOf: w.bytes)
+        let crc = output.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + 4)...])) }
+        output.append(contentsOf: withUnsafeBytes(of: crc.littleEndian) { Array($0) })
     }
 
     /// Checks a frame body's checksum and decodes its header. `body` excludes the length prefix and the CRC.

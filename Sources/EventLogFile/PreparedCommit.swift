@@ -1,0 +1,74 @@
+import EventLog
+import Foundation
+import PawtrailIO
+
+/// A small commit's payload, encoded and compressed by the appending task before it queues for the committer,
+/// on the stream versions its expectations name. Concurrent writers thus compress on every core while the
+/// committer flushes, and the committer, one thread for all, only checks the guess and frames the result (as
+/// Kafka's producers compress their batches before the broker appends them).
+struct PreparedCommit {
+    /// The version each entry takes, in entry order.
+    var versions: [UInt64]
+    /// The uncompressed payload (kept for the frame cache).
+    var payload: [UInt8]
+    /// What the frame stores.
+    var stored: FrameIO.StoredPayload
+
+    /// Whether the committer's plan gave every event the version this payload encodes.
+    func matches(_ events: [AppendPlanner.PlannedEvent]) -> Bool {
+        guard events.count == versions.count else { return false }
+        for (e, v) in zip(events, versions) where e.version != v { return false }
+        return true
+    }
+
+    /// Encodes and compresses a request's payload when its versions are known in advance: each written
+    /// stream expects an exact version or no stream. `nil` otherwise, or for a commit too large to gain
+    /// anything from the dictionary (the committer compresses those on both cores).
+    ///
+    /// - Parameters:
+    ///   - request: A validated append.
+    ///   - sizeLimit: The largest payload prepared.
+    ///   - compression: The dictionary small commits are compressed with (if the store has one) and the level
+    ///     without one; `nil` stores the payload uncompressed.
+    ///   - compressors: Where to borrow a compression context.
+    /// - Returns: The prepared commit, or `nil`.
+    static func prepare(
+        _ request: AppendRequest, sizeLimit: Int, compression: (dictionary: (id: UInt32, dictionary: ZstdDictionary)?, level: Int32)?,
+        compressors: CompressorPool
+    ) -> PreparedCommit? {
+        guard !request.entries.isEmpty else { return nil }
+        var next: [StreamID: UInt64] = [:]
+        for e in request.expectations where !e.checkOnly {
+            switch e.expected {
+            case .exact(let v): next[e.stream] = v &+ 1
+            case .noStream: next[e.stream] = 0
+            case .any, .streamExists: return nil
+            }
+        }
+        var size = 64
+        var versions: [UInt64] = []
+        versions.reserveCapacity(request.entries.count)
+        for entry in request.entries {
+            guard let v = next[entry.stream] else { return nil }
+            versions.append(v)
+            next[entry.stream] = v + 1
+            size += entry.event.payloadSize + 64
+        }
+        guard size < sizeLimit else { return nil }
+        var payload = ByteWriter(capacity: size)
+        CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: versions.count, into: &payload)
+        for (entry, v) in zip(request.entries, versions) {
+            CommitCodec.encodeEvent(stream: entry.stream, version: v, event: entry.event, into: &payload)
+        }
+        guard let compression else {
+            let stored = FrameIO.StoredPayload(codec: .none, dictionaryID: 0, bytes: payload.bytes, rawLength: payload.count)
+            return PreparedCommit(versions: versions, payload: payload.bytes, stored: stored)
+        }
+        let compressor = compressors.borrow()
+        defer { compressors.giveBack(compressor) }
+        guard let stored = try? payload.bytes.withUnsafeBytes({ raw in
+            try FrameIO.store(raw, compressor: compressor, level: compression.level, dictionary: compression.dictionary)
+        }) else { return nil }
+        return PreparedCommit(versions: versions, payload: payload.bytes, stored: stored)
+    }
+}

@@ -1,0 +1,180 @@
+import EventLog
+@testable import EventLogFile
+import Foundation
+import PawtrailIO
+import Testing
+
+/// The committer's fast paths: commits prepared by the appending task, small commits stored uncompressed under
+/// load, and the writer lock kept across back-to-back groups.
+@Suite struct FileStoreGroupCommitTests {
+    private func readAll(_ store: FileEventStore) async throws -> [RecordedEvent] {
+        var all: [RecordedEvent] = []
+        try await store.forEachPage(.all) { page in
+            all += page
+            return true
+        }
+        return all
+    }
+
+    private func request(_ entries: [(String, ExpectedVersion?)], checks: [(String, ExpectedVersion)] = []) -> AppendRequest {
+        var expectations: [AppendRequest.Expectation] = []
+        for (s, e) in entries {
+            if let e, !expectations.contains(where: { $0.stream == stream(s) }) {
+                expectations.append(.init(stream: stream(s), expected: e))
+            }
+        }
+        for (s, e) in checks { expectations.append(.init(stream: stream(s), expected: e, checkOnly: true)) }
+        return AppendRequest(
+            entries: entries.map { .init(stream: stream($0.0), event: .json("Noted", "{\"note\":\"\(String(repeating: "abc", count: 40))\"}")) },
+            expectations: expectations)
+    }
+
+    // MARK: - Prepared commits
+
+    @Test func `versions are guessed from exact and no-stream expectations, in entry order`() throws {
+        let r = request([("a-1", .exact(4)), ("b-1", .noStream), ("a-1", .exact(4)), ("a-1", nil)], checks: [("c-1", .exact(9))])
+        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)))
+        #expect(p.versions == [5, 0, 6, 7])
+        #expect(p.stored.codec == .none)
+        #expect(p.stored.bytes == p.payload)
+        #expect(p.stored.rawLength == p.payload.count)
+    }
+
+    @Test(arguments: [ExpectedVersion.any, .streamExists])
+    func `no guess without a known version`(expected: ExpectedVersion) {
+        let r = request([("a-1", .exact(1)), ("b-1", expected)])
+        #expect(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)) == nil)
+    }
+
+    @Test func `no guess for a stream written without an expectation, or a commit over the size limit`() {
+        let unexpected = AppendRequest(
+            entries: [.init(stream: stream("a-1"), event: .json("Noted", "{}"))],
+            expectations: [.init(stream: stream("b-1"), expected: .exact(0))])
+        #expect(PreparedCommit.prepare(unexpected, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)) == nil)
+        let small = request([("a-1", .noStream)])
+        #expect(PreparedCommit.prepare(small, sizeLimit: 100, compression: nil, compressors: CompressorPool(keep: 1)) == nil)
+    }
+
+    @Test func `a compressed prepared payload decompresses to exactly the encoded commit`() throws {
+        let r = request([("a-1", .noStream), ("a-1", .noStream), ("b-1", .exact(2))])
+        let p = try #require(PreparedCommit.prepare(
+            r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), compressors: CompressorPool(keep: 1)))
+        #expect(p.stored.codec == .zstd)
+        #expect(p.stored.bytes.count < p.payload.count)
+        var expected = ByteWriter()
+        CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: 3, into: &expected)
+        for (entry, version) in zip(r.entries, [UInt64(0), 1, 3]) {
+            CommitCodec.encodeEvent(stream: entry.stream, version: version, event: entry.event, into: &expected)
+        }
+        #expect(p.payload == expected.bytes)
+        var out: [UInt8] = []
+        try p.stored.bytes.withUnsafeBytes { raw in
+            try ZstdDecompressor().decompress(raw, size: p.stored.rawLength, dictionary: nil, into: &out)
+        }
+        #expect(out == p.payload)
+    }
+
+    // MARK: - Through the store
+
+    @Test func `a lone writer's small commits are compressed`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
+        for i in 0..<5 {
+            _ = try await store.append(request([("a-1", i == 0 ? .noStream : .exact(UInt64(i - 1)))]))
+        }
+        store.close()
+        let segment = try #require(try store.segmentNames().first)
+        let frames = try store.inspect(segment: segment).frames
+        #expect(frames.count == 5)
+        #expect(frames.allSatisfy { $0.codec == "zstd" && $0.length < UInt64($0.rawLength) })
+    }
+
+    @Test func `commits written under concurrent load, compressed or not, read back exactly after reopening`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
+        let writers = 16
+        let appends = 12
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<writers {
+                group.addTask {
+                    for i in 0..<appends {
+                        // Half the writers name exact versions (prepared by the caller), half append with `any`.
+                        let expected: ExpectedVersion = w % 2 == 1 ? .any : (i == 0 ? .noStream : .exact(UInt64(i - 1)))
+                        let e = ProposedEvent.json("Noted", "{\"writer\":\(w),\"i\":\(i),\"pad\":\"\(String(repeating: "xyz", count: 50))\"}")
+                        _ = try await store.append(AppendRequest(stream: stream("w-\(w)"), expected: expected, events: [e]))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        store.close()
+        let reopened = try FileEventStore.open(path: dir.path)
+        let all = try await readAll(reopened)
+        #expect(all.map(\.position) == Array(0..<UInt64(writers * appends)))
+        for w in 0..<writers {
+            let mine = all.filter { $0.stream == stream("w-\(w)") }
+            #expect(mine.map(\.version) == Array(0..<UInt64(appends)))
+            let texts = mine.map { String(decoding: $0.data, as: UTF8.self) }
+            #expect(texts.enumerated().allSatisfy { i, t in t.hasPrefix("{\"writer\":\(w),\"i\":\(i),") })
+        }
+        #expect(try reopened.verify().isOK)
+    }
+
+    @Test func `two stores on one directory see each other's appends between their groups`() async throws {
+        let dir = TemporaryDirectory()
+        let a = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
+        let b = try FileEventStore.open(path: dir.path)
+        let s = stream("shared-1")
+        for round in 0..<10 {
+            let (first, second) = round % 2 == 0 ? (a, b) : (b, a)
+            let v = try await first.streamVersion(of: s)
+            _ = try await first.append(AppendRequest(stream: s, expected: v.map { .exact($0) } ?? .noStream, events: [.json("Noted", "{}")]))
+            // `second` last wrote before `first` did: its expectation is stale and must fail with the real version.
+            let stale: ExpectedVersion = v.map { .exact($0) } ?? .noStream
+            await #expect(throws: EventStoreError.wrongExpectedVersion(stream: s, expected: stale, actual: UInt64(round))) {
+                _ = try await second.append(AppendRequest(stream: s, expected: stale, events: [.json("Noted", "{}")]))
+            }
+        }
+        a.close()
+        b.close()
+        let all = try await readAll(try FileEventStore.open(path: dir.path))
+        #expect(all.map(\.version) == Array(0..<10))
+    }
+
+    @Test func `a store appending without pause still lets another writer in`() async throws {
+        let dir = TemporaryDirectory()
+        let busy = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
+        let other = try FileEventStore.open(path: dir.path)
+        let started = AsyncStream<Void>.makeStream()
+        // Four writers keep the busy store's queue from ever running dry.
+        let busyLast = Task {
+            try await withThrowingTaskGroup(of: UInt64.self) { group in
+                for w in 0..<4 {
+                    group.addTask {
+                        var last: UInt64 = 0
+                        for i in 0..<150 {
+                            let r = try await busy.append(AppendRequest(stream: stream("busy-\(w)"), events: [.json("Noted", "{\"i\":\(i)}")]))
+                            last = r.lastPosition!
+                            if w == 0 && i == 10 { started.continuation.yield() }
+                        }
+                        return last
+                    }
+                }
+                var last: UInt64 = 0
+                for try await l in group { last = max(last, l) }
+                return last
+            }
+        }
+        for await _ in started.stream { break }
+        var otherPositions: [UInt64] = []
+        for _ in 0..<3 {
+            let r = try await other.append(AppendRequest(stream: stream("other-1"), events: [.json("Noted", "{}")]))
+            otherPositions.append(r.lastPosition!)
+        }
+        let last = try await busyLast.value
+        // The busy store hands the lock over between groups, so the other writer never waits for it to finish.
+        #expect(otherPositions.allSatisfy { $0 < last })
+        busy.close()
+        other.close()
+    }
+}

@@ -301,7 +301,7 @@ final class LogState {
     func indexBytes(fd: FileDescriptor, path: String, header: SegmentHeader, dataEnd: UInt64) throws -> (streams: [UInt8], ids: [UInt8]) {
         var order: [StreamID] = []
         var streams: [StreamID: (firstVersion: UInt64, positions: [UInt64])] = [:]
-        var ids: [(prefix: UInt64, position: UInt64)] = []
+        var ids: [(key: UInt64, position: UInt64)] = []
         try forEachFrame(fd: fd, path: path, from: UInt64(LogFormat.segmentHeaderSize), to: dataEnd) { _, h, payload in
             try payload.withUnsafeBytes { raw in
                 try CommitCodec.walkEvents(raw, header: h) { e in
@@ -311,7 +311,7 @@ final class LogState {
                         streams[s] = (e.version, [])
                     }
                     streams[s]!.positions.append(e.position)
-                    ids.append((UUIDBytes(e.id).prefix, e.position))
+                    ids.append((EventIDIndexFile.key(e.id), e.position))
                     return true
                 }
             }
@@ -473,7 +473,7 @@ final class LogState {
             StreamIndexFile.encode(segmentFirstPosition: a.firstPosition, streams: order.map { ($0, a.streams[$0]!.firstVersion, a.streams[$0]!.positions) }),
             to: base + ".sidx", sync: false)
         try? FileSystem.writeAtomically(
-            EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.eventIDs.map { (UUIDBytes($0.key).prefix, $0.value) }),
+            EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.eventIDs.map { (EventIDIndexFile.key($0.key), $0.value) }),
             to: base + ".eidx", sync: false)
         let size = a.endOffset + UInt64(bytes.count)
         guard let trailer = try SegmentFooter.readTrailer(fd: a.fd, fileSize: size) else {
@@ -554,10 +554,10 @@ final class LogState {
     /// The committed event with an id, if any.
     func committedEvent(_ id: UUID) throws -> RecordedEvent? {
         if let p = active?.eventIDs[id] { return try event(at: p) }
-        let prefix = UUIDBytes(id).prefix
+        let key = EventIDIndexFile.key(id)
         for segment in sealed.reversed() {
             var found: RecordedEvent?
-            try segment.ids.forEachCandidate(prefix: prefix) { p in
+            try segment.ids.forEachCandidate(key: key) { p in
                 let e = try event(at: p)
                 if e.id == id { found = e }
                 return found == nil

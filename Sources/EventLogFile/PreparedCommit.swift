@@ -37,6 +37,9 @@ struct PreparedCommit {
         compressors: CompressorPool
     ) -> PreparedCommit? {
         guard !request.entries.isEmpty else { return nil }
+        var size = 64
+        for entry in request.entries { size += entry.event.payloadSize + 64 }
+        guard size < sizeLimit else { return nil }
         var next: [StreamID: UInt64] = [:]
         for e in request.expectations where !e.checkOnly {
             switch e.expected {
@@ -45,16 +48,13 @@ struct PreparedCommit {
             case .any, .streamExists: return nil
             }
         }
-        var size = 64
         var versions: [UInt64] = []
         versions.reserveCapacity(request.entries.count)
         for entry in request.entries {
             guard let v = next[entry.stream] else { return nil }
             versions.append(v)
             next[entry.stream] = v + 1
-            size += entry.event.payloadSize + 64
         }
-        guard size < sizeLimit else { return nil }
         var payload = ByteWriter(capacity: size)
         CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: versions.count, into: &payload)
         for (entry, v) in zip(request.entries, versions) {

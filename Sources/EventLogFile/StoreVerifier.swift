@@ -75,7 +75,7 @@ struct StoreVerifier {
             var commits: UInt64 = 0
             var streams: [StreamID: (UInt64, [UInt64])] = [:]
             var order: [StreamID] = []
-            var idEntries: [(prefix: UInt64, position: UInt64)] = []
+            var idEntries: [(key: UInt64, position: UInt64)] = []
             var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
             let decompressor = ZstdDecompressor()
             while true {
@@ -134,7 +134,7 @@ struct StoreVerifier {
                                 streams[stream] = (e.version, [])
                             }
                             streams[stream]!.1.append(e.position)
-                            idEntries.append((UUIDBytes(e.id).prefix, e.position))
+                            idEntries.append((EventIDIndexFile.key(e.id), e.position))
                             return true
                         }
                     }

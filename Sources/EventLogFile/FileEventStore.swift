@@ -360,9 +360,16 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             lastGroupSize = batch.count
             groupInFlight = true
             queue.unlock()
-            let results = commit(batch.map(\.request), prepared: batch.map(\.prepared))
-            queue.withLock { groupInFlight = false }
-            for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
+            var acknowledged = false
+            let results = commit(batch.map(\.request), prepared: batch.map(\.prepared)) { results in
+                queue.withLock { groupInFlight = false }
+                for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
+                acknowledged = true
+            }
+            if !acknowledged {
+                queue.withLock { groupInFlight = false }
+                for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
+            }
             // Other processes' writers get their turn at least this often: released here, before gathering the
             // next group, so a writer blocked on the lock has that while to take it.
             if let since = writerLockHeldSince, ContinuousClock.now - since > Self.maxLockHold { releaseWriterLock() }
@@ -370,7 +377,16 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         }
     }
 
-    private func commit(_ requests: [AppendRequest], prepared: [PreparedCommit?]) -> [Result<AppendResult, any Error>] {
+    /// Plans, writes and flushes a group, and publishes it.
+    ///
+    /// - Parameters:
+    ///   - acknowledge: Called with the outcomes once the group is durable and the head names it, before the
+    ///     in-memory index catches up (see ``LogState/publish(_:at:frames:events:acknowledge:)``); not called
+    ///     when the group fails or writes nothing.
+    /// - Returns: Each append's outcome.
+    private func commit(
+        _ requests: [AppendRequest], prepared: [PreparedCommit?], acknowledge: ([Result<AppendResult, any Error>]) -> Void
+    ) -> [Result<AppendResult, any Error>] {
         if let failure { return requests.map { _ in .failure(failure) } }
         do {
             let caughtUp = writerLockHeldSince != nil
@@ -406,7 +422,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 return group.results
             }
             try stateLock.withLock {
-                try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events)
+                try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events) {
+                    acknowledge(group.results)
+                }
                 // The group is committed now. Sealing and training are upkeep: if they fail, the commits stand,
                 // and the next group (or open) tries again; they never turn a commit into a reported failure.
                 if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {

@@ -346,11 +346,11 @@ final class LogState {
             lastRecordedAt: lastRecordedAt)
     }
 
-    func writeHead() throws {
+    func writeHead(_ head: HeadFile? = nil) throws {
         // With damage in the active segment the in-memory end stops short of what is on disk; a head written
         // from it would make the damaged, acknowledged commits look like a torn tail to the next writer.
         guard activeDamage == nil, let fd = try headDescriptor(create: true) else { return }
-        try fd.write(currentHead().encoded(), at: 0)
+        try fd.write((head ?? currentHead()).encoded(), at: 0)
     }
 
     /// Reads the head file without changing the view (to notice other processes' appends cheaply).
@@ -417,11 +417,21 @@ final class LogState {
         a.allocatedEnd = end
     }
 
-    /// Indexes frames that were written and flushed at `offset`, then moves the head past them.
+    /// Publishes frames that were written and flushed at `start`: moves the head past them (from then on other
+    /// processes read them), calls `acknowledge`, then adds them to the in-memory index. The caller holds the
+    /// state lock throughout, so this process's readers, those `acknowledge` resumes included, see them only once
+    /// they are indexed; acknowledging before the indexing lets writers prepare their next append meanwhile.
     func publish(
         _ a: ActiveSegment, at start: UInt64, frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])],
-        events: [AppendPlanner.PlannedEvent]
+        events: [AppendPlanner.PlannedEvent], acknowledge: () -> Void
     ) throws {
+        guard let last = frames.last else { return }
+        let head = HeadFile(
+            activeFirstPosition: a.firstPosition, endOffset: start + UInt64(last.offsetInBatch + last.length),
+            nextPosition: last.header.firstPosition + UInt64(last.header.eventCount),
+            lastRecordedAt: max(lastRecordedAt, last.header.lastRecordedAt))
+        try writeHead(head)
+        acknowledge()
         var next = 0
         for f in frames {
             let ref = FrameRef(firstPosition: f.header.firstPosition, offset: start + UInt64(f.offsetInBatch), length: UInt32(f.length), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
@@ -430,8 +440,8 @@ final class LogState {
             cache.insert(FrameCache.Key(segment: a.firstPosition, layout: .commits, offset: ref.offset), header: f.header, payload: f.payload)
         }
         lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt)
-        try writeHead()
         lastCommitEnd = a.endOffset
+        assert(currentHead() == head, "the head written ahead must be the one the index arrives at")
     }
 
     /// Seals the active segment: footer with the sparse index and whole-segment checksum, then its index files.

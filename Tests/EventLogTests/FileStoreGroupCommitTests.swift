@@ -120,6 +120,31 @@ import Testing
         #expect(try reopened.verify().isOK)
     }
 
+    @Test func `an acknowledged append is visible at once, in this process and to another store`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
+        let other = try FileEventStore.open(path: dir.path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<8 {
+                group.addTask {
+                    let s = stream("seen-\(w)")
+                    for i in 0..<20 {
+                        let r = try await store.append(
+                            AppendRequest(stream: s, expected: i == 0 ? .noStream : .exact(UInt64(i - 1)), events: [.json("Noted", "{\"i\":\(i)}")]))
+                        // Acknowledged appends are published before the callers resume: no read may miss them,
+                        // neither another store's (which reads the head file) nor this one's (its index).
+                        #expect(try await other.streamVersion(of: s) == UInt64(i))
+                        let page = try await other.read(ReadRequest(source: .all, from: r.lastPosition!, limit: 1))
+                        #expect(page.events.first?.stream == s)
+                        #expect(try await store.streamVersion(of: s) == UInt64(i))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        store.close()
+    }
+
     @Test func `two stores on one directory see each other's appends between their groups`() async throws {
         let dir = TemporaryDirectory()
         let a = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))

@@ -433,7 +433,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         try state.createActiveSegment()
                     } catch {}
                 }
-                if let samples = try? state.dictionarySamplesIfDue() { trainInBackground(samples) }
+                if (try? state.dictionaryTrainingDue()) == true { trainInBackground() }
             }
             keepLock = true
             return group.results
@@ -544,8 +544,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
 
     /// Trains the store's dictionary off the committer (it takes a few hundred milliseconds); commits use it
     /// from the first group after it is stored. A failed training is simply tried again later.
-    private func trainInBackground(_ samples: (samples: [UInt8], sizes: [Int])) {
-        let dictionaries = state.dictionaries
+    private func trainInBackground() {
         compaction.lock()
         guard !trainingRunning else {
             compaction.unlock()
@@ -560,12 +559,38 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 compaction.broadcast()
                 compaction.unlock()
             }
+            guard let samples = try? dictionarySamples(), samples.sizes.count >= 1000 else { return }
             let capacity = min(64 << 10, samples.samples.count / 16)
             guard let dict = try? ZstdDictionary.train(samples: samples.samples, sizes: samples.sizes, capacity: capacity) else { return }
             _ = try? dictionaries.addFirst(dict)
         }
         thread.name = "pawtrail-dictionary"
         thread.start()
+    }
+
+    /// Up to 8 MiB of the newest events in the log's own encoding, read back page by page like any reader: the
+    /// state lock is held for one page at a time, so appends go on while the samples are gathered.
+    private func dictionarySamples() throws -> (samples: [UInt8], sizes: [Int]) {
+        let budget = 8 << 20
+        var samples: [UInt8] = []
+        var sizes: [Int] = []
+        var cursor = UInt64.max
+        while samples.count < budget {
+            let (events, next) = try withState(writer: false) { s in
+                try s.readBackward(from: cursor, limit: 1024, maxExamined: 1024) { _ in "" }
+            }
+            for e in events {
+                var w = ByteWriter(capacity: e.data.count + 128)
+                CommitCodec.encodeEvent(
+                    stream: e.stream, version: e.version,
+                    event: ProposedEvent(id: e.id, type: e.type, data: e.data, metadata: e.metadata), into: &w)
+                samples.append(contentsOf: w.bytes)
+                sizes.append(w.count)
+            }
+            guard let next else { break }
+            cursor = next
+        }
+        return (samples, sizes)
     }
 
     // MARK: - Compaction

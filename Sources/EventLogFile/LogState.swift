@@ -504,37 +504,20 @@ final class LogState {
         sealed[i] = try loadSealed(name: old.name, path: old.path, fd: fd, size: size, trailer: trailer)
     }
 
-    /// Once the store holds enough uncompressed data and no dictionary, samples of its newest events to train
-    /// one from (training itself runs off the committer, in the background). `nil` when nothing is due.
-    func dictionarySamplesIfDue() throws -> (samples: [UInt8], sizes: [Int])? {
-        guard !dictionaryExists else { return nil }
+    /// Whether the store holds enough uncompressed data and no dictionary yet, so one should be trained from its
+    /// newest events. Notes the attempt: after one that fails, the next waits until the store has doubled.
+    func dictionaryTrainingDue() throws -> Bool {
+        guard !dictionaryExists else { return false }
         let raw = rawBytes
         guard raw >= UInt64(options.dictionaryTrainingThreshold), raw >= dictionaryAttemptRawBytes * 2,
             let a = active, a.eventCount > 0
-        else { return nil }
+        else { return false }
         if try !dictionaries.idsOnDisk().isEmpty {
             dictionaryExists = true
-            return nil
+            return false
         }
         dictionaryAttemptRawBytes = raw
-        var samples: [UInt8] = []
-        var sizes: [Int] = []
-        let budget = 8 << 20
-        // The newest events first: they are the most like what comes next.
-        let segments: [any SegmentFile] = [a] + sealed.reversed()
-        outer: for segment in segments where segment.eventCount > 0 {
-            var ref: FrameRef? = try segment.locate(segment.firstPosition)
-            while let r = ref {
-                try walk(segment, r) { e in
-                    samples.append(contentsOf: e.encoded)
-                    sizes.append(e.encoded.count)
-                    return true
-                }
-                if samples.count >= budget { break outer }
-                ref = try segment.frame(after: r)
-            }
-        }
-        return sizes.count >= 1000 ? (samples, sizes) : nil
+        return true
     }
 
     // MARK: - Lookups

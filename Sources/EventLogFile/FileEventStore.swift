@@ -576,16 +576,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         var sizes: [Int] = []
         var cursor = UInt64.max
         while samples.count < budget {
-            let (events, next) = try withState(writer: false) { s in
-                try s.readBackward(from: cursor, limit: 1024, maxExamined: 1024) { _ in "" }
-            }
-            for e in events {
-                var w = ByteWriter(capacity: e.data.count + 128)
-                CommitCodec.encodeEvent(
-                    stream: e.stream, version: e.version,
-                    event: ProposedEvent(id: e.id, type: e.type, data: e.data, metadata: e.metadata), into: &w)
-                samples.append(contentsOf: w.bytes)
-                sizes.append(w.count)
+            // Each event's bytes exactly as the log encodes them; none is kept as a value.
+            let (_, next) = try withState(writer: false) { s in
+                try s.readBackward(from: cursor, limit: 1024, maxExamined: 1024) { e in
+                    samples.append(contentsOf: e.encoded)
+                    sizes.append(e.encoded.count)
+                    return nil
+                }
             }
             guard let next else { break }
             cursor = next

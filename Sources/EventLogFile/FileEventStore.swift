@@ -509,12 +509,17 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         }
                         payload = w.bytes
                         // The dictionary pays for small commits; a large one carries its own context, and skipping
-                        // the dictionary there saves time for nothing lost.
-                        let useDictionary = payload.count < Self.dictionaryCommitLimit
-                        stored = try payload.withUnsafeBytes { raw in
-                            try FrameIO.store(
-                                raw, compressor: state.compressor, level: options.commitCompressionLevel,
-                                dictionary: useDictionary ? dictionary.map { ($0.id, $0.commit) } : nil, helper: state.helperCompressor)
+                        // the dictionary there saves time for nothing lost. A small commit in a group of several is
+                        // stored as it is, as the appending tasks do under load (see `append`).
+                        let small = payload.count < Self.dictionaryCommitLimit
+                        if small && requests.count > 1 {
+                            stored = FrameIO.StoredPayload(codec: .none, dictionaryID: 0, bytes: payload, rawLength: payload.count)
+                        } else {
+                            stored = try payload.withUnsafeBytes { raw in
+                                try FrameIO.store(
+                                    raw, compressor: state.compressor, level: options.commitCompressionLevel,
+                                    dictionary: small ? dictionary.map { ($0.id, $0.commit) } : nil, helper: state.helperCompressor)
+                            }
                         }
                     }
                     let start = bytes.count

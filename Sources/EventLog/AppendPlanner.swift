@@ -82,8 +82,6 @@ public enum AppendPlanner {
         currentVersion: (StreamID) throws -> UInt64?,
         committedEvent: (UUID) throws -> RecordedEvent?
     ) throws -> Outcome {
-        var expected: [StreamID: ExpectedVersion] = [:]
-        for e in request.expectations where !e.checkOnly { expected[e.stream] = e.expected }
         // Each written stream gets a slot (in order of first appearance), so per-event work indexes arrays.
         var slotOf: [StreamID: Int] = [:]
         var order: [StreamID] = []
@@ -122,19 +120,22 @@ public enum AppendPlanner {
                             + "(this one at position \(first.1.position)); a retry must repeat exactly the earlier append, "
                             + "and event \(missing[0].uuidString.lowercased()) was never committed")
                 }
+                var expected: [StreamID: ExpectedVersion] = [:]
+                for e in request.expectations where !e.checkOnly { expected[e.stream] = e.expected }
                 return .alreadyCommitted(try checkRetry(found, order: order, expected: expected, currentVersion: currentVersion))
             }
         }
 
-        for e in request.expectations {
-            let current = try currentVersion(e.stream)
-            guard e.expected.isSatisfied(by: current) else {
-                throw EventStoreError.wrongExpectedVersion(stream: e.stream, expected: e.expected, actual: current)
-            }
-        }
+        // One lookup a stream: the written streams' versions serve their expectations too.
         var current: [UInt64?] = []
         current.reserveCapacity(order.count)
         for s in order { current.append(try currentVersion(s)) }
+        for e in request.expectations {
+            let version = try slotOf[e.stream].map { current[$0] } ?? currentVersion(e.stream)
+            guard e.expected.isSatisfied(by: version) else {
+                throw EventStoreError.wrongExpectedVersion(stream: e.stream, expected: e.expected, actual: version)
+            }
+        }
         var next: [UInt64] = current.map { $0.map { $0 + 1 } ?? 0 }
         var planned: [PlannedEvent] = []
         planned.reserveCapacity(request.entries.count)

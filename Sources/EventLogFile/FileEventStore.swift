@@ -523,12 +523,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         }
                     }
                     let start = bytes.count
-                    FrameIO.encode(
+                    let header = FrameIO.encode(
                         type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
                         lastRecordedAt: at, stored: stored, groupIndex: UInt16(min(frames.count, Int(UInt16.max))), into: &bytes)
-                    let header = try bytes.withUnsafeBytes { raw in
-                        try FrameHeader.decode(UnsafeRawBufferPointer(rebasing: raw[(start + 4)...]))
-                    }
                     frames.append((start, bytes.count - start, header, payload))
                     plannedEvents.append(contentsOf: events)
                     results.append(.success(AppendResult(firstPosition: position, lastPosition: position + UInt64(events.count) - 1, streams: streams)))

@@ -110,22 +110,29 @@ enum FrameIO {
     }
 
     /// Encodes a frame around a payload already stored (compressed), appending it to `output`.
+    ///
+    /// - Returns: The frame's header.
+    @discardableResult
     static func encode(
         type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
         lastRecordedAt: Timestamp, stored: StoredPayload, groupIndex: UInt16 = 0, into output: inout [UInt8]
-    ) {
+    ) -> FrameHeader {
         let header = FrameHeader(
             type: type, codec: stored.codec, dictionaryID: stored.dictionaryID, firstPosition: firstPosition,
             eventCount: UInt32(eventCount), commitCount: UInt32(commitCount), firstRecordedAt: firstRecordedAt,
             lastRecordedAt: lastRecordedAt, rawLength: UInt32(stored.rawLength), groupIndex: groupIndex)
         let start = output.count
-        var w = ByteWriter(capacity: LogFormat.frameOverhead + LogFormat.frameHeaderSize + stored.bytes.count)
+        output.reserveCapacity(start + LogFormat.frameOverhead + LogFormat.frameHeaderSize + stored.bytes.count)
+        // Written in place: the writer takes the output's storage for the header and gives it back.
+        var w = ByteWriter()
+        swap(&w.bytes, &output)
         w.write(UInt32(LogFormat.frameHeaderSize + stored.bytes.count))
         header.write(to: &w)
         w.write(bytes: stored.bytes)
-        output.append(contentsOf: w.bytes)
+        swap(&w.bytes, &output)
         let crc = output.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + 4)...])) }
-        output.append(contentsOf: withUnsafeBytes(of: crc.littleEndian) { Array($0) })
+        withUnsafeBytes(of: crc.littleEndian) { output.append(contentsOf: $0) }
+        return header
     }
 
     /// Checks a frame body's checksum and decodes its header. `body` excludes the length prefix and the CRC.

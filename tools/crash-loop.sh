@@ -29,6 +29,8 @@ swift build -c release --product pawtrail >&2
 bin="$(swift build -c release --show-bin-path)/pawtrail"
 rm -rf "$dir"
 mkdir -p "$dir"
+# An absolute path, so that killing by command line only ever reaches this run's processes.
+dir="$(cd "$dir" && pwd)"
 store="$dir/store"
 acks="$dir/acks"
 : > "$acks"
@@ -103,4 +105,5 @@ for round in $(seq 1 "$rounds"); do
   done < "$acks"
   echo "round $round: ok ($events events, $(wc -l < "$acks") acknowledged appends all present; killed $killed, torn tails recovered $recovered)" >&2
 done
-echo "ok: $rounds rounds, $events events, $(wc -l < "$acks") acknowledged appends all present; killed $total_killed pawtrail processes, $recoveries torn tails recovered" >&2
+[ -s "$acks" ] || { echo "Error: no append was ever acknowledged: nothing was checked" >&2; exit 1; }
+echo "ok: $rounds rounds, $events events, $(wc -l < "$acks") acknowledged appends all present; killed $total_killed pawtrail processes (reads and appends), $recoveries torn tails recovered" >&2

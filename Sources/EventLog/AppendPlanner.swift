@@ -126,16 +126,24 @@ public enum AppendPlanner {
             }
         }
 
-        // One lookup a stream: the written streams' versions serve their expectations too.
-        var current: [UInt64?] = []
-        current.reserveCapacity(order.count)
-        for s in order { current.append(try currentVersion(s)) }
+        // One lookup a stream, in the order of the checks: an expectation's lookup serves its stream's writes too.
+        var looked: [UInt64??] = Array(repeating: nil, count: order.count)
         for e in request.expectations {
-            let version = try slotOf[e.stream].map { current[$0] } ?? currentVersion(e.stream)
+            let version: UInt64?
+            if let slot = slotOf[e.stream] {
+                let v = try looked[slot] ?? currentVersion(e.stream)
+                looked[slot] = .some(v)
+                version = v
+            } else {
+                version = try currentVersion(e.stream)
+            }
             guard e.expected.isSatisfied(by: version) else {
                 throw EventStoreError.wrongExpectedVersion(stream: e.stream, expected: e.expected, actual: version)
             }
         }
+        var current: [UInt64?] = []
+        current.reserveCapacity(order.count)
+        for (slot, s) in order.enumerated() { current.append(try looked[slot] ?? currentVersion(s)) }
         var next: [UInt64] = current.map { $0.map { $0 + 1 } ?? 0 }
         var planned: [PlannedEvent] = []
         planned.reserveCapacity(request.entries.count)

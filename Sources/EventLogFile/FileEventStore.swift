@@ -103,17 +103,14 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     public func append(_ request: AppendRequest) async throws -> AppendResult {
         try AppendPlanner.validate(request)
         // Encoding here, on the caller's thread, takes the work off the committer, the one thread every writer
-        // waits for. Under concurrent load a small commit is stored uncompressed: compressing one event costs
-        // more CPU than its flush saves (both write one page), and compaction compresses the sealed segment
-        // anyway. A lone writer compresses with the dictionary, so a small store stays small.
+        // waits for. Under concurrent load a commit of less than a page is stored uncompressed: compressing it
+        // costs more CPU than its flush saves (it writes one page either way), and compaction compresses the
+        // sealed segment anyway. A lone writer compresses with the dictionary, so a small store stays small.
         let busy = queue.withLock { !pending.isEmpty || groupInFlight || lastGroupSize > 1 }
-        var compression: (dictionary: (id: UInt32, dictionary: ZstdDictionary)?, level: Int32)?
-        if !busy {
-            let dictionary = (try? dictionaries.newest()).flatMap { $0 }.map { ($0.id, $0.commit) }
-            compression = (dictionary, options.commitCompressionLevel)
-        }
+        let dictionary = (try? dictionaries.newest()).flatMap { $0 }.map { ($0.id, $0.commit) }
         let prepared = PreparedCommit.prepare(
-            request, sizeLimit: Self.dictionaryCommitLimit, compression: compression, compressors: compressors)
+            request, sizeLimit: Self.dictionaryCommitLimit, compression: (dictionary, options.commitCompressionLevel),
+            storeAsIsBelow: busy ? Self.uncompressedUnderLoadLimit : 0, compressors: compressors)
         return try await withCheckedThrowingContinuation { continuation in
             queue.lock()
             pending.append(Pending(request: request, prepared: prepared, continuation: continuation))
@@ -246,6 +243,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
 
     /// Commits at least this large (uncompressed) are compressed without the dictionary.
     private static let dictionaryCommitLimit = 64 << 10
+
+    /// Under load, payloads smaller than this are stored uncompressed: their frame fits one 4 KiB page.
+    static let uncompressedUnderLoadLimit = 4096 - LogFormat.frameOverhead - LogFormat.frameHeaderSize
 
     /// The longest a committer waits for more appends to join a group, when the previous group was larger
     /// than what is waiting: several writers then share one flush instead of queueing behind each other's.
@@ -509,10 +509,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         }
                         payload = w.bytes
                         // The dictionary pays for small commits; a large one carries its own context, and skipping
-                        // the dictionary there saves time for nothing lost. A small commit in a group of several is
-                        // stored as it is, as the appending tasks do under load (see `append`).
+                        // the dictionary there saves time for nothing lost. A commit of less than a page in a group of
+                        // several is stored as it is, as the appending tasks do under load (see `append`).
                         let small = payload.count < Self.dictionaryCommitLimit
-                        if small && requests.count > 1 {
+                        if payload.count < Self.uncompressedUnderLoadLimit && requests.count > 1 {
                             stored = FrameIO.StoredPayload(codec: .none, dictionaryID: 0, bytes: payload, rawLength: payload.count)
                         } else {
                             stored = try payload.withUnsafeBytes { raw in

@@ -122,8 +122,8 @@ enum FrameIO {
             eventCount: UInt32(eventCount), commitCount: UInt32(commitCount), firstRecordedAt: firstRecordedAt,
             lastRecordedAt: lastRecordedAt, rawLength: UInt32(stored.rawLength), groupIndex: groupIndex)
         let start = output.count
-        output.reserveCapacity(start + LogFormat.frameOverhead + LogFormat.frameHeaderSize + stored.bytes.count)
-        // Written in place: the writer takes the output's storage for the header and gives it back.
+        // Written in place: the writer takes the output's storage and gives it back. Nothing is reserved here: a
+        // group's frames share one buffer, which must grow geometrically, not by exactly one frame at a time.
         var w = ByteWriter()
         swap(&w.bytes, &output)
         w.write(UInt32(LogFormat.frameHeaderSize + stored.bytes.count))

@@ -29,12 +29,13 @@ struct PreparedCommit {
     ///   - request: A validated append.
     ///   - sizeLimit: The largest payload prepared.
     ///   - compression: The dictionary small commits are compressed with (if the store has one) and the level
-    ///     without one; `nil` stores the payload uncompressed.
+    ///     without one.
+    ///   - storeAsIsBelow: A payload smaller than this is stored uncompressed (`0`: none is).
     ///   - compressors: Where to borrow a compression context.
     /// - Returns: The prepared commit, or `nil`.
     static func prepare(
-        _ request: AppendRequest, sizeLimit: Int, compression: (dictionary: (id: UInt32, dictionary: ZstdDictionary)?, level: Int32)?,
-        compressors: CompressorPool
+        _ request: AppendRequest, sizeLimit: Int, compression: (dictionary: (id: UInt32, dictionary: ZstdDictionary)?, level: Int32),
+        storeAsIsBelow: Int = 0, compressors: CompressorPool
     ) -> PreparedCommit? {
         guard !request.entries.isEmpty else { return nil }
         var size = 64
@@ -63,7 +64,7 @@ struct PreparedCommit {
         for (entry, v) in zip(request.entries, versions) {
             CommitCodec.encodeEvent(stream: entry.stream, version: v, event: entry.event, into: &payload)
         }
-        guard let compression else {
+        guard payload.count >= storeAsIsBelow else {
             let stored = FrameIO.StoredPayload(codec: .none, dictionaryID: 0, bytes: payload.bytes, rawLength: payload.count)
             return PreparedCommit(versions: versions, payload: payload.bytes, stored: stored)
         }

@@ -33,7 +33,7 @@ import Testing
 
     @Test func `versions are guessed from exact and no-stream expectations, in entry order`() throws {
         let r = request([("a-1", .exact(4)), ("b-1", .noStream), ("a-1", .exact(4)), ("a-1", nil)], checks: [("c-1", .exact(9))])
-        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)))
+        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)))
         #expect(p.versions == [5, 0, 6, 7])
         #expect(p.stored.codec == .none)
         #expect(p.stored.bytes == p.payload)
@@ -42,7 +42,7 @@ import Testing
 
     @Test func `a guess holds only for exactly the versions the plan gave`() throws {
         let r = request([("a-1", .exact(1)), ("a-1", .exact(1))])
-        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)))
+        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)))
         let planned = { (versions: [UInt64]) in
             zip(r.entries, versions).map { AppendPlanner.PlannedEvent(stream: $0.0.stream, version: $0.1, event: $0.0.event) }
         }
@@ -54,16 +54,16 @@ import Testing
     @Test(arguments: [ExpectedVersion.any, .streamExists])
     func `no guess without a known version`(expected: ExpectedVersion) {
         let r = request([("a-1", .exact(1)), ("b-1", expected)])
-        #expect(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)) == nil)
+        #expect(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)) == nil)
     }
 
     @Test func `no guess for a stream written without an expectation, or a commit over the size limit`() {
         let unexpected = AppendRequest(
             entries: [.init(stream: stream("a-1"), event: .json("Noted", "{}"))],
             expectations: [.init(stream: stream("b-1"), expected: .exact(0))])
-        #expect(PreparedCommit.prepare(unexpected, sizeLimit: 1 << 20, compression: nil, compressors: CompressorPool(keep: 1)) == nil)
+        #expect(PreparedCommit.prepare(unexpected, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)) == nil)
         let small = request([("a-1", .noStream)])
-        #expect(PreparedCommit.prepare(small, sizeLimit: 100, compression: nil, compressors: CompressorPool(keep: 1)) == nil)
+        #expect(PreparedCommit.prepare(small, sizeLimit: 100, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)) == nil)
     }
 
     @Test func `a compressed prepared payload decompresses to exactly the encoded commit`() throws {
@@ -154,6 +154,31 @@ import Testing
             try await group.waitForAll()
         }
         store.close()
+    }
+
+    /// Batched commits under load stay compressed: storing them as they are would flush several pages for one
+    /// (found in review).
+    @Test func `under load only commits of less than a page go uncompressed`() async throws {
+        let dir = NSTemporaryDirectory() + "pawtrail-batched-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try FileEventStore.open(path: dir, options: FileEventStoreOptions(createIfMissing: true, compactSealedSegments: false))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<4 {
+                group.addTask {
+                    for i in 0..<20 {
+                        let events = (0..<100).map { k in
+                            ProposedEvent(type: "OrderPlaced", data: Array("{\"order\":\"o-\(w)-\(i)-\(k)\",\"sku\":\"litter-\(k % 7)\",\"qty\":\(k % 3 + 1),\"note\":\"deliver to the back door please\"}".utf8))
+                        }
+                        _ = try await store.append(AppendRequest(stream: stream("orders-\(w)"), events: events))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        store.close()
+        let frames = try store.inspect(segment: try store.segmentNames()[0]).frames
+        let raw = frames.filter { $0.codec == "none" }
+        #expect(raw.allSatisfy { $0.length <= 4096 }, "an uncompressed commit under load writes more than one page")
     }
 
     @Test func `two stores on one directory see each other's appends between their groups`() async throws {

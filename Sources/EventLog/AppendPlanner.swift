@@ -13,6 +13,18 @@ public enum AppendPlanner {
         public var version: UInt64
         /// The event.
         public var event: ProposedEvent
+
+        /// Creates a planned event (a store may also plan ahead, as the file store's appending tasks do).
+        ///
+        /// - Parameters:
+        ///   - stream: The target stream.
+        ///   - version: Its version there.
+        ///   - event: The event.
+        public init(stream: StreamID, version: UInt64, event: ProposedEvent) {
+            self.stream = stream
+            self.version = version
+            self.event = event
+        }
     }
 
     /// What the store must do.

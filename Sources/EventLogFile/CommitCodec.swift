@@ -60,6 +60,14 @@ enum CommitCodec {
         w.writeVarint(UInt64(eventCount))
     }
 
+    /// One commit of planned events, encoded: a header (recorded-at delta 0, the count) and the events.
+    static func encodeCommit(_ events: [AppendPlanner.PlannedEvent]) -> [UInt8] {
+        var w = ByteWriter(capacity: events.reduce(64) { $0 + $1.event.payloadSize + 64 })
+        encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &w)
+        for e in events { encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &w) }
+        return w.bytes
+    }
+
     static func encodeEvent(stream: StreamID, version: UInt64, event: ProposedEvent, into w: inout ByteWriter) {
         w.writeLengthPrefixed(stream.rawValue)
         w.writeVarint(version)

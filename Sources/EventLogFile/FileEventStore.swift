@@ -107,10 +107,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         // costs more CPU than its flush saves (it writes one page either way), and compaction compresses the
         // sealed segment anyway. A lone writer compresses with the dictionary, so a small store stays small.
         let busy = queue.withLock { !pending.isEmpty || groupInFlight || lastGroupSize > 1 }
-        let dictionary = (try? dictionaries.newest()).flatMap { $0 }.map { ($0.id, $0.commit) }
         let prepared = PreparedCommit.prepare(
-            request, sizeLimit: Self.dictionaryCommitLimit, compression: (dictionary, options.commitCompressionLevel),
-            storeAsIsBelow: busy ? Self.uncompressedUnderLoadLimit : 0, compressors: compressors)
+            request, underLoad: busy, level: options.commitCompressionLevel,
+            dictionary: { (try? dictionaries.newest()).flatMap { $0 }.map { ($0.id, $0.commit) } }, compressors: compressors)
         return try await withCheckedThrowingContinuation { continuation in
             queue.lock()
             pending.append(Pending(request: request, prepared: prepared, continuation: continuation))
@@ -241,12 +240,6 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         return stream[category.count] == UInt8(ascii: "-")
     }
 
-    /// Commits at least this large (uncompressed) are compressed without the dictionary.
-    private static let dictionaryCommitLimit = 64 << 10
-
-    /// Under load, payloads smaller than this are stored uncompressed: their frame fits one 4 KiB page.
-    static let uncompressedUnderLoadLimit = 4096 - LogFormat.frameOverhead - LogFormat.frameHeaderSize
-
     /// The longest a committer waits for more appends to join a group, when the previous group was larger
     /// than what is waiting: several writers then share one flush instead of queueing behind each other's.
     private static let gatherWindow: TimeInterval = 0.000_2
@@ -361,15 +354,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             groupInFlight = true
             queue.unlock()
             var acknowledged = false
-            let results = commit(batch.map(\.request), prepared: batch.map(\.prepared)) { results in
+            func acknowledge(_ results: [Result<AppendResult, any Error>]) {
                 queue.withLock { groupInFlight = false }
                 for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
                 acknowledged = true
             }
-            if !acknowledged {
-                queue.withLock { groupInFlight = false }
-                for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
-            }
+            let results = commit(batch.map(\.request), prepared: batch.map(\.prepared), acknowledge: acknowledge)
+            if !acknowledged { acknowledge(results) }
             // Other processes' writers get their turn at least this often: released here, before gathering the
             // next group, so a writer blocked on the lock has that while to take it.
             if let since = writerLockHeldSince, ContinuousClock.now - since > Self.maxLockHold { releaseWriterLock() }
@@ -471,7 +462,6 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         var bytes: [UInt8] = []
         var position = state.nextPosition
         var lastAt = state.lastRecordedAt
-        let dictionary = try state.dictionaries.newest()
         for (request, prepared) in zip(requests, prepared) {
             do {
                 let outcome = try AppendPlanner.plan(
@@ -502,25 +492,11 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         payload = prepared.payload
                         stored = prepared.stored
                     } else {
-                        var w = ByteWriter(capacity: request.entries.reduce(64) { $0 + $1.event.payloadSize + 64 })
-                        CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &w)
-                        for e in events {
-                            CommitCodec.encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &w)
-                        }
-                        payload = w.bytes
-                        // The dictionary pays for small commits; a large one carries its own context, and skipping
-                        // the dictionary there saves time for nothing lost. A commit of less than a page in a group of
-                        // several is stored as it is, as the appending tasks do under load (see `append`).
-                        let small = payload.count < Self.dictionaryCommitLimit
-                        if payload.count < Self.uncompressedUnderLoadLimit && requests.count > 1 {
-                            stored = FrameIO.StoredPayload(codec: .none, dictionaryID: 0, bytes: payload, rawLength: payload.count)
-                        } else {
-                            stored = try payload.withUnsafeBytes { raw in
-                                try FrameIO.store(
-                                    raw, compressor: state.compressor, level: options.commitCompressionLevel,
-                                    dictionary: small ? dictionary.map { ($0.id, $0.commit) } : nil, helper: state.helperCompressor)
-                            }
-                        }
+                        payload = CommitCodec.encodeCommit(events)
+                        stored = try FrameIO.storeCommit(
+                            payload, underLoad: requests.count > 1, compressor: state.compressor,
+                            level: options.commitCompressionLevel, dictionary: { try state.dictionaries.newest().map { ($0.id, $0.commit) } },
+                            helper: state.helperCompressor)
                     }
                     let start = bytes.count
                     let header = FrameIO.encode(

@@ -93,6 +93,40 @@ enum FrameIO {
             rawLength: payload.count)
     }
 
+    /// Commits at least this large (uncompressed) are compressed without the dictionary: a large commit carries
+    /// its own context, and skipping the dictionary there saves time for nothing lost.
+    static let dictionaryCommitLimit = 64 << 10
+
+    /// Under load, commit payloads smaller than this are stored as they are: their frame fits one 4 KiB page, which
+    /// the flush writes either way, and compaction compresses the sealed segment.
+    static let uncompressedUnderLoadLimit = 4096 - LogFormat.frameOverhead - LogFormat.frameHeaderSize
+
+    /// Stores a commit's payload: the one policy for commits, whether the appending task or the committer
+    /// encodes them.
+    ///
+    /// - Parameters:
+    ///   - payload: The encoded commit.
+    ///   - underLoad: Whether other appends are waiting or in the same group (a payload of less than a page is then
+    ///     stored as it is).
+    ///   - compressor: The context to compress with.
+    ///   - level: The level without a dictionary.
+    ///   - dictionary: The store's newest dictionary, asked for only when a payload is small enough to use it.
+    ///   - helper: A second context, for a large payload on another core.
+    /// - Returns: What the frame stores.
+    /// - Throws: ``ZstdError``, or what `dictionary` throws.
+    static func storeCommit(
+        _ payload: [UInt8], underLoad: Bool, compressor: ZstdCompressor, level: Int32,
+        dictionary: () throws -> (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil
+    ) throws -> StoredPayload {
+        if underLoad && payload.count < uncompressedUnderLoadLimit {
+            return StoredPayload(codec: .none, dictionaryID: 0, bytes: payload, rawLength: payload.count)
+        }
+        let dict = payload.count < dictionaryCommitLimit ? try dictionary() : nil
+        return try payload.withUnsafeBytes { raw in
+            try store(raw, compressor: compressor, level: level, dictionary: dict, helper: helper)
+        }
+    }
+
     /// Encodes a frame around an uncompressed payload, appending it to `output`.
     static func encode(
         type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,

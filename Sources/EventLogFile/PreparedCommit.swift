@@ -28,14 +28,14 @@ struct PreparedCommit {
     /// - Parameters:
     ///   - request: A validated append.
     ///   - sizeLimit: The largest payload prepared.
-    ///   - compression: The dictionary small commits are compressed with (if the store has one) and the level
-    ///     without one.
-    ///   - storeAsIsBelow: A payload smaller than this is stored uncompressed (`0`: none is).
+    ///   - underLoad: Whether other appends are under way (see ``FrameIO/storeCommit(_:underLoad:compressor:level:dictionary:helper:)``).
+    ///   - level: The level without a dictionary.
+    ///   - dictionary: The store's newest dictionary, asked for only if it is used.
     ///   - compressors: Where to borrow a compression context.
     /// - Returns: The prepared commit, or `nil`.
     static func prepare(
-        _ request: AppendRequest, sizeLimit: Int, compression: (dictionary: (id: UInt32, dictionary: ZstdDictionary)?, level: Int32),
-        storeAsIsBelow: Int = 0, compressors: CompressorPool
+        _ request: AppendRequest, sizeLimit: Int = FrameIO.dictionaryCommitLimit, underLoad: Bool, level: Int32,
+        dictionary: () -> (id: UInt32, dictionary: ZstdDictionary)?, compressors: CompressorPool
     ) -> PreparedCommit? {
         guard !request.entries.isEmpty else { return nil }
         var size = 64
@@ -52,27 +52,18 @@ struct PreparedCommit {
             case .any, .streamExists: return nil
             }
         }
-        var versions: [UInt64] = []
-        versions.reserveCapacity(request.entries.count)
+        var events: [AppendPlanner.PlannedEvent] = []
+        events.reserveCapacity(request.entries.count)
         for entry in request.entries {
             guard let v = next[entry.stream] else { return nil }
-            versions.append(v)
+            events.append(AppendPlanner.PlannedEvent(stream: entry.stream, version: v, event: entry.event))
             next[entry.stream] = v + 1
         }
-        var payload = ByteWriter(capacity: size)
-        CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: versions.count, into: &payload)
-        for (entry, v) in zip(request.entries, versions) {
-            CommitCodec.encodeEvent(stream: entry.stream, version: v, event: entry.event, into: &payload)
-        }
-        guard payload.count >= storeAsIsBelow else {
-            let stored = FrameIO.StoredPayload(codec: .none, dictionaryID: 0, bytes: payload.bytes, rawLength: payload.count)
-            return PreparedCommit(versions: versions, payload: payload.bytes, stored: stored)
-        }
+        let payload = CommitCodec.encodeCommit(events)
         let compressor = compressors.borrow()
         defer { compressors.giveBack(compressor) }
-        guard let stored = try? payload.bytes.withUnsafeBytes({ raw in
-            try FrameIO.store(raw, compressor: compressor, level: compression.level, dictionary: compression.dictionary)
-        }) else { return nil }
-        return PreparedCommit(versions: versions, payload: payload.bytes, stored: stored)
+        guard let stored = try? FrameIO.storeCommit(payload, underLoad: underLoad, compressor: compressor, level: level, dictionary: dictionary)
+        else { return nil }
+        return PreparedCommit(versions: events.map(\.version), payload: payload, stored: stored)
     }
 }

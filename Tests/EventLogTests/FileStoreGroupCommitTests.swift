@@ -33,7 +33,7 @@ import Testing
 
     @Test func `versions are guessed from exact and no-stream expectations, in entry order`() throws {
         let r = request([("a-1", .exact(4)), ("b-1", .noStream), ("a-1", .exact(4)), ("a-1", nil)], checks: [("c-1", .exact(9))])
-        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)))
+        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)))
         #expect(p.versions == [5, 0, 6, 7])
         #expect(p.stored.codec == .none)
         #expect(p.stored.bytes == p.payload)
@@ -42,7 +42,7 @@ import Testing
 
     @Test func `a guess holds only for exactly the versions the plan gave`() throws {
         let r = request([("a-1", .exact(1)), ("a-1", .exact(1))])
-        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)))
+        let p = try #require(PreparedCommit.prepare(r, sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)))
         let planned = { (versions: [UInt64]) in
             zip(r.entries, versions).map { AppendPlanner.PlannedEvent(stream: $0.0.stream, version: $0.1, event: $0.0.event) }
         }
@@ -54,22 +54,22 @@ import Testing
     @Test(arguments: [ExpectedVersion.any, .streamExists])
     func `no guess without a known version`(expected: ExpectedVersion) {
         let r = request([("a-1", .exact(1)), ("b-1", expected)])
-        #expect(PreparedCommit.prepare(r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)) == nil)
+        #expect(PreparedCommit.prepare(r, sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)) == nil)
     }
 
     @Test func `no guess for a stream written without an expectation, or a commit over the size limit`() {
         let unexpected = AppendRequest(
             entries: [.init(stream: stream("a-1"), event: .json("Noted", "{}"))],
             expectations: [.init(stream: stream("b-1"), expected: .exact(0))])
-        #expect(PreparedCommit.prepare(unexpected, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)) == nil)
+        #expect(PreparedCommit.prepare(unexpected, sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)) == nil)
         let small = request([("a-1", .noStream)])
-        #expect(PreparedCommit.prepare(small, sizeLimit: 100, compression: (dictionary: nil, level: 1), storeAsIsBelow: .max, compressors: CompressorPool(keep: 1)) == nil)
+        #expect(PreparedCommit.prepare(small, sizeLimit: 100, underLoad: true, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)) == nil)
     }
 
     @Test func `a compressed prepared payload decompresses to exactly the encoded commit`() throws {
         let r = request([("a-1", .noStream), ("a-1", .noStream), ("b-1", .exact(2))])
         let p = try #require(PreparedCommit.prepare(
-            r, sizeLimit: 1 << 20, compression: (dictionary: nil, level: 1), compressors: CompressorPool(keep: 1)))
+            r, sizeLimit: 1 << 20, underLoad: false, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)))
         #expect(p.stored.codec == .zstd)
         #expect(p.stored.bytes.count < p.payload.count)
         var expected = ByteWriter()

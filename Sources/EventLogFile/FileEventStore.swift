@@ -531,6 +531,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         trainingRunning = true
         compaction.unlock()
         let thread = Thread { [self] in
+            // Upkeep yields the cores to the appends it would otherwise delay.
+            try? ThreadPriority.lowerCurrentThread()
             defer {
                 compaction.lock()
                 trainingRunning = false
@@ -579,6 +581,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         guard !compactionRunning else { return }
         compactionRunning = true
         let thread = Thread { [self] in
+            try? ThreadPriority.lowerCurrentThread()
             _ = try? compactSealedSegments()
             compaction.lock()
             compactionRunning = false

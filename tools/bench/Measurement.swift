@@ -8,6 +8,10 @@ struct Measurement: Codable, Sendable {
     var latency: LatencySummary?
     /// Seconds to open the store before the timed part (reads only; not included in `seconds`).
     var openSeconds: Double?
+    /// Seconds `close()` took right after the timed part (ours, appends): the upkeep still running when the
+    /// last append returned (segment compaction, dictionary training), which runs at low priority in the
+    /// background. Not included in `seconds`; the report gives the rate with it too.
+    var closeSeconds: Double?
     /// Why the store could not run the scenario, if it could not.
     var error: String?
     /// With `--runs N > 1`: every run's events per second, in run order (this measurement is the median run).
@@ -44,7 +48,7 @@ struct Measurement: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case events, seconds, latency, openSeconds, error, eventsPerSecond, runRates
+        case events, seconds, latency, openSeconds, closeSeconds, error, eventsPerSecond, runRates
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -53,6 +57,7 @@ struct Measurement: Codable, Sendable {
         try c.encode(seconds, forKey: .seconds)
         try c.encodeIfPresent(latency, forKey: .latency)
         try c.encodeIfPresent(openSeconds, forKey: .openSeconds)
+        try c.encodeIfPresent(closeSeconds, forKey: .closeSeconds)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(eventsPerSecond, forKey: .eventsPerSecond)
         try c.encodeIfPresent(runRates, forKey: .runRates)
@@ -64,6 +69,7 @@ struct Measurement: Codable, Sendable {
         seconds = try c.decode(Double.self, forKey: .seconds)
         latency = try c.decodeIfPresent(LatencySummary.self, forKey: .latency)
         openSeconds = try c.decodeIfPresent(Double.self, forKey: .openSeconds)
+        closeSeconds = try c.decodeIfPresent(Double.self, forKey: .closeSeconds)
         runRates = try c.decodeIfPresent([Double].self, forKey: .runRates)
         error = try c.decodeIfPresent(String.self, forKey: .error)
     }

@@ -36,6 +36,17 @@ enum ReportPrinter {
                 "Opening the store before \(s.title) (not timed in it): ours \(ms(s.ours.openSeconds)), "
                     + "SQLite \(ms(s.sqlite.openSeconds)).")
         }
+        let closes = r.scenarios.compactMap { s -> String? in
+            guard let close = s.ours.closeSeconds, let rate = s.ours.eventsPerSecond else { return nil }
+            let sustained = Double(s.ours.events) / (s.ours.seconds + close)
+            return "\(s.title) \(Format.grouped(close * 1000)) ms (\(Format.grouped(rate)) events/s timed, \(Format.grouped(sustained)) counting the wait)"
+        }
+        if !closes.isEmpty {
+            out.append("")
+            out.append(
+                "Closing our store after each append scenario (not timed in it) waits for the background upkeep still running, "
+                    + "segment compaction and dictionary training at low priority: " + closes.joined(separator: "; ") + ".")
+        }
         if let size = r.size {
             out.append("")
             out.append(

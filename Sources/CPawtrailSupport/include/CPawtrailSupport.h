@@ -11,4 +11,7 @@ int CPawtrailSupport_crc32c_hardware_available(void);
 /// Call only when CPawtrailSupport_crc32c_hardware_available() returned 1.
 uint32_t CPawtrailSupport_crc32c_hardware(uint32_t crc, const void *bytes, size_t count);
 
+/// Sets the calling thread's nice value (Linux: nice is per thread). Returns 0, or -1 with errno set.
+int CPawtrailSupport_set_thread_nice(int nice);
+
 #endif

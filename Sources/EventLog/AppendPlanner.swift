@@ -5,6 +5,9 @@ public import Foundation
 /// lookups that see everything committed before (including earlier appends of the same group commit), then
 /// writes the planned events at its next positions.
 public enum AppendPlanner {
+    /// Up to this many streams an append's streams are told apart by a scan rather than a dictionary.
+    static let linearSlotLimit = 8
+
     /// An event with the stream version the planner assigned.
     public struct PlannedEvent: Sendable, Hashable {
         /// The target stream.
@@ -94,43 +97,50 @@ public enum AppendPlanner {
         currentVersion: (StreamID) throws -> UInt64?,
         committedEvent: (UUID) throws -> RecordedEvent?
     ) throws -> Outcome {
-        // Each written stream gets a slot (in order of first appearance), so per-event work indexes arrays.
+        // Each written stream gets a slot (in order of first appearance), so per-event work indexes arrays. Most
+        // appends name a stream or two: those are found by a scan, and a dictionary is built only for many.
         var slotOf: [StreamID: Int] = [:]
         var order: [StreamID] = []
+        func slot(of stream: StreamID) -> Int? {
+            if order.count <= Self.linearSlotLimit { return order.firstIndex(of: stream) }
+            return slotOf[stream]
+        }
+        func addSlot(_ stream: StreamID) -> Int {
+            order.append(stream)
+            if order.count == Self.linearSlotLimit + 1 {
+                for (i, s) in order.enumerated() { slotOf[s] = i }
+            } else if order.count > Self.linearSlotLimit {
+                slotOf[stream] = order.count - 1
+            }
+            return order.count - 1
+        }
         var entrySlots: [Int] = []
         entrySlots.reserveCapacity(request.entries.count)
         for entry in request.entries {
-            if let slot = slotOf[entry.stream] {
-                entrySlots.append(slot)
-            } else {
-                slotOf[entry.stream] = order.count
-                entrySlots.append(order.count)
-                order.append(entry.stream)
-            }
+            entrySlots.append(slot(of: entry.stream) ?? addSlot(entry.stream))
         }
-        for e in request.expectations where !e.checkOnly && slotOf[e.stream] == nil {
-            slotOf[e.stream] = order.count
-            order.append(e.stream)
+        for e in request.expectations where !e.checkOnly && slot(of: e.stream) == nil {
+            _ = addSlot(e.stream)
         }
 
         if !request.entries.isEmpty {
             var found: [(AppendRequest.Entry, RecordedEvent)] = []
-            var missing: [UUID] = []
+            var firstMissing: UUID?
             for entry in request.entries {
                 if let recorded = try committedEvent(entry.event.id) {
                     found.append((entry, recorded))
                 } else {
-                    missing.append(entry.event.id)
+                    if firstMissing == nil { firstMissing = entry.event.id }
                 }
             }
             if !found.isEmpty {
-                if !missing.isEmpty {
+                if let firstMissing {
                     let first = found[0]
                     throw EventStoreError.idempotencyConflict(
                         eventID: first.0.event.id,
                         reason: "only \(found.count) of the append's \(request.entries.count) events were committed before "
                             + "(this one at position \(first.1.position)); a retry must repeat exactly the earlier append, "
-                            + "and event \(missing[0].uuidString.lowercased()) was never committed")
+                            + "and event \(firstMissing.uuidString.lowercased()) was never committed")
                 }
                 var expected: [StreamID: ExpectedVersion] = [:]
                 for e in request.expectations where !e.checkOnly { expected[e.stream] = e.expected }
@@ -142,7 +152,7 @@ public enum AppendPlanner {
         var looked: [UInt64??] = Array(repeating: nil, count: order.count)
         for e in request.expectations {
             let version: UInt64?
-            if let slot = slotOf[e.stream] {
+            if let slot = slot(of: e.stream) {
                 let v = try looked[slot] ?? currentVersion(e.stream)
                 looked[slot] = .some(v)
                 version = v

@@ -455,7 +455,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         var results: [Result<AppendResult, any Error>] = []
         // What earlier appends of this group wrote, for the later ones to see (unused for a group of one).
         var versions: [StreamID: UInt64] = [:]
-        var written: [UUID: RecordedEvent] = [:]
+        // An id written earlier in the group: where its event is in `plannedEvents`, its position and time. The
+        // record itself is built only in the rare case a later append of the group names the same id.
+        var written: [UUID: (index: Int, position: UInt64, at: Timestamp)] = [:]
         let overlay = requests.count > 1
         var frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])] = []
         var plannedEvents: [AppendPlanner.PlannedEvent] = []
@@ -467,7 +469,15 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 let outcome = try AppendPlanner.plan(
                     request,
                     currentVersion: { s in try (overlay ? versions[s] : nil) ?? self.state.currentVersion(s) },
-                    committedEvent: { id in try (overlay ? written[id] : nil) ?? self.state.committedEvent(id) })
+                    committedEvent: { id in
+                        if overlay, let w = written[id] {
+                            let e = plannedEvents[w.index]
+                            return RecordedEvent(
+                                position: w.position, stream: e.stream, version: e.version, type: e.event.type, id: e.event.id,
+                                recordedAt: w.at, metadata: e.event.metadata, data: e.event.data)
+                        }
+                        return try self.state.committedEvent(id)
+                    })
                 switch outcome {
                 case .alreadyCommitted(let result):
                     results.append(.success(result))
@@ -481,9 +491,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     if overlay {
                         for s in streams { if let v = s.version { versions[s.stream] = v } }
                         for (i, e) in events.enumerated() {
-                            written[e.event.id] = RecordedEvent(
-                                position: position + UInt64(i), stream: e.stream, version: e.version, type: e.event.type,
-                                id: e.event.id, recordedAt: at, metadata: e.event.metadata, data: e.event.data)
+                            written[e.event.id] = (plannedEvents.count + i, position + UInt64(i), at)
                         }
                     }
                     let payload: [UInt8]

@@ -48,4 +48,42 @@ import Testing
         #expect(events.map(\.version) == [5, 6, 0])
         #expect(streams == [.init(stream: stream("a-1"), version: 6), .init(stream: stream("b-1"), version: 0)])
     }
+
+    /// Streams are told apart by a scan up to a handful and by a dictionary past it: an append whose streams
+    /// cross that line, written interleaved and named again after the switch, plans as if by hand.
+    @Test(arguments: [1, 7, 8, 9, 10, 30])
+    func `versions follow each stream across any number of streams in one append`(streamCount: Int) throws {
+        // Three rounds over the streams, so every stream is named again after the last one was added.
+        var entries: [AppendRequest.Entry] = []
+        for _ in 0..<3 {
+            for s in 0..<streamCount { entries.append(.init(stream: stream("s-\(s)"), event: .json("E", "{}"))) }
+        }
+        // Even streams exist at version s, odd ones do not; every third has an exact expectation, named last first.
+        var expectations: [AppendRequest.Expectation] = []
+        for s in (0..<streamCount).reversed() where s % 3 == 0 {
+            let expected: ExpectedVersion = s % 2 == 0 ? .exact(UInt64(s)) : .noStream
+            expectations.append(.init(stream: stream("s-\(s)"), expected: expected))
+        }
+        let outcome = try AppendPlanner.plan(
+            AppendRequest(entries: entries, expectations: expectations),
+            currentVersion: { s in
+                let n = Int(s.rawValue.dropFirst(2))!
+                return n % 2 == 0 ? UInt64(n) : nil
+            },
+            committedEvent: { _ in nil })
+        guard case .write(let events, let streams) = outcome else {
+            Issue.record("expected a write, got \(outcome)")
+            return
+        }
+        func first(_ s: Int) -> UInt64 { s % 2 == 0 ? UInt64(s) + 1 : 0 }
+        var expected: [UInt64] = []
+        for round in 0..<3 {
+            for s in 0..<streamCount { expected.append(first(s) + UInt64(round)) }
+        }
+        #expect(events.map(\.version) == expected)
+        let versions: [AppendResult.StreamVersion] = (0..<streamCount).map { s in
+            AppendResult.StreamVersion(stream: stream("s-\(s)"), version: first(s) + 2)
+        }
+        #expect(streams == versions)
+    }
 }

@@ -224,4 +224,36 @@ struct ConcurrencyTests {
         #expect(all.map(\.position) == Array(0..<21))
         #expect(try await store.streamVersion(of: "fixed-1") == 0)
     }
+
+    /// Identical appends racing (a client retrying before its first try returned): whichever lands first writes,
+    /// and every other one, in the same group commit or a later one, is a retry that reports the same place.
+    @Test(arguments: Backend.allCases)
+    func racingIdenticalAppendsAllReportTheOneCommit(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let store = h.store
+        try await store.append(to: "other-1", events(3))
+        // Several rounds, so that some retries surely share a group commit with the append they repeat.
+        for round in 0..<10 {
+            let stream = try StreamID("order-\(round)")
+            let batch = [event("Placed", "{\"n\":1}", id: uuid(100 + 2 * round)), event("Paid", "{\"n\":2}", id: uuid(101 + 2 * round))]
+            let results = try await withThrowingTaskGroup(of: AppendResult.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await store.append(to: stream, expected: .noStream, batch) }
+                }
+                var out: [AppendResult] = []
+                for try await r in group { out.append(r) }
+                return out
+            }
+            let first = UInt64(3 + 2 * round)
+            #expect(results.filter { !$0.wasAlreadyCommitted }.count == 1)
+            for r in results {
+                #expect(r.firstPosition == first)
+                #expect(r.lastPosition == first + 1)
+                #expect(r.streams == [.init(stream: stream, version: 1)])
+            }
+        }
+        let all = try await store.readAll()
+        #expect(all.count == 23)
+        #expect(all.dropFirst(3).map(\.id) == (0..<20).map { uuid(100 + $0) })
+    }
 }

@@ -16,6 +16,7 @@ enum FileStoreDriver {
             let store = try FileEventStore.open(path: path, options: writeOptions)
             var latencies: [Double] = []
             latencies.reserveCapacity(requests.count)
+            let cpu = Stopwatch.processCPU()
             let start = Stopwatch.now()
             for request in requests {
                 let t = Stopwatch.now()
@@ -25,6 +26,7 @@ enum FileStoreDriver {
             let seconds = Stopwatch.now() - start
             var result = Measurement(events: events, seconds: seconds, latency: LatencySummary(seconds: latencies))
             result.closeSeconds = Self.close(store)
+            result.cpuSeconds = Stopwatch.processCPU() - cpu
             return result
         } catch {
             return Measurement(error: error)
@@ -37,6 +39,7 @@ enum FileStoreDriver {
         do {
             try Scratch.remove(path)
             let store = try FileEventStore.open(path: path, options: writeOptions)
+            let cpu = Stopwatch.processCPU()
             let start = Stopwatch.now()
             let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
                 for requests in writers {
@@ -58,6 +61,7 @@ enum FileStoreDriver {
             let seconds = Stopwatch.now() - start
             var result = Measurement(events: events, seconds: seconds, latency: LatencySummary(seconds: latencies))
             result.closeSeconds = Self.close(store)
+            result.cpuSeconds = Stopwatch.processCPU() - cpu
             return result
         } catch {
             return Measurement(error: error)

@@ -12,6 +12,9 @@ struct Measurement: Codable, Sendable {
     /// last append returned (segment compaction, dictionary training), which runs at low priority in the
     /// background. Not included in `seconds`; the report gives the rate with it too.
     var closeSeconds: Double?
+    /// CPU seconds the whole process used over the timed part (appends), every thread included; for ours also
+    /// over the close that waits for upkeep, so background work is counted.
+    var cpuSeconds: Double?
     /// Why the store could not run the scenario, if it could not.
     var error: String?
     /// With `--runs N > 1`: every run's events per second, in run order (this measurement is the median run).
@@ -48,7 +51,7 @@ struct Measurement: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case events, seconds, latency, openSeconds, closeSeconds, error, eventsPerSecond, runRates
+        case events, seconds, latency, openSeconds, closeSeconds, cpuSeconds, error, eventsPerSecond, runRates
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -58,6 +61,7 @@ struct Measurement: Codable, Sendable {
         try c.encodeIfPresent(latency, forKey: .latency)
         try c.encodeIfPresent(openSeconds, forKey: .openSeconds)
         try c.encodeIfPresent(closeSeconds, forKey: .closeSeconds)
+        try c.encodeIfPresent(cpuSeconds, forKey: .cpuSeconds)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(eventsPerSecond, forKey: .eventsPerSecond)
         try c.encodeIfPresent(runRates, forKey: .runRates)
@@ -70,6 +74,7 @@ struct Measurement: Codable, Sendable {
         latency = try c.decodeIfPresent(LatencySummary.self, forKey: .latency)
         openSeconds = try c.decodeIfPresent(Double.self, forKey: .openSeconds)
         closeSeconds = try c.decodeIfPresent(Double.self, forKey: .closeSeconds)
+        cpuSeconds = try c.decodeIfPresent(Double.self, forKey: .cpuSeconds)
         runRates = try c.decodeIfPresent([Double].self, forKey: .runRates)
         error = try c.decodeIfPresent(String.self, forKey: .error)
     }

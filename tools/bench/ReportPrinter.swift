@@ -36,6 +36,20 @@ enum ReportPrinter {
                 "Opening the store before \(s.title) (not timed in it): ours \(ms(s.ours.openSeconds)), "
                     + "SQLite \(ms(s.sqlite.openSeconds)).")
         }
+        let cpu = r.scenarios.compactMap { s -> String? in
+            func perEvent(_ m: Measurement) -> String {
+                guard let c = m.cpuSeconds, m.error == nil, m.events > 0 else { return "n/a" }
+                return String(format: "%.1f µs", c / Double(m.events) * 1e6)
+            }
+            guard s.ours.cpuSeconds != nil || s.sqlite.cpuSeconds != nil else { return nil }
+            return "\(s.title): ours \(perEvent(s.ours)), SQLite \(perEvent(s.sqlite))"
+        }
+        if !cpu.isEmpty {
+            out.append("")
+            out.append(
+                "CPU time per event (all of the process's threads over the timed appends; ours also over the close that "
+                    + "waits for its upkeep): " + cpu.joined(separator: "; ") + ".")
+        }
         let closes = r.scenarios.compactMap { s -> String? in
             guard let close = s.ours.closeSeconds, let rate = s.ours.eventsPerSecond else { return nil }
             let sustained = Double(s.ours.events) / (s.ours.seconds + close)

@@ -10,6 +10,7 @@ enum SQLiteDriver {
             let table = try SQLiteEventTable(path: path, create: true)
             var latencies: [Double] = []
             latencies.reserveCapacity(commits.count)
+            let cpu = Stopwatch.processCPU()
             let start = Stopwatch.now()
             for commit in commits {
                 let t = Stopwatch.now()
@@ -17,7 +18,9 @@ enum SQLiteDriver {
                 latencies.append(Stopwatch.now() - t)
             }
             let seconds = Stopwatch.now() - start
-            return Measurement(events: events, seconds: seconds, latency: LatencySummary(seconds: latencies))
+            var result = Measurement(events: events, seconds: seconds, latency: LatencySummary(seconds: latencies))
+            result.cpuSeconds = Stopwatch.processCPU() - cpu
+            return result
         } catch {
             return Measurement(error: error)
         }
@@ -65,12 +68,15 @@ enum SQLiteDriver {
             thread.start()
         }
         for _ in writers { ready.wait() }
+        let cpu = Stopwatch.processCPU()
         let start = Stopwatch.now()
         for _ in writers { go.signal() }
         for _ in writers { done.wait() }
         let seconds = Stopwatch.now() - start
         if let error = results.firstError { return Measurement(error: error) }
-        return Measurement(events: events, seconds: seconds, latency: LatencySummary(seconds: results.latencies))
+        var result = Measurement(events: events, seconds: seconds, latency: LatencySummary(seconds: results.latencies))
+        result.cpuSeconds = Stopwatch.processCPU() - cpu
+        return result
     }
 
     /// Reads every event on a fresh connection, materializing `RecordedEvent`s and touching each one's data.

@@ -11,4 +11,11 @@ enum Stopwatch {
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
+
+    /// CPU seconds used by every thread of this process so far (user and system).
+    static func processCPU() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    }
 }

@@ -48,36 +48,44 @@ public enum AppendPlanner {
                 "the append holds \(request.entries.count) events; the limit is \(EventLimits.maxEventsPerAppend) per append")
         }
         var total = 0
+        // Small appends (nearly all) find a repeated id or stream by a scan; sets are built only for larger ones.
+        let small = request.entries.count <= Self.linearSlotLimit
         var ids = Set<UUID>()
-        ids.reserveCapacity(request.entries.count)
-        let checkOnly = Set(request.expectations.lazy.filter(\.checkOnly).map(\.stream))
-        for entry in request.entries {
+        if !small { ids.reserveCapacity(request.entries.count) }
+        let checkOnly: Set<StreamID> =
+            request.expectations.contains(where: \.checkOnly) ? Set(request.expectations.lazy.filter(\.checkOnly).map(\.stream)) : []
+        for i in request.entries.indices {
+            let stream = request.entries[i].stream
             // StreamID(unchecked:) exists for decoding the log; what is written must pass the rules again.
-            try EventLimits.validateStreamID(entry.stream.rawValue)
-            try EventLimits.validateEvent(entry.event)
-            total += entry.event.payloadSize
-            guard ids.insert(entry.event.id).inserted else {
-                throw .invalidRequest(
-                    "event id \(entry.event.id.uuidString.lowercased()) appears more than once in the same append")
+            try EventLimits.validateStreamID(stream.rawValue)
+            try EventLimits.validateEvent(request.entries[i].event)
+            total += request.entries[i].event.payloadSize
+            let id = request.entries[i].event.id
+            let repeated = small ? request.entries[..<i].contains { $0.event.id == id } : !ids.insert(id).inserted
+            guard !repeated else {
+                throw .invalidRequest("event id \(id.uuidString.lowercased()) appears more than once in the same append")
             }
-            if !checkOnly.isEmpty && checkOnly.contains(entry.stream) {
-                throw .invalidRequest("stream '\(entry.stream)' is both written and check-only in the same append")
+            if !checkOnly.isEmpty && checkOnly.contains(stream) {
+                throw .invalidRequest("stream '\(stream)' is both written and check-only in the same append")
             }
         }
         guard total <= EventLimits.maxAppendBytes else {
             throw .invalidRequest("the append holds \(total) bytes of events; the limit is \(EventLimits.maxAppendBytes) per append")
         }
         var named = Set<StreamID>()
-        for e in request.expectations {
+        let fewExpectations = request.expectations.count <= Self.linearSlotLimit
+        for (i, e) in request.expectations.enumerated() {
             try EventLimits.validateStreamID(e.stream.rawValue)
-            guard named.insert(e.stream).inserted else {
+            let repeated = fewExpectations ? request.expectations[..<i].contains { $0.stream == e.stream } : !named.insert(e.stream).inserted
+            guard !repeated else {
                 throw .invalidRequest("stream '\(e.stream)' has more than one expected version in the same append")
             }
         }
-        // Entries are at most maxEventsPerAppend, so only the expectations can push the stream count past it.
-        if named.count > EventLimits.maxStreamsPerAppend
-            || named.count + request.entries.count > EventLimits.maxStreamsPerAppend,
-            named.union(request.entries.map(\.stream)).count > EventLimits.maxStreamsPerAppend
+        // Entries are at most maxEventsPerAppend, so only the expectations can push the stream count past it; the
+        // expectations' streams are distinct by now.
+        let namedCount = request.expectations.count
+        if namedCount + request.entries.count > EventLimits.maxStreamsPerAppend,
+            Set(request.expectations.map(\.stream)).union(request.entries.map(\.stream)).count > EventLimits.maxStreamsPerAppend
         {
             throw .invalidRequest("the append names more than \(EventLimits.maxStreamsPerAppend) streams")
         }

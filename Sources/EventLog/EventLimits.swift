@@ -39,6 +39,15 @@ public enum EventLimits {
 
     /// The first whitespace or control character of a string, if any. ASCII is checked byte by byte; only
     /// non-ASCII text pays for Unicode property lookups.
+    /// Whether UTF-8 bytes hold whitespace or a control character (as ``firstWhitespaceOrControl(_:)-(String)``).
+    private static func firstWhitespaceOrControl(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in utf8 {
+            if byte >= 0x80 { return firstWhitespaceOrControl(String(decoding: utf8, as: UTF8.self)) != nil }
+            if byte <= 0x20 || byte == 0x7F { return true }
+        }
+        return false
+    }
+
     private static func firstWhitespaceOrControl(_ text: String) -> Unicode.Scalar? {
         var ascii = true
         for byte in text.utf8 {
@@ -82,14 +91,21 @@ public enum EventLimits {
             throw .invalidRequest(
                 "event \(event.id.uuidString.lowercased()) has \(event.metadata.count) metadata pairs; the limit is \(maxMetadataPairs)")
         }
-        for pair in event.metadata {
-            let n = pair.key.utf8.count
+        var badKey: String?
+        event.metadata.forEachPairBytes { key, _ in
+            // Keys are nearly always short ASCII: checked on the bytes; a string is built only to report one.
+            if key.isEmpty || key.count > maxMetadataKeyBytes || firstWhitespaceOrControl(key) {
+                badKey = String(decoding: key, as: UTF8.self)
+                return false
+            }
+            return true
+        }
+        if let key = badKey {
+            let n = key.utf8.count
             guard n > 0, n <= maxMetadataKeyBytes else {
-                throw .invalidRequest("metadata key '\(pair.key)' must be 1 to \(maxMetadataKeyBytes) bytes long")
+                throw .invalidRequest("metadata key '\(key)' must be 1 to \(maxMetadataKeyBytes) bytes long")
             }
-            if firstWhitespaceOrControl(pair.key) != nil {
-                throw .invalidRequest("metadata key '\(pair.key)' contains whitespace or a control character")
-            }
+            throw .invalidRequest("metadata key '\(key)' contains whitespace or a control character")
         }
         let size = event.payloadSize
         guard size <= maxEventBytes else {

@@ -118,8 +118,8 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     /// The total UTF-8 size of keys and values.
     public var contentSize: Int {
         var n = 0
-        forEachPair { k, v in
-            n += k.utf8.count + v.utf8.count
+        forEachPairBytes { k, v in
+            n += k.count + v.count
             return true
         }
         return n
@@ -172,6 +172,34 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
                     }
                 }
                 return nil
+            }
+        }
+    }
+
+    /// Visits the pairs' UTF-8 bytes in key order without building strings; return `false` to stop. Malformed
+    /// bytes end the visit (never trap).
+    func forEachPairBytes(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        encoded.withUnsafeBufferPointer { b in
+            var i = 0
+            func field() -> UnsafeBufferPointer<UInt8>? {
+                var length = 0
+                var shift = 0
+                while i < b.count {
+                    let byte = b[i]
+                    i += 1
+                    length |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 {
+                        guard length <= b.count - i else { return nil }
+                        defer { i += length }
+                        return UnsafeBufferPointer(rebasing: b[i..<(i + length)])
+                    }
+                    shift += 7
+                    if shift > 28 { return nil }
+                }
+                return nil
+            }
+            for _ in 0..<count {
+                guard let k = field(), let v = field(), body(k, v) else { return }
             }
         }
     }

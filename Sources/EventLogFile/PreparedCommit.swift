@@ -7,6 +7,9 @@ import PawtrailIO
 /// committer flushes, and the committer, one thread for all, only checks the guess and frames the result (as
 /// Kafka's producers compress their batches before the broker appends them).
 struct PreparedCommit {
+    /// The most streams a prepared commit writes: more are left to the committer, which plans them anyway.
+    static let maxStreams = 16
+
     /// The version each entry takes, in entry order.
     var versions: [UInt64]
     /// The uncompressed payload (kept for the frame cache).
@@ -41,23 +44,27 @@ struct PreparedCommit {
         var size = 64
         for entry in request.entries { size += entry.event.payloadSize + 64 }
         guard size < sizeLimit else { return nil }
-        var next: [StreamID: UInt64] = [:]
+        // The next version of each written stream, found by a scan: prepared appends name few streams.
+        var streams: [StreamID] = []
+        var next: [UInt64] = []
         for e in request.expectations where !e.checkOnly {
             switch e.expected {
             case .exact(let v):
                 // A version at the top of the range is left to the planner, which refuses it.
                 guard v < UInt64.max - UInt64(request.entries.count) else { return nil }
-                next[e.stream] = v + 1
-            case .noStream: next[e.stream] = 0
+                next.append(v + 1)
+            case .noStream: next.append(0)
             case .any, .streamExists: return nil
             }
+            streams.append(e.stream)
+            guard streams.count <= Self.maxStreams else { return nil }
         }
         var events: [AppendPlanner.PlannedEvent] = []
         events.reserveCapacity(request.entries.count)
         for entry in request.entries {
-            guard let v = next[entry.stream] else { return nil }
-            events.append(AppendPlanner.PlannedEvent(stream: entry.stream, version: v, event: entry.event))
-            next[entry.stream] = v + 1
+            guard let slot = streams.firstIndex(of: entry.stream) else { return nil }
+            events.append(AppendPlanner.PlannedEvent(stream: entry.stream, version: next[slot], event: entry.event))
+            next[slot] += 1
         }
         let payload = CommitCodec.encodeCommit(events)
         let compressor = compressors.borrow()

@@ -418,7 +418,7 @@ struct LimitTests {
         #expect(tooMany.count == EventLimits.maxMetadataPairs + 1)
         let rejected: [EventMetadata] = [
             tooMany, ["": "empty key"], [String(repeating: "k", count: EventLimits.maxMetadataKeyBytes + 1): "x"],
-            ["has space": "x"], ["tab\tkey": "x"], ["nul\u{0}": "x"],
+            ["has space": "x"], ["tab\tkey": "x"], ["nul\u{0}": "x"], ["no\u{00A0}break": "x"], ["caf\u{00E9} \u{2028}": "x"],
         ]
         for metadata in rejected {
             await expectInvalidRequest("metadata \(metadata.dictionary.keys.sorted().prefix(3))") {
@@ -444,6 +444,10 @@ struct LimitTests {
             try await h.store.append(
                 AppendRequest(entries: [.init(stream: "a-1", event: event(id: id)), .init(stream: "b-1", event: event(id: id))]))
         }
+        // And in appends too large to be checked by a scan: the repeat is the last of 40 events.
+        var many = (0..<39).map { _ in event() }
+        many.append(event(id: many[17].id))
+        await expectInvalidRequest { try await h.store.append(to: "pet-1", many) }
         #expect(try await h.store.lastPosition() == nil)
     }
 
@@ -464,6 +468,12 @@ struct LimitTests {
                         .init(stream: "b-1", expected: .any, checkOnly: true),
                         .init(stream: "b-1", expected: .noStream, checkOnly: true),
                     ]))
+        }
+        // Among more expectations than a scan is used for.
+        var checks = (0..<20).map { AppendRequest.Expectation(stream: StreamID(unchecked: "c-\($0)"), expected: .any, checkOnly: true) }
+        checks.append(.init(stream: "c-3", expected: .noStream, checkOnly: true))
+        await expectInvalidRequest {
+            try await h.store.append(AppendRequest(entries: [.init(stream: "a-1", event: event())], expectations: checks))
         }
         #expect(try await h.store.lastPosition() == nil)
     }

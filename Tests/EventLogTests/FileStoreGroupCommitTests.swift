@@ -66,6 +66,22 @@ import Testing
         #expect(PreparedCommit.prepare(small, sizeLimit: 100, underLoad: true, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)) == nil)
     }
 
+    @Test func `a guess for up to maxStreams written streams, in each stream's order; none past that`() throws {
+        var most: [(String, ExpectedVersion?)] = []
+        var versions: [UInt64] = []
+        for i in 0..<PreparedCommit.maxStreams {
+            most += [("s-\(i)", .exact(UInt64(i))), ("s-\(i)", .exact(UInt64(i)))]
+            versions += [UInt64(i) + 1, UInt64(i) + 2]
+        }
+        let pool = CompressorPool(keep: 1)
+        let guess = try #require(PreparedCommit.prepare(request(most), sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: pool))
+        #expect(guess.versions == versions)
+        var tooMany: [(String, ExpectedVersion?)] = []
+        for i in 0...PreparedCommit.maxStreams { tooMany.append(("s-\(i)", .noStream)) }
+        let none = PreparedCommit.prepare(request(tooMany), sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: pool)
+        #expect(none == nil)
+    }
+
     @Test func `a compressed prepared payload decompresses to exactly the encoded commit`() throws {
         let r = request([("a-1", .noStream), ("a-1", .noStream), ("b-1", .exact(2))])
         let p = try #require(PreparedCommit.prepare(

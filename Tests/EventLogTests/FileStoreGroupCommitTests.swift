@@ -66,20 +66,21 @@ import Testing
         #expect(PreparedCommit.prepare(small, sizeLimit: 100, underLoad: true, level: 1, dictionary: { nil }, compressors: CompressorPool(keep: 1)) == nil)
     }
 
-    @Test func `a guess for up to maxStreams written streams, in each stream's order; none past that`() throws {
-        var most: [(String, ExpectedVersion?)] = []
+    /// Slots are found by a scan among a few streams and through a dictionary among more: both give each stream's
+    /// versions in entry order.
+    @Test(arguments: [1, PreparedCommit.scannedStreams, PreparedCommit.scannedStreams + 1, 40])
+    func `a guess follows each stream's versions however many streams`(streamCount: Int) throws {
+        var entries: [(String, ExpectedVersion?)] = []
         var versions: [UInt64] = []
-        for i in 0..<PreparedCommit.maxStreams {
-            most += [("s-\(i)", .exact(UInt64(i))), ("s-\(i)", .exact(UInt64(i)))]
-            versions += [UInt64(i) + 1, UInt64(i) + 2]
+        for round in 0..<2 {
+            for i in 0..<streamCount {
+                entries.append(("s-\(i)", i % 2 == 0 ? .exact(UInt64(i)) : .noStream))
+                versions.append((i % 2 == 0 ? UInt64(i) + 1 : 0) + UInt64(round))
+            }
         }
         let pool = CompressorPool(keep: 1)
-        let guess = try #require(PreparedCommit.prepare(request(most), sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: pool))
+        let guess = try #require(PreparedCommit.prepare(request(entries), sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: pool))
         #expect(guess.versions == versions)
-        var tooMany: [(String, ExpectedVersion?)] = []
-        for i in 0...PreparedCommit.maxStreams { tooMany.append(("s-\(i)", .noStream)) }
-        let none = PreparedCommit.prepare(request(tooMany), sizeLimit: 1 << 20, underLoad: true, level: 1, dictionary: { nil }, compressors: pool)
-        #expect(none == nil)
     }
 
     @Test func `a compressed prepared payload decompresses to exactly the encoded commit`() throws {

@@ -13,7 +13,11 @@ final class LogState {
     let segmentsDirectory: String
     let options: FileEventStoreOptions
     let dictionaries: DictionarySet
-    private(set) var sealed: [SealedSegment] = []
+    private(set) var sealed: [SealedSegment] = [] {
+        didSet { sealedIDProbes = sealed.map(\.ids.probe) }
+    }
+    /// Each sealed segment's event-id index, in the same order, as plain values for the lookup loop.
+    private var sealedIDProbes: [EventIDIndexFile.Probe] = []
     private(set) var active: ActiveSegment?
     /// Damage found inside the acknowledged part of the active segment: reads reaching it and appends fail.
     private(set) var activeDamage: EventStoreError?
@@ -548,15 +552,23 @@ final class LogState {
     func committedEvent(_ id: UUID) throws -> RecordedEvent? {
         if let p = active?.eventIDs[id] { return try event(at: p) }
         let key = EventIDIndexFile.key(id)
-        for segment in sealed.reversed() {
-            var found: RecordedEvent?
-            try segment.ids.forEachCandidate(key: key) { p in
-                let e = try event(at: p)
-                if e.id == id { found = e }
-                return found == nil
+        var found: RecordedEvent?
+        try sealedIDProbes.withUnsafeBufferPointer { probes in
+            var i = probes.count
+            var searching = true
+            while i > 0 && searching {
+                i -= 1
+                try probes[i].forEachCandidate(key: key) { p in
+                    let e = try event(at: p)
+                    if e.id == id {
+                        found = e
+                        searching = false
+                    }
+                    return searching
+                }
             }
-            if let found { return found }
         }
+        if let found { return found }
         return nil
     }
 

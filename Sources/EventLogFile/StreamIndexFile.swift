@@ -309,6 +309,49 @@ struct EventIDIndexFile {
 
     /// Visits the positions whose event id hashes to the same bucket and fingerprint (candidates to confirm by
     /// reading the event), without allocating: nearly every lookup of a new id finds none.
+    /// What a lookup reads, as plain values: a store probes every sealed segment's index for each new event id,
+    /// and a flat array of these is scanned without reference counting or bounds checks on the way. Valid while
+    /// this index's mapping is (its segment holds it).
+    struct Probe {
+        let base: UnsafeRawPointer
+        let bucketBits: Int
+        let entriesStart: Int
+        let entrySize: Int
+        let positionWidth: Int
+        let firstPosition: UInt64
+
+        /// As ``EventIDIndexFile/forEachCandidate(key:_:)``: the positions of the entries with the key's bucket
+        /// and fingerprint, to confirm by reading the event.
+        @inline(__always)
+        func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
+            let bucket = EventIDIndexFile.bucket(key, bits: bucketBits)
+            let fp = EventIDIndexFile.fingerprint(key, bits: bucketBits)
+            let table = base + EventIDIndexFile.headerSize + bucket * 4
+            var i = Int(table.loadUnaligned(as: UInt32.self).littleEndian)
+            let end = Int(table.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+            while i < end {
+                let entry = base + entriesStart + i * entrySize
+                let f = UInt32(entry.load(as: UInt8.self)) | UInt32(entry.load(fromByteOffset: 1, as: UInt8.self)) << 8
+                    | UInt32(entry.load(fromByteOffset: 2, as: UInt8.self)) << 16
+                if f > fp { return }
+                if f == fp {
+                    var rel = UInt64(entry.load(fromByteOffset: 3, as: UInt8.self)) | UInt64(entry.load(fromByteOffset: 4, as: UInt8.self)) << 8
+                        | UInt64(entry.load(fromByteOffset: 5, as: UInt8.self)) << 16
+                    if positionWidth == 4 { rel |= UInt64(entry.load(fromByteOffset: 6, as: UInt8.self)) << 24 }
+                    guard try body(firstPosition + rel) else { return }
+                }
+                i += 1
+            }
+        }
+    }
+
+    /// This index as a ``Probe``.
+    var probe: Probe {
+        Probe(
+            base: mapped.bytes.baseAddress!, bucketBits: bucketBits, entriesStart: entriesStart, entrySize: entrySize,
+            positionWidth: positionWidth, firstPosition: segmentFirstPosition)
+    }
+
     func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
         let bucket = Self.bucket(key, bits: bucketBits)
         let fp = Self.fingerprint(key, bits: bucketBits)

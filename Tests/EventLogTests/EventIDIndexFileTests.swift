@@ -58,6 +58,40 @@ import Testing
         }
     }
 
+    /// The flat probe the store scans sealed segments with reads the same candidates as the index itself, for
+    /// ids present and absent, with 3- and 4-byte positions.
+    @Test(arguments: [0, 1, 8, 1000, 20_000])
+    func `the probe finds exactly the index's candidates`(count: Int) throws {
+        let dir = TemporaryDirectory()
+        let first: UInt64 = 7_000
+        for wide in [false, true] {
+            let ids = (0..<count).map { _ in UUID() }
+            // Spread positions over more than 2^24 to force 4-byte positions.
+            let positions = (0..<count).map { first + UInt64($0) * (wide ? 1000 : 1) }
+            let bytes = EventIDIndexFile.encode(segmentFirstPosition: first, ids: zip(ids, positions).map { (EventIDIndexFile.key($0), $1) })
+            // The loader checks that an index covers its segment's every event; the wide one is built as it reads.
+            let index = wide
+                ? EventIDIndexFile(mapped: try mapped(bytes, dir), segmentFirstPosition: first, count: count, bucketBits: Int(bytes[6]), positionWidth: Int(bytes[7]))
+                : try #require(EventIDIndexFile.load(try mapped(bytes, dir), segmentFirstPosition: first, segmentEvents: UInt64(count)))
+            #expect(index.positionWidth == (wide && count > 1 << 14 ? 4 : 3))
+            let probe = index.probe
+            for id in ids + (0..<500).map({ _ in UUID() }) {
+                let key = EventIDIndexFile.key(id)
+                var fromIndex: [UInt64] = []
+                index.forEachCandidate(key: key) { p in
+                    fromIndex.append(p)
+                    return true
+                }
+                var fromProbe: [UInt64] = []
+                probe.forEachCandidate(key: key) { p in
+                    fromProbe.append(p)
+                    return true
+                }
+                #expect(fromProbe == fromIndex)
+            }
+        }
+    }
+
     @Test func `positions 2^24 events or more into a segment take four bytes`() {
         let ids = (0..<100).map { _ in UUID() }
         let entries = ids.enumerated().map { (EventIDIndexFile.key($0.element), UInt64($0.offset == 99 ? 1 << 24 : $0.offset)) }

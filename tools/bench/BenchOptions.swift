@@ -6,6 +6,8 @@ struct BenchOptions {
         case run
         /// Write the workload as JSON Lines to standard output.
         case generate
+        /// Measure append cost against the number of sealed segments.
+        case segments
         /// Print usage.
         case help
     }
@@ -33,11 +35,18 @@ struct BenchOptions {
     var perCommit = 1
     /// `generate`: write each stream's exact expected version on its first line of each commit.
     var expectedVersions = false
+    /// `segments`: the sealed-segment counts to measure.
+    var segmentCounts = [0, 10, 100, 1000]
+    /// `segments`: events per sealed segment.
+    var eventsPerSegment = 1000
+    /// `segments`: appends timed per store.
+    var segmentAppends = 2000
 
     static let usage = """
         usage: pawtrail-bench [--seed S] [--scale X] [--runs N] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
                pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
+               pawtrail-bench segments [--counts 0,10,100,1000] [--per-segment N] [--appends N] [--dir DIR] [--keep]
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
@@ -51,6 +60,8 @@ struct BenchOptions {
         generate writes the workload as JSON Lines in the `pawtrail log append --batch` shape. Each K lines
         (--per-commit) are one commit; with --expected-versions, each stream's first line in a commit carries
         its exact expected version, so `split -l K` files appended in order with --batch all succeed.
+        segments times single-event appends to stores of more and more sealed segments (each new id is looked
+        up in every sealed segment's id index), and prints a markdown table.
         """
 
     /// Parses arguments (without the program name).
@@ -61,6 +72,9 @@ struct BenchOptions {
         var rest = arguments[...]
         if rest.first == "generate" {
             options.mode = .generate
+            rest = rest.dropFirst()
+        } else if rest.first == "segments" {
+            options.mode = .segments
             rest = rest.dropFirst()
         } else if rest.first == "run" {
             rest = rest.dropFirst()
@@ -104,6 +118,21 @@ struct BenchOptions {
                 let v = try value(argument)
                 guard let n = Int(v), n > 0, n <= 10_000 else { throw UsageError("--per-commit takes 1...10000, not '\(v)'") }
                 options.perCommit = n
+            case "--counts":
+                let v = try value(argument)
+                let counts = v.split(separator: ",").compactMap { Int($0) }
+                guard !counts.isEmpty, counts.count == v.split(separator: ",").count, counts.allSatisfy({ (0...100_000).contains($0) }) else {
+                    throw UsageError("--counts takes a comma-separated list of segment counts (0...100000), not '\(v)'")
+                }
+                options.segmentCounts = counts
+            case "--per-segment":
+                let v = try value(argument)
+                guard let n = Int(v), (1...10_000).contains(n) else { throw UsageError("--per-segment takes 1...10000, not '\(v)'") }
+                options.eventsPerSegment = n
+            case "--appends":
+                let v = try value(argument)
+                guard let n = Int(v), (1...1_000_000).contains(n) else { throw UsageError("--appends takes 1...1000000, not '\(v)'") }
+                options.segmentAppends = n
             default: throw UsageError("unknown argument '\(argument)'")
             }
         }

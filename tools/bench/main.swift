@@ -9,6 +9,7 @@ do {
     switch options.mode {
     case .help: print(BenchOptions.usage)
     case .generate: WorkloadGeneratorCommand.run(options)
+    case .segments: exit(await SegmentScaling.run(options))
     case .run: exit(await BenchRunner(options: options).run())
     }
 } catch {

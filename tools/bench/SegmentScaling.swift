@@ -1,0 +1,72 @@
+import EventLog
+import EventLogFile
+import Foundation
+
+/// `pawtrail-bench segments`: how the cost of an append grows with the number of sealed segments. Every new
+/// event id is looked up in each sealed segment's id index (ids are unique across the store), and a stream not
+/// written in the active segment is looked for in the sealed ones, newest first; this measures what that costs.
+enum SegmentScaling {
+    /// Builds, for each count, a store of that many sealed segments (small ones, so that many are quick to make;
+    /// the lookups do not depend on a segment's size), then times single-event appends to it with fresh ids.
+    static func run(_ options: BenchOptions) async -> Int32 {
+        print("| sealed segments | events | appends | CPU per append, no flush | p50 latency, durable | p99 latency, durable |")
+        print("|---|---|---|---|---|---|")
+        for count in options.segmentCounts {
+            do {
+                let path = options.directory + "/segments-\(count)"
+                try Scratch.remove(path)
+                let perSegment = options.eventsPerSegment
+                var building = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: perSegment, durability: .noSync)
+                building.compactSealedSegments = false
+                let builder = try FileEventStore.open(path: path, options: building)
+                // One commit a segment, spread over 10,000 streams; the last commit leaves the active segment empty.
+                for _ in 0..<count {
+                    let entries = (0..<perSegment).map { _ in
+                        AppendRequest.Entry(stream: stream(Int.random(in: 0..<10_000)), event: event())
+                    }
+                    _ = try await builder.append(AppendRequest(entries: entries))
+                }
+                builder.close()
+                for durable in [false, true] {
+                    var writing = FileEventStoreOptions(maxSegmentEvents: perSegment, durability: durable ? .sync : .noSync)
+                    writing.compactSealedSegments = false
+                    let store = try FileEventStore.open(path: path, options: writing)
+                    var latencies: [Double] = []
+                    let cpu = Stopwatch.processCPU()
+                    // Streams that exist only in sealed segments, so each append looks through them.
+                    for i in 0..<options.segmentAppends {
+                        let t = Stopwatch.now()
+                        _ = try await store.append(AppendRequest(stream: stream(i % 10_000), events: [event()]))
+                        latencies.append(Stopwatch.now() - t)
+                    }
+                    let cpuSeconds = Stopwatch.processCPU() - cpu
+                    store.close()
+                    if durable {
+                        let l = LatencySummary(seconds: latencies)!
+                        print(" \(Format.micros(l.p50Micros)) | \(Format.micros(l.p99Micros)) |")
+                    } else {
+                        print(
+                            "| \(count) | \(Format.grouped(Double(count * perSegment))) | \(options.segmentAppends) "
+                                + "| \(String(format: "%.1f µs", cpuSeconds / Double(options.segmentAppends) * 1e6)) |", terminator: "")
+                    }
+                }
+                if !options.keep { try? Scratch.remove(path) }
+            } catch {
+                Console.progress("pawtrail-bench segments: \(count) segments: \(error)")
+                return 1
+            }
+        }
+        print("")
+        print("Command: `\(ProcessInfo.processInfo.environment["PAWTRAIL_BENCH_COMMAND"] ?? "pawtrail-bench segments")`. "
+            + "Each store: sealed segments of \(options.eventsPerSegment) events (not compacted), then \(options.segmentAppends) "
+            + "appends of one event with a fresh id, to streams last written in sealed segments, first without flushing "
+            + "(the CPU of the whole process per append), then durable on a reopened store.")
+        return 0
+    }
+
+    private static func stream(_ n: Int) -> StreamID { StreamID(unchecked: "pet-\(n)") }
+
+    private static func event() -> ProposedEvent {
+        ProposedEvent(type: "PetWeighed", data: Array("{\"grams\":\(Int.random(in: 1000...40000))}".utf8))
+    }
+}

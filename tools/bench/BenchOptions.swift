@@ -40,13 +40,15 @@ struct BenchOptions {
     /// `segments`: events per sealed segment.
     var eventsPerSegment = 1000
     /// `segments`: appends timed per store.
-    var segmentAppends = 2000
+    var segmentAppends = 500
+    /// `segments`: events per timed append.
+    var segmentBatch = 100
 
     static let usage = """
         usage: pawtrail-bench [--seed S] [--scale X] [--runs N] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
                pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
-               pawtrail-bench segments [--counts 0,10,100,1000] [--per-segment N] [--appends N] [--dir DIR] [--keep]
+               pawtrail-bench segments [--counts 0,10,100,1000] [--per-segment N] [--appends N] [--batch K] [--dir DIR] [--keep]
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
@@ -60,8 +62,8 @@ struct BenchOptions {
         generate writes the workload as JSON Lines in the `pawtrail log append --batch` shape. Each K lines
         (--per-commit) are one commit; with --expected-versions, each stream's first line in a commit carries
         its exact expected version, so `split -l K` files appended in order with --batch all succeed.
-        segments times single-event appends to stores of more and more sealed segments (each new id is looked
-        up in every sealed segment's id index), and prints a markdown table.
+        segments times appends of K events (default 100) to stores of more and more sealed segments (each new id
+        is looked up in every sealed segment's id index), and prints a markdown table.
         """
 
     /// Parses arguments (without the program name).
@@ -125,6 +127,10 @@ struct BenchOptions {
                     throw UsageError("--counts takes a comma-separated list of segment counts (0...100000), not '\(v)'")
                 }
                 options.segmentCounts = counts
+            case "--batch":
+                let v = try value(argument)
+                guard let n = Int(v), (1...10_000).contains(n) else { throw UsageError("--batch takes 1...10000, not '\(v)'") }
+                options.segmentBatch = n
             case "--per-segment":
                 let v = try value(argument)
                 guard let n = Int(v), (1...10_000).contains(n) else { throw UsageError("--per-segment takes 1...10000, not '\(v)'") }

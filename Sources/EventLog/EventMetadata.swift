@@ -133,9 +133,8 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
         hasher.combine(encoded)
     }
 
-    /// Visits the pairs in key order; return `false` to stop. Malformed bytes end the visit (never trap).
     /// Calls `body` with the UTF-8 bytes of a key's value, without building strings: the fast path for readers
-    /// that look at one key of every event.
+    /// that look at one key of every event. Malformed bytes end the search (never trap).
     ///
     /// - Parameters:
     ///   - key: The key.
@@ -145,40 +144,22 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     public func withValueBytes<R>(forKey key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         var key = key
         return key.withUTF8 { k in
-            encoded.withUnsafeBufferPointer { b -> R? in
-                var i = 0
-                func length() -> Int? {
-                    var n = 0
-                    var shift = 0
-                    while i < b.count {
-                        let byte = b[i]
-                        i += 1
-                        n |= Int(byte & 0x7F) << shift
-                        if byte < 0x80 { return n <= b.count - i ? n : nil }
-                        shift += 7
-                        if shift > 28 { return nil }
-                    }
-                    return nil
-                }
-                for _ in 0..<count {
-                    guard let kl = length() else { return nil }
-                    let keyStart = i
-                    i += kl
-                    guard let vl = length() else { return nil }
-                    let valueStart = i
-                    i += vl
-                    if kl == k.count && memcmp(b.baseAddress! + keyStart, k.baseAddress!, kl) == 0 {
-                        return body(UnsafeBufferPointer(rebasing: b[valueStart..<(valueStart + vl)]))
-                    }
-                }
-                return nil
+            var result: R?
+            forEachPairBytes { pairKey, value in
+                guard pairKey.count == k.count, k.isEmpty || memcmp(pairKey.baseAddress!, k.baseAddress!, k.count) == 0 else { return true }
+                result = body(value)
+                return false
             }
+            return result
         }
     }
 
     /// Visits the pairs' UTF-8 bytes in key order without building strings; return `false` to stop. Malformed
     /// bytes end the visit (never trap).
-    func forEachPairBytes(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+    ///
+    /// - Parameter body: Given each key's and value's bytes, valid only during the call.
+    @inlinable
+    public func forEachPairBytes(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         encoded.withUnsafeBufferPointer { b in
             var i = 0
             func field() -> UnsafeBufferPointer<UInt8>? {
@@ -205,30 +186,7 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     }
 
     private func forEachPair(_ body: (String, String) -> Bool) {
-        encoded.withUnsafeBufferPointer { b in
-            var i = 0
-            func string() -> String? {
-                var length = 0
-                var shift = 0
-                while i < b.count {
-                    let byte = b[i]
-                    i += 1
-                    length |= Int(byte & 0x7F) << shift
-                    if byte < 0x80 {
-                        guard length <= b.count - i else { return nil }
-                        let s = String(decoding: UnsafeBufferPointer(rebasing: b[i..<(i + length)]), as: UTF8.self)
-                        i += length
-                        return s
-                    }
-                    shift += 7
-                    if shift > 28 { return nil }
-                }
-                return nil
-            }
-            for _ in 0..<count {
-                guard let k = string(), let v = string(), body(k, v) else { return }
-            }
-        }
+        forEachPairBytes { k, v in body(String(decoding: k, as: UTF8.self), String(decoding: v, as: UTF8.self)) }
     }
 
     private static func append(_ s: String, to bytes: inout [UInt8]) {

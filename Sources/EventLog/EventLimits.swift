@@ -37,9 +37,7 @@ public enum EventLimits {
         }
     }
 
-    /// The first whitespace or control character of a string, if any. ASCII is checked byte by byte; only
-    /// non-ASCII text pays for Unicode property lookups.
-    /// Whether UTF-8 bytes hold whitespace or a control character (as ``firstWhitespaceOrControl(_:)-(String)``).
+    /// Whether valid UTF-8 bytes hold whitespace or a control character (as the string check below).
     private static func firstWhitespaceOrControl(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         for byte in utf8 {
             if byte >= 0x80 { return firstWhitespaceOrControl(String(decoding: utf8, as: UTF8.self)) != nil }
@@ -48,6 +46,25 @@ public enum EventLimits {
         return false
     }
 
+    /// The bytes of a length in the canonical (shortest) LEB128 encoding.
+    private static func varintSize(_ n: Int) -> Int {
+        var size = 1
+        var v = n >> 7
+        while v > 0 {
+            size += 1
+            v >>= 7
+        }
+        return size
+    }
+
+    /// Whether bytes are valid UTF-8; ASCII, nearly all metadata, is checked byte by byte.
+    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// The first whitespace or control character of a string, if any. ASCII is checked byte by byte; only
+    /// non-ASCII text pays for Unicode property lookups.
     private static func firstWhitespaceOrControl(_ text: String) -> Unicode.Scalar? {
         var ascii = true
         for byte in text.utf8 {
@@ -91,21 +108,31 @@ public enum EventLimits {
             throw .invalidRequest(
                 "event \(event.id.uuidString.lowercased()) has \(event.metadata.count) metadata pairs; the limit is \(maxMetadataPairs)")
         }
-        var badKey: String?
-        event.metadata.forEachPairBytes { key, _ in
-            // Keys are nearly always short ASCII: checked on the bytes; a string is built only to report one.
-            if key.isEmpty || key.count > maxMetadataKeyBytes || firstWhitespaceOrControl(key) {
-                badKey = String(decoding: key, as: UTF8.self)
-                return false
+        // Keys are nearly always short ASCII: checked on their bytes, a string built only to report one. Metadata
+        // made from raw bytes (`EventMetadata(encoded:count:)`) must be UTF-8, keys and values alike, and hold
+        // exactly its count of pairs in the canonical encoding.
+        var problem: String?
+        var pairs = 0
+        var consumed = 0
+        event.metadata.forEachPairBytes { key, value in
+            func text() -> String { String(decoding: key, as: UTF8.self) }
+            pairs += 1
+            consumed += varintSize(key.count) + key.count + varintSize(value.count) + value.count
+            if key.isEmpty || key.count > maxMetadataKeyBytes {
+                problem = "metadata key '\(text())' must be 1 to \(maxMetadataKeyBytes) bytes long"
+            } else if !isValidUTF8(key) {
+                problem = "metadata key '\(text())' is not valid UTF-8"
+            } else if firstWhitespaceOrControl(key) {
+                problem = "metadata key '\(text())' contains whitespace or a control character"
+            } else if !isValidUTF8(value) {
+                problem = "the value of metadata key '\(text())' is not valid UTF-8"
             }
-            return true
+            return problem == nil
         }
-        if let key = badKey {
-            let n = key.utf8.count
-            guard n > 0, n <= maxMetadataKeyBytes else {
-                throw .invalidRequest("metadata key '\(key)' must be 1 to \(maxMetadataKeyBytes) bytes long")
-            }
-            throw .invalidRequest("metadata key '\(key)' contains whitespace or a control character")
+        if let problem { throw .invalidRequest(problem) }
+        guard pairs == event.metadata.count, consumed == event.metadata.encoded.count else {
+            throw .invalidRequest(
+                "event \(event.id.uuidString.lowercased()) has metadata bytes that do not hold its \(event.metadata.count) pairs in the canonical encoding")
         }
         let size = event.payloadSize
         guard size <= maxEventBytes else {

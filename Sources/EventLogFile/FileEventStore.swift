@@ -488,12 +488,6 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     }
                     let at = max(Timestamp.now(), lastAt)
                     lastAt = at
-                    if overlay {
-                        for s in streams { if let v = s.version { versions[s.stream] = v } }
-                        for (i, e) in events.enumerated() {
-                            written[e.event.id] = (plannedEvents.count + i, position + UInt64(i), at)
-                        }
-                    }
                     let payload: [UInt8]
                     let stored: FrameIO.StoredPayload
                     if let prepared, prepared.matches(events) {
@@ -511,6 +505,14 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
                         lastRecordedAt: at, stored: stored, groupIndex: UInt16(min(frames.count, Int(UInt16.max))), into: &bytes)
                     frames.append((start, bytes.count - start, header, payload))
+                    // Only now that nothing can fail is the append part of the group for the appends after it: an
+                    // append that failed above must leave no versions or ids behind (found in review).
+                    if overlay {
+                        for s in streams { if let v = s.version { versions[s.stream] = v } }
+                        for (i, e) in events.enumerated() {
+                            written[e.event.id] = (plannedEvents.count + i, position + UInt64(i), at)
+                        }
+                    }
                     plannedEvents.append(contentsOf: events)
                     results.append(.success(AppendResult(firstPosition: position, lastPosition: position + UInt64(events.count) - 1, streams: streams)))
                     position += UInt64(events.count)

@@ -14,10 +14,13 @@ final class LogState {
     let options: FileEventStoreOptions
     let dictionaries: DictionarySet
     private(set) var sealed: [SealedSegment] = [] {
-        didSet { sealedIDProbes = sealed.map(\.ids.probe) }
+        // Rebuilt at the next lookup, not here: opening a store appends its segments one by one.
+        didSet { sealedIDProbesStale = true }
     }
-    /// Each sealed segment's event-id index, in the same order, as plain values for the lookup loop.
+    /// Each sealed segment's event-id index, in the same order, as plain values for the lookup loop; valid while
+    /// `sealed` holds the segments (and so their mappings), rebuilt whenever `sealed` changes.
     private var sealedIDProbes: [EventIDIndexFile.Probe] = []
+    private var sealedIDProbesStale = false
     private(set) var active: ActiveSegment?
     /// Damage found inside the acknowledged part of the active segment: reads reaching it and appends fail.
     private(set) var activeDamage: EventStoreError?
@@ -552,6 +555,10 @@ final class LogState {
     func committedEvent(_ id: UUID) throws -> RecordedEvent? {
         if let p = active?.eventIDs[id] { return try event(at: p) }
         let key = EventIDIndexFile.key(id)
+        if sealedIDProbesStale {
+            sealedIDProbes = sealed.map(\.ids.probe)
+            sealedIDProbesStale = false
+        }
         var found: RecordedEvent?
         try sealedIDProbes.withUnsafeBufferPointer { probes in
             var i = probes.count

@@ -49,3 +49,37 @@ import Testing
         }
     }
 }
+
+/// Metadata made from raw bytes is held to what metadata made from strings always is.
+@Suite struct EventMetadataValidationTests {
+    private func verdict(_ encoded: [UInt8], count: Int) -> String {
+        let event = ProposedEvent(type: "Noted", data: [], metadata: EventMetadata(encoded: encoded, count: count))
+        do {
+            try EventLimits.validateEvent(event)
+            return "ok"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func `canonical bytes pass, as metadata made from strings does`() {
+        let metadata: EventMetadata = ["actor": "user-7", "note": "caf\u{00E9}"]
+        #expect(verdict(metadata.encoded, count: metadata.count) == "ok")
+        #expect(verdict([], count: 0) == "ok")
+    }
+
+    @Test func `invalid UTF-8, a count the bytes do not hold, or bytes left over are refused`() {
+        // A 128-byte key of 0xFF: within the length limit, not UTF-8 (found in review: once judged by its repaired length).
+        let badKey: [UInt8] = [0x80, 0x01] + [UInt8](repeating: 0xFF, count: 128) + [0x01, 0x76]
+        #expect(verdict(badKey, count: 1).contains("is not valid UTF-8"))
+        let badValue: [UInt8] = [0x01, 0x6B, 0x02, 0xC3, 0x28]
+        #expect(verdict(badValue, count: 1).contains("the value of metadata key 'k' is not valid UTF-8"))
+        let pair: [UInt8] = [0x01, 0x6B, 0x01, 0x76]
+        #expect(verdict(pair, count: 2).contains("canonical encoding"))
+        #expect(verdict(pair + [0x00], count: 1).contains("canonical encoding"))
+        #expect(verdict(Array(pair.dropLast()), count: 1).contains("canonical encoding"))
+        // A length written in two bytes where one would do.
+        #expect(verdict([0x81, 0x00, 0x6B, 0x01, 0x76], count: 1).contains("canonical encoding"))
+        #expect(verdict(pair, count: 1) == "ok")
+    }
+}

@@ -44,23 +44,23 @@ enum ReportPrinter {
             guard s.ours.cpuSeconds != nil || s.sqlite.cpuSeconds != nil else { return nil }
             return "\(s.title): ours \(perEvent(s.ours)), SQLite \(perEvent(s.sqlite))"
         }
-        if !cpu.isEmpty {
+        // A paragraph of one item per scenario, when there are any.
+        func itemized(_ lead: String, _ items: [String]) {
+            guard !items.isEmpty else { return }
             out.append("")
-            out.append(
-                "CPU time per event (all of the process's threads over the timed appends; ours also over the close that "
-                    + "waits for its upkeep): " + cpu.joined(separator: "; ") + ".")
+            out.append(lead + items.joined(separator: "; ") + ".")
         }
+        itemized(
+            "CPU time per event (all of the process's threads over the timed appends; ours also over the close that "
+                + "waits for its upkeep): ", cpu)
         let closes = r.scenarios.compactMap { s -> String? in
             guard let close = s.ours.closeSeconds, let rate = s.ours.eventsPerSecond else { return nil }
             let sustained = Double(s.ours.events) / (s.ours.seconds + close)
             return "\(s.title) \(Format.grouped(close * 1000)) ms (\(Format.grouped(rate)) events/s timed, \(Format.grouped(sustained)) counting the wait)"
         }
-        if !closes.isEmpty {
-            out.append("")
-            out.append(
-                "Closing our store after each append scenario (not timed in it) waits for the background upkeep still running, "
-                    + "segment compaction and dictionary training at low priority: " + closes.joined(separator: "; ") + ".")
-        }
+        itemized(
+            "Closing our store after each append scenario (not timed in it) waits for the background upkeep still running, "
+                + "segment compaction and dictionary training at low priority: ", closes)
         if let size = r.size {
             out.append("")
             out.append(

@@ -46,6 +46,13 @@ public enum EventLimits {
         return false
     }
 
+    /// Whether one valid UTF-8 key sorts strictly before another as `EventMetadata` sorts them (by `String`'s
+    /// `<`, which for ASCII is the bytes' order).
+    private static func keyPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
+        return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
+    }
+
     /// The bytes of a length in the canonical (shortest) LEB128 encoding.
     private static func varintSize(_ n: Int) -> Int {
         var size = 1
@@ -104,18 +111,23 @@ public enum EventLimits {
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the problem.
     public static func validateEvent(_ event: ProposedEvent) throws(EventStoreError) {
         try validateEventType(event.type)
+        guard event.metadata.count >= 0 else {
+            throw .invalidRequest("event \(event.id.uuidString.lowercased()) has metadata with a negative pair count (\(event.metadata.count))")
+        }
         guard event.metadata.count <= maxMetadataPairs else {
             throw .invalidRequest(
                 "event \(event.id.uuidString.lowercased()) has \(event.metadata.count) metadata pairs; the limit is \(maxMetadataPairs)")
         }
         // Keys are nearly always short ASCII: checked on their bytes, a string built only to report one. Metadata
         // made from raw bytes (`EventMetadata(encoded:count:)`) must be UTF-8, keys and values alike, and hold
-        // exactly its count of pairs in the canonical encoding.
+        // exactly its count of pairs in the canonical encoding: keys in increasing order, each once.
         var problem: String?
         var pairs = 0
         var consumed = 0
+        var previousKey: UnsafeBufferPointer<UInt8>?
         event.metadata.forEachPairBytes { key, value in
             func text() -> String { String(decoding: key, as: UTF8.self) }
+            defer { previousKey = key }
             pairs += 1
             consumed += varintSize(key.count) + key.count + varintSize(value.count) + value.count
             if key.isEmpty || key.count > maxMetadataKeyBytes {
@@ -126,6 +138,8 @@ public enum EventLimits {
                 problem = "metadata key '\(text())' contains whitespace or a control character"
             } else if !isValidUTF8(value) {
                 problem = "the value of metadata key '\(text())' is not valid UTF-8"
+            } else if let previousKey, !keyPrecedes(previousKey, key) {
+                problem = "metadata key '\(text())' is out of order or repeated (keys are sorted, each once)"
             }
             return problem == nil
         }

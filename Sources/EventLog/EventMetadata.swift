@@ -60,7 +60,7 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     /// The pairs, sorted by key.
     public var pairs: [(key: String, value: String)] {
         var out: [(key: String, value: String)] = []
-        out.reserveCapacity(count)
+        out.reserveCapacity(Swift.max(count, 0))
         forEachPair { k, v in
             out.append((key: k, value: v))
             return true
@@ -179,7 +179,7 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
                 }
                 return nil
             }
-            for _ in 0..<count {
+            for _ in 0..<Swift.max(count, 0) {
                 guard let k = field(), let v = field(), body(k, v) else { return }
             }
         }

@@ -391,7 +391,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             defer { if !keepLock { releaseWriterLock() } }
             var group = try stateLock.withLock { try planGroup(requests, prepared: prepared, caughtUp: caughtUp) }
             guard let write = group.write else {
-                keepLock = true
+                // After a failure making room, the next group starts from the files again.
+                keepLock = !group.failedToStart
                 return group.results
             }
             // Readers in this process go on while the group is written and flushed: the state they read
@@ -406,10 +407,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 try? write.segment.fd.truncate(to: write.offset)
                 let e = EventStoreError.io(operation: error.operation, path: error.path, errno: error.errno)
                 failure = e
-                group.results = group.results.map { r in
-                    if case .success(let s) = r, s.firstPosition != nil, !s.wasAlreadyCommitted { return .failure(e) }
-                    return r
-                }
+                group.failDependents(e)
                 return group.results
             }
             try stateLock.withLock {
@@ -446,13 +444,25 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         }
 
         var results: [Result<AppendResult, any Error>]
+        /// Per append: whether its outcome stands or falls with the group's write, because it writes, or because
+        /// its planning saw what an earlier append of the group writes (a retry of it, a version after it).
+        var dependsOnWrite: [Bool]
         var write: Write?
+        /// Making room for the write failed: nothing was written.
+        var failedToStart = false
+
+        /// The group's write failed (or could not start): every append that depends on it fails with `error`;
+        /// the others (retries of earlier groups' appends, appends refused on their own) keep their outcomes.
+        mutating func failDependents(_ error: any Error) {
+            for i in results.indices where dependsOnWrite[i] { results[i] = .failure(error) }
+        }
     }
 
     /// Plans and encodes a group under the state lock (and the writer lock), and makes room for it.
     private func planGroup(_ requests: [AppendRequest], prepared: [PreparedCommit?], caughtUp: Bool) throws -> PlannedGroup {
         if !caughtUp { try state.refresh(writer: true) }
         var results: [Result<AppendResult, any Error>] = []
+        var dependsOnWrite: [Bool] = []
         // What earlier appends of this group wrote, for the later ones to see (unused for a group of one).
         var versions: [StreamID: UInt64] = [:]
         // An id written earlier in the group: where its event is in `plannedEvents`, its position and time. The
@@ -465,12 +475,20 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         var position = state.nextPosition
         var lastAt = state.lastRecordedAt
         for (request, prepared) in zip(requests, prepared) {
+            var sawGroup = false
             do {
                 let outcome = try AppendPlanner.plan(
                     request,
-                    currentVersion: { s in try (overlay ? versions[s] : nil) ?? self.state.currentVersion(s) },
+                    currentVersion: { s in
+                        if overlay, let v = versions[s] {
+                            sawGroup = true
+                            return v
+                        }
+                        return try self.state.currentVersion(s)
+                    },
                     committedEvent: { id in
                         if overlay, let w = written[id] {
+                            sawGroup = true
                             let e = plannedEvents[w.index]
                             return RecordedEvent(
                                 position: w.position, stream: e.stream, version: e.version, type: e.event.type, id: e.event.id,
@@ -481,9 +499,11 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 switch outcome {
                 case .alreadyCommitted(let result):
                     results.append(.success(result))
+                    dependsOnWrite.append(sawGroup)
                 case .write(let events, let streams):
                     guard !events.isEmpty else {
                         results.append(.success(AppendResult(firstPosition: nil, lastPosition: nil, streams: streams)))
+                        dependsOnWrite.append(sawGroup)
                         continue
                     }
                     let at = max(Timestamp.now(), lastAt)
@@ -515,17 +535,29 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     }
                     plannedEvents.append(contentsOf: events)
                     results.append(.success(AppendResult(firstPosition: position, lastPosition: position + UInt64(events.count) - 1, streams: streams)))
+                    dependsOnWrite.append(true)
                     position += UInt64(events.count)
                 }
             } catch {
                 results.append(.failure(error))
+                dependsOnWrite.append(sawGroup)
             }
         }
-        guard !frames.isEmpty else { return PlannedGroup(results: results, write: nil) }
-        let (segment, offset) = try state.prepareAppend(bytes: bytes.count, events: plannedEvents.count)
-        return PlannedGroup(
-            results: results,
-            write: .init(segment: segment, offset: offset, bytes: bytes, frames: frames, events: plannedEvents))
+        var group = PlannedGroup(results: results, dependsOnWrite: dependsOnWrite, write: nil)
+        guard !frames.isEmpty else { return group }
+        do {
+            let (segment, offset) = try state.prepareAppend(bytes: bytes.count, events: plannedEvents.count)
+            group.write = .init(segment: segment, offset: offset, bytes: bytes, frames: frames, events: plannedEvents)
+        } catch {
+            // Nothing of the group was written: only the appends that depend on its write fail.
+            group.failedToStart = true
+            if let e = error as? SystemError {
+                group.failDependents(EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno))
+            } else {
+                group.failDependents(error)
+            }
+        }
+        return group
     }
 
     // MARK: - Dictionary

@@ -83,3 +83,28 @@ import Testing
         #expect(verdict(pair, count: 1) == "ok")
     }
 }
+
+/// What the metadata check refuses beyond encoding errors (found in review).
+@Suite struct EventMetadataCanonicalTests {
+    /// A negative pair count (only `EventMetadata(encoded:count:)` makes one) must be refused, not trap in `0..<count`.
+    @Test func `a negative pair count is refused, not a trap`() async {
+        await #expect(processExitsWith: .success) {
+            let event = ProposedEvent(type: "Noted", data: [], metadata: EventMetadata(encoded: [], count: -1))
+            #expect(throws: EventStoreError.self) { try EventLimits.validateEvent(event) }
+        }
+    }
+
+    /// "The canonical encoding: for each pair in key order", and "Pairs are kept sorted by key with unique
+    /// keys": raw bytes with keys out of order, or a key twice, are refused.
+    @Test func `keys out of order or repeated are not the canonical encoding`() {
+        // b=1, a=2: both pairs well formed, not in key order.
+        let unsorted = EventMetadata(encoded: [0x01, 0x62, 0x01, 0x31, 0x01, 0x61, 0x01, 0x32], count: 2)
+        #expect(throws: EventStoreError.self) { try EventLimits.validateEvent(ProposedEvent(type: "Noted", data: [], metadata: unsorted)) }
+        // Its lookups disagree (the subscript stops at the first key past the one asked for): why it is refused.
+        #expect(unsorted["a"] == nil)
+        #expect(unsorted.withValueBytes(forKey: "a") { String(decoding: $0, as: UTF8.self) } == "2")
+        // a=1, a=2
+        let repeated = EventMetadata(encoded: [0x01, 0x61, 0x01, 0x31, 0x01, 0x61, 0x01, 0x32], count: 2)
+        #expect(throws: EventStoreError.self) { try EventLimits.validateEvent(ProposedEvent(type: "Noted", data: [], metadata: repeated)) }
+    }
+}

@@ -36,7 +36,7 @@ struct BenchOptions {
     /// `generate`: write each stream's exact expected version on its first line of each commit.
     var expectedVersions = false
     /// `segments`: the sealed-segment counts to measure.
-    var segmentCounts = [0, 10, 100, 1000]
+    var segmentCounts = [0, 10, 100, 300, 1000]
     /// `segments`: events per sealed segment.
     var eventsPerSegment = 1000
     /// `segments`: appends timed per store.
@@ -48,7 +48,7 @@ struct BenchOptions {
         usage: pawtrail-bench [--seed S] [--scale X] [--runs N] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
                pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
-               pawtrail-bench segments [--counts 0,10,100,1000] [--per-segment N] [--appends N] [--batch K] [--dir DIR] [--keep]
+               pawtrail-bench segments [--counts 0,10,100,300,1000] [--per-segment N] [--appends N] [--batch K] [--dir DIR] [--keep]
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).

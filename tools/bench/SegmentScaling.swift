@@ -30,7 +30,10 @@ enum SegmentScaling {
                 }
                 builder.close()
                 for durable in [false, true] {
-                    var writing = FileEventStoreOptions(durability: durable ? .sync : .noSync)
+                    // Rolls far enough away that no segment is sealed while appends are timed, whatever the flags.
+                    let timed = options.segmentAppends * options.segmentBatch
+                    var writing = FileEventStoreOptions(
+                        segmentSize: max(64 << 20, timed * 2048), maxSegmentEvents: max(131_072, timed + 1), durability: durable ? .sync : .noSync)
                     writing.compactSealedSegments = false
                     let store = try FileEventStore.open(path: path, options: writing)
                     var latencies: [Double] = []

@@ -410,10 +410,30 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 group.failDependents(e)
                 return group.results
             }
-            try stateLock.withLock {
-                try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events) {
-                    acknowledge(group.results)
+            do {
+                try stateLock.withLock {
+                    try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events) {
+                        acknowledge(group.results)
+                    }
                 }
+            } catch {
+                // Durable, but the head could not name it: the group is not committed. Nobody has seen it (readers
+                // stop at the head, and this process holds the writer lock), so cut it off, or a later writer would
+                // adopt appends that were reported failed (found in review). As after a failed write, this process
+                // then refuses further appends.
+                let e: EventStoreError
+                if let s = error as? SystemError {
+                    e = .io(operation: s.operation, path: s.path, errno: s.errno)
+                } else {
+                    e = .storeFailure("the head could not be written: \(error)")
+                }
+                try? write.segment.fd.truncate(to: write.offset)
+                try? write.segment.fd.synchronizeData()
+                failure = e
+                group.failDependents(e)
+                return group.results
+            }
+            try stateLock.withLock {
                 // The group is committed now. Sealing and training are upkeep: if they fail, the commits stand,
                 // and the next group (or open) tries again; they never turn a commit into a reported failure.
                 if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
@@ -528,8 +548,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     // Only now that nothing can fail is the append part of the group for the appends after it: an
                     // append that failed above must leave no versions or ids behind (found in review).
                     if overlay {
-                        for s in streams { if let v = s.version { versions[s.stream] = v } }
+                        // Only what it writes: a stream it merely expected reads the same from the files.
                         for (i, e) in events.enumerated() {
+                            versions[e.stream] = e.version
                             written[e.event.id] = (plannedEvents.count + i, position + UInt64(i), at)
                         }
                     }

@@ -26,7 +26,7 @@ import Testing
                 entries: [.init(stream: "y-1", event: event("Small", "{}", id: uuid(6)))],
                 expectations: [.init(stream: "order-1", expected: .noStream, checkOnly: true)])
             let conflict = AppendRequest(stream: "z-1", expected: .any, events: [FileStoreGroupWriteFailureTests.random(id: uuid(1), count: 64 << 10)])
-            let results = try await FileStoreGroupWriteFailureTests.runGroup(store, dir.path, [a, empty, earlier, checkOnly, conflict])
+            let results = try await GroupCommitHarness.runAsOneGroup(store, directory: dir.path, [a, empty, earlier, checkOnly, conflict])
             for (i, r) in results.enumerated() {
                 switch r {
                 case .success(let s): Issue.record("append \(i) succeeded: \(s)")

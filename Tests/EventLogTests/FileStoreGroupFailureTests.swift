@@ -14,21 +14,7 @@ import Testing
         let dir = TemporaryDirectory()
         let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true, durability: .noSync))
         try FileSystem.writeAtomically(Array("not a dictionary at all, garbage".utf8), to: dir.path + "/dictionaries/00000001.zdict")
-        let lock = try FileDescriptor.open(dir.path + "/" + LogFormat.lockName, .readWriteCreate)
-        _ = try lock.lockExclusive()
-        // The committer takes the trigger as a group of one and blocks on the writer lock.
-        let trigger = Task { try await store.append(to: "trigger-1", [event()]) }
-        try await Task.sleep(for: .milliseconds(300))
-        var tasks: [Task<AppendResult, any Error>] = []
-        for r in requests {
-            tasks.append(Task { try await store.append(r) })
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try await Task.sleep(for: .milliseconds(200))
-        try lock.unlock()
-        _ = await trigger.result
-        var results: [Result<AppendResult, any Error>] = []
-        for t in tasks { results.append(await t.result) }
+        let results = try await GroupCommitHarness.runAsOneGroup(store, directory: dir.path, requests)
         let all = try await store.readAll()
         store.close()
         return (results, all)

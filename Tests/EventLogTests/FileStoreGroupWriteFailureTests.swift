@@ -23,26 +23,6 @@ import Testing
         return ProposedEvent(id: id, type: "Big", data: (0..<count).map { _ in UInt8.random(in: 0...255, using: &g) })
     }
 
-    /// Runs `requests` as one group commit (behind a trigger append that holds the committer while the writer
-    /// lock is taken from outside), and returns their outcomes.
-    static func runGroup(_ store: FileEventStore, _ dir: String, _ requests: [AppendRequest]) async throws -> [Result<AppendResult, any Error>] {
-        let lock = try FileDescriptor.open(dir + "/" + LogFormat.lockName, .readWriteCreate)
-        _ = try lock.lockExclusive()
-        let trigger = Task { try await store.append(to: "trigger-1", [event()]) }
-        try await Task.sleep(for: .milliseconds(300))
-        var tasks: [Task<AppendResult, any Error>] = []
-        for r in requests {
-            tasks.append(Task { try await store.append(r) })
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try await Task.sleep(for: .milliseconds(200))
-        try lock.unlock()
-        _ = try await trigger.value
-        var results: [Result<AppendResult, any Error>] = []
-        for t in tasks { results.append(await t.result) }
-        return results
-    }
-
     /// The write of the group fails: the append that wrote fails, and so does its retry in the same group (judged
     /// already committed from the group's overlay), which must not be left a success: a phantom commit.
     @Test func `a retry in the group of an append whose write fails is not reported committed`() async {
@@ -52,7 +32,7 @@ import Testing
             try await store.append(to: "warmup-1", [event()])
             FileStoreGroupWriteFailureTests.capFileSize(at: 32 << 10)
             let a = AppendRequest(stream: "order-1", expected: .any, events: [FileStoreGroupWriteFailureTests.random(id: uuid(1), count: 64 << 10)])
-            let results = try await FileStoreGroupWriteFailureTests.runGroup(store, dir.path, [a, a])
+            let results = try await GroupCommitHarness.runAsOneGroup(store, directory: dir.path, [a, a])
             let all = try await store.readAll()
             #expect(all.filter { $0.stream == "order-1" }.isEmpty)
             guard case .failure = results[0] else {
@@ -76,7 +56,7 @@ import Testing
             FileStoreGroupWriteFailureTests.capFileSize(at: 32 << 10)
             let a = AppendRequest(stream: "order-1", expected: .noStream, events: [FileStoreGroupWriteFailureTests.random(id: uuid(1), count: 64 << 10)])
             let b = AppendRequest(stream: "order-1", expected: .noStream, events: [event("Small", "{}", id: uuid(2))])
-            let results = try await FileStoreGroupWriteFailureTests.runGroup(store, dir.path, [a, b])
+            let results = try await GroupCommitHarness.runAsOneGroup(store, directory: dir.path, [a, b])
             #expect(try await store.streamVersion(of: "order-1") == nil)
             guard case .failure = results[0] else {
                 Issue.record("the write did not fail: \(results[0])")
@@ -106,7 +86,7 @@ import Testing
             FileStoreGroupWriteFailureTests.capFileSize(at: size)
             let conflicting = AppendRequest(stream: "order-1", expected: .noStream, events: [event("Small", "{}", id: uuid(2))])
             let writing = AppendRequest(stream: "new-1", expected: .any, events: [FileStoreGroupWriteFailureTests.random(id: uuid(3), count: 30_000)])
-            let results = try await FileStoreGroupWriteFailureTests.runGroup(store, dir.path, [committed, conflicting, writing])
+            let results = try await GroupCommitHarness.runAsOneGroup(store, directory: dir.path, [committed, conflicting, writing])
             guard case .failure = results[2] else {
                 Issue.record("making room did not fail: \(results[2])")
                 return
@@ -115,11 +95,7 @@ import Testing
             case .success(let s): #expect(s.wasAlreadyCommitted)
             case .failure(let e): Issue.record("the retry of a committed append failed: \(e)")
             }
-            switch results[1] {
-            case .failure(let e as EventStoreError):
-                if case .wrongExpectedVersion = e {} else { Issue.record("the conflicting append failed with \(e)") }
-            default: Issue.record("the conflicting append: \(results[1])")
-            }
+            GroupCommitHarness.expectRefusedOnItsOwn(results[1])
             store.close()
         }
     }

@@ -47,6 +47,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var writerLockHeldSince: ContinuousClock.Instant?
     private let compaction = NSCondition()
     private var compactionRunning = false
+    /// Guarded by `compaction`: segments became due while a pass ran, which then makes another pass.
+    private var compactionRerun = false
     /// Guarded by `compaction`, like `compactionRunning`; `close` waits for both.
     private var trainingRunning = false
     /// Segments whose compaction failed (damage): not retried in this process; `log verify` reports them.
@@ -641,15 +643,29 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         guard due else { return }
         compaction.lock()
         defer { compaction.unlock() }
-        guard !compactionRunning else { return }
+        guard !compactionRunning else {
+            // The running pass chose its segments when it started: have it look again when it is done, or a
+            // segment sealed meanwhile would wait for the next append (found when a bulk import's last sealed
+            // segment stayed uncompacted after close).
+            compactionRerun = true
+            return
+        }
         compactionRunning = true
         let thread = Thread { [self] in
             try? ThreadPriority.lowerCurrentThread()
-            _ = try? compactSealedSegments()
-            compaction.lock()
-            compactionRunning = false
-            compaction.broadcast()
-            compaction.unlock()
+            while true {
+                _ = try? compactSealedSegments()
+                compaction.lock()
+                if compactionRerun {
+                    compactionRerun = false
+                    compaction.unlock()
+                    continue
+                }
+                compactionRunning = false
+                compaction.broadcast()
+                compaction.unlock()
+                return
+            }
         }
         thread.name = "pawtrail-compactor"
         thread.start()

@@ -376,4 +376,3 @@ private final class TaskCounter: @unchecked Sendable {
     func add() { lock.withLock { n += 1 } }
     var value: Int { lock.withLock { n } }
 }
-

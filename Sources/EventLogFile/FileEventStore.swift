@@ -88,7 +88,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             }
             return store
         } catch let e as SystemError {
-            throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)
+            throw EventStoreError(e)
         }
     }
 
@@ -224,7 +224,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 try state.refresh(writer: writer)
                 return try body(state)
             } catch let e as SystemError {
-                throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)
+                throw EventStoreError(e)
             } catch let e as ZstdError {
                 throw EventStoreError.storeFailure("\(e)")
             }
@@ -405,9 +405,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             } catch {
                 // The bytes may be partly on disk; cut them off so the file ends at the last durable commit.
                 // After a failed write or flush the page cache cannot be trusted: refuse further appends in
-                // this process (reopen the store to continue), and fail every append of this group that wrote.
+                // this process (reopen the store to continue), and fail every append of this group that depends on
+                // the write.
                 try? write.segment.fd.truncate(to: write.offset)
-                let e = EventStoreError.io(operation: error.operation, path: error.path, errno: error.errno)
+                let e = EventStoreError(error)
                 failure = e
                 group.failDependents(e)
                 return group.results
@@ -423,12 +424,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 // stop at the head, and this process holds the writer lock), so cut it off, or a later writer would
                 // adopt appends that were reported failed (found in review). As after a failed write, this process
                 // then refuses further appends.
-                let e: EventStoreError
-                if let s = error as? SystemError {
-                    e = .io(operation: s.operation, path: s.path, errno: s.errno)
-                } else {
-                    e = .storeFailure("the head could not be written: \(error)")
-                }
+                let e = (error as? SystemError).map { EventStoreError($0) } ?? .storeFailure("the head could not be written: \(error)")
                 try? write.segment.fd.truncate(to: write.offset)
                 try? write.segment.fd.synchronizeData()
                 failure = e
@@ -449,7 +445,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             keepLock = true
             return group.results
         } catch let e as SystemError {
-            return requests.map { _ in .failure(EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno)) }
+            return requests.map { _ in .failure(EventStoreError(e)) }
         } catch {
             return requests.map { _ in .failure(error) }
         }
@@ -574,11 +570,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         } catch {
             // Nothing of the group was written: only the appends that depend on its write fail.
             group.failedToStart = true
-            if let e = error as? SystemError {
-                group.failDependents(EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno))
-            } else {
-                group.failDependents(error)
-            }
+            group.failDependents(EventStoreError.reported(error))
         }
         return group
     }
@@ -688,8 +680,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 try stateLock.withLock { try state.reloadSealed(firstPosition: first) }
             } catch {
                 stateLock.withLock { _ = compactionFailed.insert(first) }
-                if let e = error as? SystemError { throw EventStoreError.io(operation: e.operation, path: e.path, errno: e.errno) }
-                throw error
+                throw EventStoreError.reported(error)
             }
         }
         return done

@@ -293,12 +293,6 @@ struct EventIDIndexFile {
         Int(mapped.bytes.loadUnaligned(fromByteOffset: Self.headerSize + bucket * 4, as: UInt32.self).littleEndian)
     }
 
-    private func fingerprint(at i: Int) -> UInt32 {
-        let o = entriesStart + i * entrySize
-        let b = mapped.bytes
-        return UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16
-    }
-
     private func relativePosition(at i: Int) -> UInt32 {
         let o = entriesStart + i * entrySize + 3
         let b = mapped.bytes
@@ -307,8 +301,6 @@ struct EventIDIndexFile {
         return v
     }
 
-    /// Visits the positions whose event id hashes to the same bucket and fingerprint (candidates to confirm by
-    /// reading the event), without allocating: nearly every lookup of a new id finds none.
     /// What a lookup reads, as plain values: a store probes every sealed segment's index for each new event id,
     /// and a flat array of these is scanned without reference counting or bounds checks on the way. Valid while
     /// this index's mapping is (its segment holds it).
@@ -320,8 +312,7 @@ struct EventIDIndexFile {
         let positionWidth: Int
         let firstPosition: UInt64
 
-        /// As ``EventIDIndexFile/forEachCandidate(key:_:)``: the positions of the entries with the key's bucket
-        /// and fingerprint, to confirm by reading the event.
+        /// The positions of the entries with the key's bucket and fingerprint, to confirm by reading the event.
         @inline(__always)
         func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
             let bucket = EventIDIndexFile.bucket(key, bits: bucketBits)
@@ -352,18 +343,9 @@ struct EventIDIndexFile {
             positionWidth: positionWidth, firstPosition: segmentFirstPosition)
     }
 
+    /// Visits the positions whose event id hashes to the same bucket and fingerprint (candidates to confirm by
+    /// reading the event), without allocating: nearly every lookup of a new id finds none.
     func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
-        let bucket = Self.bucket(key, bits: bucketBits)
-        let fp = Self.fingerprint(key, bits: bucketBits)
-        var i = bucketStart(bucket)
-        let end = bucketStart(bucket + 1)
-        while i < end {
-            let f = fingerprint(at: i)
-            if f > fp { return }
-            if f == fp {
-                guard try body(segmentFirstPosition + UInt64(relativePosition(at: i))) else { return }
-            }
-            i += 1
-        }
+        try probe.forEachCandidate(key: key, body)
     }
 }

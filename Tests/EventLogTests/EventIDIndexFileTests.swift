@@ -58,8 +58,8 @@ import Testing
         }
     }
 
-    /// The flat probe the store scans sealed segments with reads the same candidates as the index itself, for
-    /// ids present and absent, with 3- and 4-byte positions.
+    /// The flat probe the store scans sealed segments with visits exactly the indexed ids whose hash agrees with
+    /// the key's in the bits the index keeps, for ids present and absent, with 3- and 4-byte positions.
     @Test(arguments: [0, 1, 8, 1000, 20_000])
     func `the probe finds exactly the index's candidates`(count: Int) throws {
         let dir = TemporaryDirectory()
@@ -75,13 +75,15 @@ import Testing
                 : try #require(EventIDIndexFile.load(try mapped(bytes, dir), segmentFirstPosition: first, segmentEvents: UInt64(count)))
             #expect(index.positionWidth == (wide && count > 1 << 14 ? 4 : 3))
             let probe = index.probe
+            // What a lookup must visit: every indexed id whose hash agrees with the key's in the bits the index keeps
+            // (bucket and 24-bit fingerprint), in the index's order (by hash, then position).
+            let kept = UInt64(Int(bytes[6]) + EventIDIndexFile.fingerprintBits)
+            let indexed = Dictionary(
+                grouping: zip(ids, positions).map { (key: EventIDIndexFile.key($0), position: $1) }.sorted { ($0.key, $0.position) < ($1.key, $1.position) },
+                by: { $0.key >> (64 - kept) })
             for id in ids + (0..<500).map({ _ in UUID() }) {
                 let key = EventIDIndexFile.key(id)
-                var fromIndex: [UInt64] = []
-                index.forEachCandidate(key: key) { p in
-                    fromIndex.append(p)
-                    return true
-                }
+                let fromIndex = (indexed[key >> (64 - kept)] ?? []).map(\.position)
                 var fromProbe: [UInt64] = []
                 probe.forEachCandidate(key: key) { p in
                     fromProbe.append(p)

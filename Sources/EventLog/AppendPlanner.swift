@@ -5,9 +5,6 @@ public import Foundation
 /// lookups that see everything committed before (including earlier appends of the same group commit), then
 /// writes the planned events at its next positions.
 public enum AppendPlanner {
-    /// Up to this many streams an append's streams are told apart by a scan rather than a dictionary.
-    static let linearSlotLimit = 8
-
     /// An event with the stream version the planner assigned.
     public struct PlannedEvent: Sendable, Hashable {
         /// The target stream.
@@ -49,7 +46,7 @@ public enum AppendPlanner {
         }
         var total = 0
         // Small appends (nearly all) find a repeated id or stream by a scan; sets are built only for larger ones.
-        let small = request.entries.count <= Self.linearSlotLimit
+        let small = request.entries.count <= StreamSlots.scanLimit
         var ids = Set<UUID>()
         if !small { ids.reserveCapacity(request.entries.count) }
         let checkOnly: Set<StreamID> =
@@ -73,7 +70,7 @@ public enum AppendPlanner {
             throw .invalidRequest("the append holds \(total) bytes of events; the limit is \(EventLimits.maxAppendBytes) per append")
         }
         var named = Set<StreamID>()
-        let fewExpectations = request.expectations.count <= Self.linearSlotLimit
+        let fewExpectations = request.expectations.count <= StreamSlots.scanLimit
         for (i, e) in request.expectations.enumerated() {
             try EventLimits.validateStreamID(e.stream.rawValue)
             let repeated = fewExpectations ? request.expectations[..<i].contains { $0.stream == e.stream } : !named.insert(e.stream).inserted
@@ -105,31 +102,13 @@ public enum AppendPlanner {
         currentVersion: (StreamID) throws -> UInt64?,
         committedEvent: (UUID) throws -> RecordedEvent?
     ) throws -> Outcome {
-        // Each written stream gets a slot (in order of first appearance), so per-event work indexes arrays. Most
-        // appends name a stream or two: those are found by a scan, and a dictionary is built only for many.
-        var slotOf: [StreamID: Int] = [:]
-        var order: [StreamID] = []
-        func slot(of stream: StreamID) -> Int? {
-            if order.count <= Self.linearSlotLimit { return order.firstIndex(of: stream) }
-            return slotOf[stream]
-        }
-        func addSlot(_ stream: StreamID) -> Int {
-            order.append(stream)
-            if order.count == Self.linearSlotLimit + 1 {
-                for (i, s) in order.enumerated() { slotOf[s] = i }
-            } else if order.count > Self.linearSlotLimit {
-                slotOf[stream] = order.count - 1
-            }
-            return order.count - 1
-        }
+        // Each written stream gets a slot (in order of first appearance), so per-event work indexes arrays.
+        var slots = StreamSlots()
         var entrySlots: [Int] = []
         entrySlots.reserveCapacity(request.entries.count)
-        for entry in request.entries {
-            entrySlots.append(slot(of: entry.stream) ?? addSlot(entry.stream))
-        }
-        for e in request.expectations where !e.checkOnly && slot(of: e.stream) == nil {
-            _ = addSlot(e.stream)
-        }
+        for entry in request.entries { entrySlots.append(slots.slot(adding: entry.stream)) }
+        for e in request.expectations where !e.checkOnly { _ = slots.slot(adding: e.stream) }
+        let order = slots.streams
 
         if !request.entries.isEmpty {
             var found: [(AppendRequest.Entry, RecordedEvent)] = []
@@ -160,7 +139,7 @@ public enum AppendPlanner {
         var looked: [UInt64??] = Array(repeating: nil, count: order.count)
         for e in request.expectations {
             let version: UInt64?
-            if let slot = slot(of: e.stream) {
+            if let slot = slots.slot(of: e.stream) {
                 let v = try looked[slot] ?? currentVersion(e.stream)
                 looked[slot] = .some(v)
                 version = v

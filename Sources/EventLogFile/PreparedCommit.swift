@@ -7,9 +7,6 @@ import PawtrailIO
 /// committer flushes, and the committer, one thread for all, only checks the guess and frames the result (as
 /// Kafka's producers compress their batches before the broker appends them).
 struct PreparedCommit {
-    /// Up to this many expectations a stream's slot is found by a scan, past it through a dictionary.
-    static let scannedStreams = 16
-
     /// The version each entry takes, in entry order.
     var versions: [UInt64]
     /// The uncompressed payload (kept for the frame cache).
@@ -44,12 +41,9 @@ struct PreparedCommit {
         var size = 64
         for entry in request.entries { size += entry.event.payloadSize + 64 }
         guard size < sizeLimit else { return nil }
-        // The next version of each written stream, by slot; a slot is found by a scan among a few streams and
-        // through a dictionary among more.
-        var streams: [StreamID] = []
+        // The next version of each written stream, by slot.
+        var slots = StreamSlots()
         var next: [UInt64] = []
-        var slotOf: [StreamID: Int] = [:]
-        let many = request.expectations.count > Self.scannedStreams
         for e in request.expectations where !e.checkOnly {
             switch e.expected {
             case .exact(let v):
@@ -59,13 +53,13 @@ struct PreparedCommit {
             case .noStream: next.append(0)
             case .any, .streamExists: return nil
             }
-            if many { slotOf[e.stream] = streams.count }
-            streams.append(e.stream)
+            // A validated append names a stream once among its expectations; anything else is left to the planner.
+            guard slots.slot(adding: e.stream) == next.count - 1 else { return nil }
         }
         var events: [AppendPlanner.PlannedEvent] = []
         events.reserveCapacity(request.entries.count)
         for entry in request.entries {
-            guard let slot = many ? slotOf[entry.stream] : streams.firstIndex(of: entry.stream) else { return nil }
+            guard let slot = slots.slot(of: entry.stream) else { return nil }
             events.append(AppendPlanner.PlannedEvent(stream: entry.stream, version: next[slot], event: entry.event))
             next[slot] += 1
         }

@@ -68,7 +68,7 @@ import Testing
 
     /// Slots are found by a scan among a few streams and through a dictionary among more: both give each stream's
     /// versions in entry order.
-    @Test(arguments: [1, PreparedCommit.scannedStreams, PreparedCommit.scannedStreams + 1, 40])
+    @Test(arguments: [1, StreamSlots.scanLimit, StreamSlots.scanLimit + 1, 40])
     func `a guess follows each stream's versions however many streams`(streamCount: Int) throws {
         var entries: [(String, ExpectedVersion?)] = []
         var versions: [UInt64] = []

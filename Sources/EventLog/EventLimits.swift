@@ -46,30 +46,6 @@ public enum EventLimits {
         return false
     }
 
-    /// Whether one valid UTF-8 key sorts strictly before another as `EventMetadata` sorts them (by `String`'s
-    /// `<`, which for ASCII is the bytes' order).
-    private static func keyPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
-        return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
-    }
-
-    /// The bytes of a length in the canonical (shortest) LEB128 encoding.
-    private static func varintSize(_ n: Int) -> Int {
-        var size = 1
-        var v = n >> 7
-        while v > 0 {
-            size += 1
-            v >>= 7
-        }
-        return size
-    }
-
-    /// Whether bytes are valid UTF-8; ASCII, nearly all metadata, is checked byte by byte.
-    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
-        return String(validating: bytes, as: UTF8.self) != nil
-    }
-
     /// The first whitespace or control character of a string, if any. ASCII is checked byte by byte; only
     /// non-ASCII text pays for Unicode property lookups.
     private static func firstWhitespaceOrControl(_ text: String) -> Unicode.Scalar? {
@@ -111,43 +87,24 @@ public enum EventLimits {
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the problem.
     public static func validateEvent(_ event: ProposedEvent) throws(EventStoreError) {
         try validateEventType(event.type)
-        guard event.metadata.count >= 0 else {
-            throw .invalidRequest("event \(event.id.uuidString.lowercased()) has metadata with a negative pair count (\(event.metadata.count))")
+        if let problem = event.metadata.encodingProblem() {
+            throw .invalidRequest("event \(event.id.uuidString.lowercased()): \(problem)")
         }
         guard event.metadata.count <= maxMetadataPairs else {
             throw .invalidRequest(
                 "event \(event.id.uuidString.lowercased()) has \(event.metadata.count) metadata pairs; the limit is \(maxMetadataPairs)")
         }
-        // Keys are nearly always short ASCII: checked on their bytes, a string built only to report one. Metadata
-        // made from raw bytes (`EventMetadata(encoded:count:)`) must be UTF-8, keys and values alike, and hold
-        // exactly its count of pairs in the canonical encoding: keys in increasing order, each once.
+        // Keys are nearly always short ASCII: checked on their bytes, a string built only to report one.
         var problem: String?
-        var pairs = 0
-        var consumed = 0
-        var previousKey: UnsafeBufferPointer<UInt8>?
-        event.metadata.forEachPairBytes { key, value in
-            func text() -> String { String(decoding: key, as: UTF8.self) }
-            defer { previousKey = key }
-            pairs += 1
-            consumed += varintSize(key.count) + key.count + varintSize(value.count) + value.count
+        event.metadata.forEachPairBytes { key, _ in
             if key.isEmpty || key.count > maxMetadataKeyBytes {
-                problem = "metadata key '\(text())' must be 1 to \(maxMetadataKeyBytes) bytes long"
-            } else if !isValidUTF8(key) {
-                problem = "metadata key '\(text())' is not valid UTF-8"
+                problem = "metadata key '\(String(decoding: key, as: UTF8.self))' must be 1 to \(maxMetadataKeyBytes) bytes long"
             } else if firstWhitespaceOrControl(key) {
-                problem = "metadata key '\(text())' contains whitespace or a control character"
-            } else if !isValidUTF8(value) {
-                problem = "the value of metadata key '\(text())' is not valid UTF-8"
-            } else if let previousKey, !keyPrecedes(previousKey, key) {
-                problem = "metadata key '\(text())' is out of order or repeated (keys are sorted, each once)"
+                problem = "metadata key '\(String(decoding: key, as: UTF8.self))' contains whitespace or a control character"
             }
             return problem == nil
         }
         if let problem { throw .invalidRequest(problem) }
-        guard pairs == event.metadata.count, consumed == event.metadata.encoded.count else {
-            throw .invalidRequest(
-                "event \(event.id.uuidString.lowercased()) has metadata bytes that do not hold its \(event.metadata.count) pairs in the canonical encoding")
-        }
         let size = event.payloadSize
         guard size <= maxEventBytes else {
             throw .invalidRequest(

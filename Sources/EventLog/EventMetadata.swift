@@ -185,6 +185,63 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
         }
     }
 
+    /// Why these bytes are not the canonical encoding, or `nil` when they are: a pair count of at least zero, and
+    /// exactly that many pairs, keys and values valid UTF-8, keys in increasing order (as `String` sorts them)
+    /// each once, lengths in their shortest form, no bytes left over. Metadata made from strings always is;
+    /// bytes given to ``init(encoded:count:)`` may not be, and the log refuses to store them.
+    ///
+    /// - Returns: The problem, as a phrase naming the key where there is one.
+    public func encodingProblem() -> String? {
+        guard count >= 0 else { return "metadata with a negative pair count (\(count))" }
+        var problem: String?
+        var pairs = 0
+        var consumed = 0
+        var previousKey: UnsafeBufferPointer<UInt8>?
+        forEachPairBytes { key, value in
+            func text() -> String { String(decoding: key, as: UTF8.self) }
+            defer { previousKey = key }
+            pairs += 1
+            consumed += Self.lengthSize(key.count) + key.count + Self.lengthSize(value.count) + value.count
+            if !Self.isValidUTF8(key) {
+                problem = "metadata key '\(text())' is not valid UTF-8"
+            } else if !Self.isValidUTF8(value) {
+                problem = "the value of metadata key '\(text())' is not valid UTF-8"
+            } else if let previousKey, !Self.keyPrecedes(previousKey, key) {
+                problem = "metadata key '\(text())' is out of order or repeated (keys are sorted, each once)"
+            }
+            return problem == nil
+        }
+        if let problem { return problem }
+        guard pairs == count, consumed == encoded.count else {
+            return "metadata bytes that do not hold its \(count) pairs in the canonical encoding"
+        }
+        return nil
+    }
+
+    /// Whether one valid UTF-8 key sorts strictly before another as the initializers sort them (by `String`'s `<`,
+    /// which for ASCII is the bytes' order).
+    private static func keyPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
+        return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
+    }
+
+    /// How many bytes ``append(_:to:)`` writes for a length (LEB128, shortest form).
+    private static func lengthSize(_ n: Int) -> Int {
+        var size = 1
+        var v = n >> 7
+        while v > 0 {
+            size += 1
+            v >>= 7
+        }
+        return size
+    }
+
+    /// Whether bytes are valid UTF-8; ASCII, nearly all metadata, is checked byte by byte.
+    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
+    }
+
     private func forEachPair(_ body: (String, String) -> Bool) {
         forEachPairBytes { k, v in body(String(decoding: k, as: UTF8.self), String(decoding: v, as: UTF8.self)) }
     }

@@ -1,0 +1,63 @@
+@testable import EventLog
+@testable import EventLogFile
+import Foundation
+import Glibc
+import PawtrailIO
+import Testing
+
+/// A roll that seals the active segment but cannot create the next one leaves a store that goes on consistently
+/// (from review). Exit tests: each caps its own process's descriptors.
+@Suite(.serialized) struct FileStoreRollFailureTests {
+    /// No new descriptor can be opened in this process (the limit at the lowest free one). Returns the undo.
+    static func capDescriptors() -> () -> Void {
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        let old = limit
+        let lowest = dup(0)
+        close(lowest)
+        limit.rlim_cur = rlim_t(lowest)
+        precondition(setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        return {
+            var o = old
+            precondition(setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &o) == 0)
+        }
+    }
+
+    /// prepareAppend seals the active segment, then cannot create the next one (EMFILE): the append fails, the
+    /// lock is released; once descriptors are available again the store goes on consistently.
+    @Test func `a roll that seals but cannot create the next segment leaves a consistent store`() async {
+        await #expect(processExitsWith: .success) {
+            let dir = TemporaryDirectory()
+            let options = FileEventStoreOptions(createIfMissing: true, segmentSize: 16 << 10, durability: .noSync)
+            let store = try FileEventStore.open(path: dir.path, options: options)
+            try await store.append(to: "a-1", [FileStoreGroupWriteFailureTests.random(id: uuid(1), count: 10_000)])
+            let undo = FileStoreRollFailureTests.capDescriptors()
+            let failed = await Task { try await store.append(to: "b-1", [FileStoreGroupWriteFailureTests.random(id: uuid(2), count: 10_000)]) }.result
+            let again = await Task { try await store.append(to: "b-1", [FileStoreGroupWriteFailureTests.random(id: uuid(3), count: 10_000)]) }.result
+            undo()
+            guard case .failure(let e) = failed else {
+                Issue.record("the roll did not fail: \(failed)")
+                return
+            }
+            try! "first failure: \(e); second: \(again)\n".write(toFile: "/tmp/review3-roll.txt", atomically: true, encoding: .utf8)
+            let r = try await store.append(to: "b-1", expected: .noStream, [FileStoreGroupWriteFailureTests.random(id: uuid(4), count: 10_000)])
+            #expect(r.firstPosition == 1)
+            try await store.append(to: "c-1", [event()])
+            let all = try await store.readAll()
+            #expect(all.map(\.position) == Array(0..<UInt64(all.count)))
+            #expect(all.map(\.id).prefix(2) == [uuid(1), uuid(4)])
+            let v1 = try store.verify()
+            let fh = FileHandle(forWritingAtPath: "/tmp/review3-roll.txt")!; fh.seekToEndOfFile(); fh.write("segments: \(try store.segmentNames()) recoveries: \(store.recoveries) verify1: \(v1)\n".data(using: .utf8)!)
+            store.close()
+            do {
+            let other = try FileEventStore.open(path: dir.path, options: options)
+            try await other.append(to: "d-1", [event()])
+            let all2 = try await other.readAll()
+            #expect(all2.map(\.position) == Array(0..<UInt64(all2.count)))
+            let v = try other.verify()
+            fh.write("verify2: \(v)\n".data(using: .utf8)!)
+            other.close()
+            } catch { fh.write("error: \(error)\n".data(using: .utf8)!); throw error }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import PawtrailIO
+
+/// A sealed segment's event-id index (`.eidx`): a 64-bit hash of every event id with its position, so an
+/// idempotency check finds the candidates for an id in one bucket and confirms them by reading the event.
+///
+/// The hashes are sorted and split into 2^b buckets by their top b bits (about four ids per bucket). Each entry
+/// keeps only the 24 bits after the bucket's (a fingerprint: with the bucket, 24 + b bits of the hash) and the
+/// event's position relative to the segment, in 3 bytes (4 when a segment holds 2^24 events or more): 6 or 7
+/// bytes an event, plus about one byte for the bucket table, where whole 8-byte prefixes and 4-byte positions took
+/// 12. A lookup reads one bucket boundary pair and a few entries instead of a binary search's 17 probes.
+///
+/// Layout: header (magic u32, version u16 = 2, bucket bits u8, position width u8, segment first position u64,
+/// count u32, CRC32C of the rest u32) = 24 bytes; bucket table of 2^b + 1 u32 entry indexes (where each bucket
+/// starts, then the count); entries of (fingerprint u24, relative position u24 or u32), sorted by hash.
+struct EventIDIndexFile {
+    static let headerSize = 24
+    static let version: UInt16 = 2
+    static let fingerprintBits = 24
+
+    let mapped: MappedFile
+    let segmentFirstPosition: UInt64
+    let count: Int
+    let bucketBits: Int
+    let positionWidth: Int
+
+    private var entrySize: Int { 3 + positionWidth }
+    private var entriesStart: Int { Self.headerSize + ((1 << bucketBits) + 1) * 4 }
+
+    /// The 64-bit hash an event id is indexed by: the id's two halves mixed (MurmurHash3's finalizer), so that
+    /// ids that are not random, such as time-ordered UUIDv7s, still spread evenly over the buckets. Part of the
+    /// file format: never change it.
+    static func key(_ id: UUID) -> UInt64 {
+        withUnsafeBytes(of: id.uuid) { raw in
+            let lo = raw.loadUnaligned(as: UInt64.self).littleEndian
+            let hi = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
+            return fmix64(lo ^ fmix64(hi &+ 0x9E37_79B9_7F4A_7C15))
+        }
+    }
+
+    private static func fmix64(_ value: UInt64) -> UInt64 {
+        var k = value
+        k ^= k >> 33
+        k &*= 0xFF51_AFD7_ED55_8CCD
+        k ^= k >> 33
+        k &*= 0xC4CE_B9FE_1A85_EC53
+        k ^= k >> 33
+        return k
+    }
+
+    /// About four entries a bucket.
+    static func bucketBits(count: Int) -> Int {
+        guard count >= 8 else { return 0 }
+        return min(24, (Int.bitWidth - 1 - count.leadingZeroBitCount) - 2)
+    }
+
+    private static func bucket(_ key: UInt64, bits: Int) -> Int {
+        bits == 0 ? 0 : Int(key >> UInt64(64 - bits))
+    }
+
+    private static func fingerprint(_ key: UInt64, bits: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: (key << UInt64(bits)) >> UInt64(64 - fingerprintBits))
+    }
+
+    static func encode(segmentFirstPosition: UInt64, ids: [(key: UInt64, position: UInt64)]) -> [UInt8] {
+        let sorted = ids.sorted { ($0.key, $0.position) < ($1.key, $1.position) }
+        let bits = bucketBits(count: sorted.count)
+        let maxRelative = sorted.map { $0.position - segmentFirstPosition }.max() ?? 0
+        let positionWidth = maxRelative < (1 << 24) ? 3 : 4
+        var body = ByteWriter(capacity: ((1 << bits) + 1) * 4 + sorted.count * (3 + positionWidth))
+        var next = 0
+        for b in 0..<(1 << bits) {
+            body.write(UInt32(next))
+            while next < sorted.count, bucket(sorted[next].key, bits: bits) == b { next += 1 }
+        }
+        body.write(UInt32(sorted.count))
+        for e in sorted {
+            let fp = fingerprint(e.key, bits: bits)
+            let rel = UInt32(e.position - segmentFirstPosition)
+            body.bytes.append(UInt8(truncatingIfNeeded: fp))
+            body.bytes.append(UInt8(truncatingIfNeeded: fp >> 8))
+            body.bytes.append(UInt8(truncatingIfNeeded: fp >> 16))
+            for i in 0..<positionWidth { body.bytes.append(UInt8(truncatingIfNeeded: rel >> (8 * i))) }
+        }
+        var w = ByteWriter(capacity: headerSize + body.count)
+        w.write(LogFormat.eventIDIndexMagic)
+        w.write(version)
+        w.write(UInt8(bits))
+        w.write(UInt8(positionWidth))
+        w.write(segmentFirstPosition)
+        w.write(UInt32(sorted.count))
+        w.write(CRC32C.checksum(body.bytes))
+        w.write(bytes: body.bytes)
+        return w.bytes
+    }
+
+    /// Maps and checks an index file (version, checksum, bucket table, count, every position inside the segment);
+    /// `nil` when it fails a check (an index of an older version too), and the caller rebuilds it.
+    static func load(path: String, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
+        guard FileSystem.exists(path), let m = try? MappedFile(path: path) else { return nil }
+        return load(m, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents)
+    }
+
+    static func load(_ m: MappedFile, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
+        guard m.bytes.count >= headerSize else { return nil }
+        let b = m.bytes
+        guard b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.eventIDIndexMagic,
+            b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version,
+            b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
+        else { return nil }
+        let bits = Int(b[6])
+        let positionWidth = Int(b[7])
+        let n = Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
+        guard bits <= 24, positionWidth == 3 || positionWidth == 4, UInt64(n) == segmentEvents,
+            headerSize + ((1 << bits) + 1) * 4 + n * (3 + positionWidth) == b.count
+        else { return nil }
+        let crc = b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        let index = EventIDIndexFile(mapped: m, segmentFirstPosition: segmentFirstPosition, count: n, bucketBits: bits, positionWidth: positionWidth)
+        var previous = 0
+        for i in 0...(1 << bits) {
+            let start = index.bucketStart(i)
+            guard start >= previous, start <= n else { return nil }
+            previous = start
+        }
+        guard index.bucketStart(0) == 0, index.bucketStart(1 << bits) == n else { return nil }
+        for i in 0..<n {
+            guard UInt64(index.relativePosition(at: i)) < segmentEvents else { return nil }
+        }
+        return index
+    }
+
+    private func bucketStart(_ bucket: Int) -> Int {
+        Int(mapped.bytes.loadUnaligned(fromByteOffset: Self.headerSize + bucket * 4, as: UInt32.self).littleEndian)
+    }
+
+    private func relativePosition(at i: Int) -> UInt32 {
+        let o = entriesStart + i * entrySize + 3
+        let b = mapped.bytes
+        var v = UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16
+        if positionWidth == 4 { v |= UInt32(b[o + 3]) << 24 }
+        return v
+    }
+
+    /// What a lookup reads, as plain values: a store probes every sealed segment's index for each new event id,
+    /// and a flat array of these is scanned without reference counting or bounds checks on the way. Valid while
+    /// this index's mapping is (its segment holds it).
+    struct Probe {
+        let base: UnsafeRawPointer
+        let bucketBits: Int
+        let entriesStart: Int
+        let entrySize: Int
+        let positionWidth: Int
+        let firstPosition: UInt64
+
+        /// The positions of the entries with the key's bucket and fingerprint, to confirm by reading the event.
+        @inline(__always)
+        func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
+            let bucket = EventIDIndexFile.bucket(key, bits: bucketBits)
+            let fp = EventIDIndexFile.fingerprint(key, bits: bucketBits)
+            let table = base + EventIDIndexFile.headerSize + bucket * 4
+            var i = Int(table.loadUnaligned(as: UInt32.self).littleEndian)
+            let end = Int(table.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+            while i < end {
+                let entry = base + entriesStart + i * entrySize
+                let f = UInt32(entry.load(as: UInt8.self)) | UInt32(entry.load(fromByteOffset: 1, as: UInt8.self)) << 8
+                    | UInt32(entry.load(fromByteOffset: 2, as: UInt8.self)) << 16
+                if f > fp { return }
+                if f == fp {
+                    var rel = UInt64(entry.load(fromByteOffset: 3, as: UInt8.self)) | UInt64(entry.load(fromByteOffset: 4, as: UInt8.self)) << 8
+                        | UInt64(entry.load(fromByteOffset: 5, as: UInt8.self)) << 16
+                    if positionWidth == 4 { rel |= UInt64(entry.load(fromByteOffset: 6, as: UInt8.self)) << 24 }
+                    guard try body(firstPosition + rel) else { return }
+                }
+                i += 1
+            }
+        }
+    }
+
+    /// This index as a ``Probe``.
+    var probe: Probe {
+        Probe(
+            base: mapped.bytes.baseAddress!, bucketBits: bucketBits, entriesStart: entriesStart, entrySize: entrySize,
+            positionWidth: positionWidth, firstPosition: segmentFirstPosition)
+    }
+
+    /// Visits the positions whose event id hashes to the same bucket and fingerprint (candidates to confirm by
+    /// reading the event), without allocating: nearly every lookup of a new id finds none.
+    func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
+        try probe.forEachCandidate(key: key, body)
+    }
+}

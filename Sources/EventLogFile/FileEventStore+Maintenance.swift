@@ -24,7 +24,11 @@ extension FileEventStore {
             for name in try FileSystem.contentsOfDirectory(path) where name != LogFormat.segmentsDirectory {
                 let p = path + "/" + name
                 if FileSystem.isDirectory(p) {
-                    for inner in try FileSystem.contentsOfDirectory(p) { diskBytes += Self.fileSize(p + "/" + inner) }
+                    for inner in try FileSystem.contentsOfDirectory(p) {
+                        let size = Self.fileSize(p + "/" + inner)
+                        diskBytes += size
+                        if name == LogFormat.runsDirectory { indexBytes += size }
+                    }
                 } else {
                     diskBytes += Self.fileSize(p)
                 }
@@ -44,6 +48,8 @@ extension FileEventStore {
                 lastRecordedAt: next == 0 ? nil : s.lastRecordedAt, rawBytes: s.rawBytes, diskBytes: diskBytes,
                 segmentBytes: segmentBytes, indexBytes: indexBytes, dictionaries: s.dictionaries.count)
             stats.preallocatedBytes = preallocated
+            stats.indexRuns = s.runs.count
+            stats.indexedSegments = s.coveredSegments
             return stats
         }
     }

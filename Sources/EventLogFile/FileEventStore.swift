@@ -53,6 +53,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var trainingRunning = false
     /// Segments whose compaction failed (damage): not retried in this process; `log verify` reports them.
     private var compactionFailed = Set<UInt64>()
+    /// The first position of an index run that could not be built (damage in its segments): not retried in this
+    /// process, so lookups keep asking those segments one by one; `log verify` reports the damage.
+    private var indexRunFailedAt: UInt64?
 
     private init(path: String, options: FileEventStoreOptions, state: LogState) {
         self.path = path
@@ -191,7 +194,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         compaction.unlock()
     }
 
-    /// Rewrites every sealed segment not yet compacted into large compressed blocks.
+    /// Rewrites every sealed segment not yet compacted into large compressed blocks, and merges the indexes of
+    /// sealed segments into index runs (see ``FileEventStoreOptions/indexRunSegments``). Returns at once, doing
+    /// nothing, when another process is at this work.
     ///
     /// - Returns: The segment files rewritten.
     /// - Throws: An I/O or corruption error.
@@ -207,7 +212,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             compaction.broadcast()
             compaction.unlock()
         }
-        return try compactSealedSegments()
+        return try upkeep(compacting: true)
     }
 
     /// The segment file names, oldest first.
@@ -431,7 +436,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 group.failDependents(e)
                 return group.results
             }
-            try stateLock.withLock {
+            stateLock.withLock {
                 // The group is committed now. Sealing and training are upkeep: if they fail, the commits stand,
                 // and the next group (or open) tries again; they never turn a commit into a reported failure.
                 if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
@@ -630,8 +635,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     // MARK: - Compaction
 
     private func scheduleCompactionIfNeeded() {
-        guard options.compactSealedSegments else { return }
-        let due = stateLock.withLock { state.sealed.contains { $0.header.layout == .commits && !compactionFailed.contains($0.firstPosition) } }
+        let due = stateLock.withLock {
+            (options.compactSealedSegments && state.sealed.contains { $0.header.layout == .commits && !compactionFailed.contains($0.firstPosition) })
+                || indexRunDue(state)
+        }
         guard due else { return }
         compaction.lock()
         defer { compaction.unlock() }
@@ -646,7 +653,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         let thread = Thread { [self] in
             try? ThreadPriority.lowerCurrentThread()
             while true {
-                _ = try? compactSealedSegments()
+                _ = try? upkeep(compacting: options.compactSealedSegments)
                 compaction.lock()
                 if compactionRerun {
                     compactionRerun = false
@@ -663,11 +670,82 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         thread.start()
     }
 
-    private func compactSealedSegments() throws -> [String] {
-        // One compactor at a time across processes; another process already at it does the work.
+    /// One pass of the sealed segments' upkeep, in one process at a time: compacting them (when asked), then
+    /// merging their indexes into index runs. The runs are built even when a segment fails to compact.
+    private func upkeep(compacting: Bool) throws -> [String] {
+        // One process at a time; another process already at it does the work.
         let lock = try FileDescriptor.open(path + "/" + LogFormat.compactionLockName, .readWriteCreate)
         guard try lock.lockExclusive(wait: false) else { return [] }
         defer { try? lock.unlock() }
+        var compacted: [String] = []
+        var failure: (any Error)?
+        if compacting {
+            do { compacted = try compactSealedSegments() } catch { failure = error }
+        }
+        try buildIndexRuns()
+        if let failure { throw failure }
+        return compacted
+    }
+
+    /// Whether enough sealed segments lie beyond the index runs to make another (under the state lock).
+    private func indexRunDue(_ s: LogState) -> Bool {
+        let size = options.indexRunSegments
+        let covered = s.coveredSegments
+        return size > 1 && s.sealed.count - covered >= size && indexRunFailedAt != s.sealed[covered].firstPosition
+    }
+
+    /// Builds index runs over the sealed segments beyond the last run, `indexRunSegments` at a time, each from
+    /// its segments' files outside the state lock, then takes them up. The caller holds the upkeep lock.
+    private func buildIndexRuns() throws {
+        let builder = IndexRunBuilder(dictionaries: state.dictionaries)
+        while true {
+            let pending: [SealedSegment]? = try withState(writer: false) { s in
+                guard indexRunDue(s) else { return nil }
+                let covered = s.coveredSegments
+                return Array(s.sealed[covered..<(covered + options.indexRunSegments)])
+            }
+            guard let segments = pending, let first = segments.first, let last = segments.last else { break }
+            let built: (streams: [UInt8], ids: [UInt8])
+            do {
+                built = try builder.build(segments)
+            } catch {
+                stateLock.withLock { indexRunFailedAt = first.firstPosition }
+                throw EventStoreError.reported(error)
+            }
+            if !FileSystem.exists(state.runsDirectory) { try FileSystem.createDirectory(state.runsDirectory) }
+            // Derived data, like the segments' index files: written without a flush, checked when loaded. The
+            // `.ridx` goes last, since it is the file that makes a run visible to `loadRuns`.
+            let base = state.runsDirectory + "/" + IndexRun.baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
+            try FileSystem.writeAtomically(built.ids, to: base + ".eidx", sync: false)
+            try FileSystem.writeAtomically(built.streams, to: base + ".ridx", sync: false)
+            let advanced = try withState(writer: false) { s in
+                try s.loadRuns()
+                return (s.runs.last?.lastPosition).map { $0 >= last.lastPosition } ?? false
+            }
+            guard advanced else {
+                stateLock.withLock { indexRunFailedAt = first.firstPosition }
+                throw EventStoreError.storeFailure("the index run just written to \(base).ridx does not load")
+            }
+        }
+        try removeUnusedRunFiles()
+    }
+
+    /// Removes run files no run uses (superseded, damaged, or left by a writer that died while writing them),
+    /// except those beyond the covered segments, which may yet be taken up once the gap before them is filled.
+    private func removeUnusedRunFiles() throws {
+        guard FileSystem.exists(state.runsDirectory) else { return }
+        let (used, coveredEnd): (Set<String>, UInt64) = stateLock.withLock {
+            let names = state.runs.map { IndexRun.baseName(firstPosition: $0.firstPosition, lastPosition: $0.lastPosition) }
+            return (Set(names.flatMap { [$0 + ".ridx", $0 + ".eidx"] }), state.runs.last.map { $0.lastPosition + 1 } ?? 0)
+        }
+        for name in try FileSystem.contentsOfDirectory(state.runsDirectory) where !used.contains(name) {
+            let stem = name.hasSuffix(".eidx") ? String(name.dropLast(5)) + ".ridx" : name
+            if let (first, _) = IndexRun.positions(ofFileName: stem), first >= coveredEnd { continue }
+            try? FileSystem.removeFile(state.runsDirectory + "/" + name)
+        }
+    }
+
+    private func compactSealedSegments() throws -> [String] {
         let candidates = try withState(writer: false) { s in
             s.sealed.filter { $0.header.layout == .commits }.map { ($0.firstPosition, $0.path, $0.name) }
         }

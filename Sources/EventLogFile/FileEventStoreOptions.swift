@@ -29,6 +29,10 @@ public struct FileEventStoreOptions: Sendable {
     public var dictionaryTrainingThreshold: Int
     /// Rewrite sealed segments into compressed blocks as soon as they are sealed.
     public var compactSealedSegments: Bool
+    /// How many sealed segments the writer's upkeep merges into one index run (default 16; 0 or 1: none).
+    /// Appends ask each sealed segment no run covers whether a new event id or stream exists, so this divides
+    /// that work, which otherwise grows with the store.
+    public var indexRunSegments: Int
 
     /// Creates options; the defaults are what the CLI uses.
     public init(
@@ -40,7 +44,8 @@ public struct FileEventStoreOptions: Sendable {
         blockCompressionLevel: Int32 = 6,
         commitCompressionLevel: Int32 = 1,
         dictionaryTrainingThreshold: Int = 4 << 20,
-        compactSealedSegments: Bool = true
+        compactSealedSegments: Bool = true,
+        indexRunSegments: Int = 16
     ) {
         self.createIfMissing = createIfMissing
         self.segmentSize = segmentSize
@@ -51,5 +56,6 @@ public struct FileEventStoreOptions: Sendable {
         self.commitCompressionLevel = commitCompressionLevel
         self.dictionaryTrainingThreshold = dictionaryTrainingThreshold
         self.compactSealedSegments = compactSealedSegments
+        self.indexRunSegments = indexRunSegments
     }
 }

@@ -21,6 +21,8 @@ enum LogFormat {
     static let headName = "head"
     static let segmentsDirectory = "segments"
     static let dictionariesDirectory = "dictionaries"
+    /// Index runs: the merged indexes of consecutive sealed segments (derived data, see ``IndexRun``).
+    static let runsDirectory = "runs"
 
     static let manifestMagic: [UInt8] = Array("PAWTRAIL".utf8)
     static let segmentMagic: [UInt8] = Array("PAWTSEG1".utf8)
@@ -28,6 +30,7 @@ enum LogFormat {
     static let headMagic: UInt32 = 0x4441_4548  // "HEAD"
     static let streamIndexMagic: UInt32 = 0x5844_4953  // "SIDX"
     static let eventIDIndexMagic: UInt32 = 0x5844_4945  // "EIDX"
+    static let runStreamIndexMagic: UInt32 = 0x5844_4952  // "RIDX"
 
     /// Segment header size; frames start right after it.
     static let segmentHeaderSize = 64

@@ -48,6 +48,10 @@ public struct LogStats: Hashable, Sendable {
     /// Of `segmentBytes`, the zeros the writer keeps ahead of the data in the active segment (so a commit's
     /// flush writes data only); they hold no events.
     public var preallocatedBytes: UInt64 = 0
+    /// Index runs: the merged indexes of consecutive sealed segments (see ``FileEventStoreOptions/indexRunSegments``).
+    public var indexRuns: Int = 0
+    /// Of the sealed segments, those index runs cover; appends ask the others one by one.
+    public var indexedSegments: Int = 0
 
     /// Uncompressed event bytes per byte on disk, preallocated space left out; `nil` for an empty store.
     public var compressionRatio: Double? {

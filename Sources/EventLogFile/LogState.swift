@@ -17,8 +17,13 @@ final class LogState {
         // Rebuilt at the next lookup, not here: opening a store appends its segments one by one.
         didSet { sealedIDProbesStale = true }
     }
-    /// Each sealed segment's event-id index, in the same order, as plain values for the lookup loop; valid while
-    /// `sealed` holds the segments (and so their mappings), rebuilt whenever `sealed` changes.
+    /// Index runs covering the oldest sealed segments, in order and without gaps: `sealed[0..<coveredSegments]`.
+    private(set) var runs: [IndexRun] = [] {
+        didSet { sealedIDProbesStale = true }
+    }
+    /// The event-id indexes to ask for an id, oldest first: each run's, then each uncovered sealed segment's, as
+    /// plain values for the lookup loop; valid while `runs` and `sealed` hold them (and so their mappings),
+    /// rebuilt whenever either changes.
     private var sealedIDProbes: [EventIDIndexFile.Probe] = []
     private var sealedIDProbesStale = false
     private(set) var active: ActiveSegment?
@@ -37,9 +42,15 @@ final class LogState {
     /// Where this process's last published commit ended (to skip re-checking the file after our own commit).
     private var lastCommitEnd: UInt64?
 
+    /// How many of the oldest sealed segments index runs cover.
+    var coveredSegments: Int { runs.last.map { $0.firstSegment + $0.segmentCount } ?? 0 }
+
+    let runsDirectory: String
+
     init(root: String, options: FileEventStoreOptions) {
         self.root = root
         self.segmentsDirectory = root + "/" + LogFormat.segmentsDirectory
+        self.runsDirectory = root + "/" + LogFormat.runsDirectory
         self.options = options
         self.dictionaries = DictionarySet(
             directory: root + "/" + LogFormat.dictionariesDirectory, commitLevel: options.commitCompressionLevel,
@@ -151,6 +162,42 @@ final class LogState {
         if let s = sealed.last { lastRecordedAt = max(lastRecordedAt, s.footer.lastRecordedAt) }
         if let h = headRecord { lastRecordedAt = max(lastRecordedAt, h.lastRecordedAt) }
         if writer, headRecord != currentHead() { try writeHead() }
+        try loadRuns()
+    }
+
+    /// Takes up the index runs on disk that cover the oldest sealed segments: from the first segment on, the
+    /// longest valid run starting at each run's end. Damaged or stale run files are passed over (lookups then ask
+    /// the segments), and the writer's upkeep builds them again. Runs already loaded are kept, not checked again.
+    func loadRuns() throws {
+        guard FileSystem.exists(runsDirectory) else {
+            runs = []
+            return
+        }
+        var ends: [UInt64: [UInt64]] = [:]
+        for name in try FileSystem.contentsOfDirectory(runsDirectory) {
+            guard let (first, last) = IndexRun.positions(ofFileName: name) else { continue }
+            ends[first, default: []].append(last)
+        }
+        var segmentEnding: [UInt64: Int] = [:]
+        for (i, s) in sealed.enumerated() { segmentEnding[s.lastPosition] = i }
+        var loaded: [IndexRun] = []
+        var next = 0
+        runs: while next < sealed.count, let candidates = ends[sealed[next].firstPosition] {
+            for last in candidates.sorted(by: >) {
+                guard let end = segmentEnding[last] else { continue }
+                if let known = runs.first(where: { $0.firstSegment == next && $0.lastPosition == last }) {
+                    loaded.append(known)
+                } else if let run = IndexRun.load(directory: runsDirectory, segments: sealed[next...end]) {
+                    loaded.append(run)
+                } else {
+                    continue
+                }
+                next = end + 1
+                continue runs
+            }
+            break
+        }
+        if loaded.map(ObjectIdentifier.init) != runs.map(ObjectIdentifier.init) { runs = loaded }
     }
 
     /// Whether the active segment is exactly as this process's last commit left it: the head at our end, the
@@ -533,20 +580,32 @@ final class LogState {
     func currentVersion(_ stream: StreamID) throws -> UInt64? {
         if let s = active?.streams[stream] { return s.lastVersion }
         let h = Hash128(stream.rawValue)
-        for segment in sealed.reversed() {
-            guard let first = segment.streams.firstEntry(for: h) else { continue }
-            if first + 1 >= segment.streams.streamCount || segment.streams.entry(at: first + 1).hash != h {
-                let e = segment.streams.entry(at: first)
-                return e.firstVersion + UInt64(e.count) - 1
+        let covered = coveredSegments
+        for segment in sealed[covered...].reversed() {
+            if let v = try lastVersion(of: stream, hash: h, in: segment) { return v }
+        }
+        for run in runs.reversed() {
+            guard let e = run.streams.entry(for: h) else { continue }
+            if let v = e.lastVersion { return v }
+            // The hash is two streams' within the run: ask the segments holding it.
+            for o in try run.streams.segmentOrdinals(of: e).reversed() {
+                if let v = try lastVersion(of: stream, hash: h, in: sealed[run.firstSegment + o]) { return v }
             }
-            let entries = segment.streams.entries(for: h)
-            for e in entries {
-                let last = e.firstVersion + UInt64(e.count) - 1
-                if entries.count == 1 { return last }
-                // Two streams share a 128-bit hash: tell them apart by reading the event.
-                let positions = try segment.streams.positions(of: e)
-                if try event(at: positions[positions.count - 1]).stream == stream { return last }
-            }
+        }
+        return nil
+    }
+
+    /// A stream's last version in one sealed segment, `nil` when the segment holds none of its events.
+    private func lastVersion(of stream: StreamID, hash h: Hash128, in segment: SealedSegment) throws -> UInt64? {
+        guard let first = segment.streams.firstEntry(for: h) else { return nil }
+        if first + 1 >= segment.streams.streamCount || segment.streams.entry(at: first + 1).hash != h {
+            let e = segment.streams.entry(at: first)
+            return e.firstVersion + UInt64(e.count) - 1
+        }
+        for e in segment.streams.entries(for: h) {
+            // Two streams share a 128-bit hash: tell them apart by reading the event.
+            let positions = try segment.streams.positions(of: e)
+            if try event(at: positions[positions.count - 1]).stream == stream { return e.firstVersion + UInt64(e.count) - 1 }
         }
         return nil
     }
@@ -556,7 +615,7 @@ final class LogState {
         if let p = active?.eventIDs[id] { return try event(at: p) }
         let key = EventIDIndexFile.key(id)
         if sealedIDProbesStale {
-            sealedIDProbes = sealed.map(\.ids.probe)
+            sealedIDProbes = runs.map(\.ids.probe) + sealed[coveredSegments...].map(\.ids.probe)
             sealedIDProbesStale = false
         }
         var found: RecordedEvent?
@@ -586,7 +645,7 @@ final class LogState {
     func streamPositions(_ stream: StreamID, versions: ClosedRange<UInt64> = 0...UInt64.max) throws -> [(version: UInt64, position: UInt64)] {
         var out: [(UInt64, UInt64)] = []
         let h = Hash128(stream.rawValue)
-        for segment in sealed {
+        func collect(_ segment: SealedSegment) throws {
             let entries = segment.streams.entries(for: h)
             for e in entries where (e.firstVersion...(e.firstVersion + UInt64(e.count) - 1)).overlaps(versions) {
                 let positions = try segment.streams.positions(of: e)
@@ -594,6 +653,12 @@ final class LogState {
                 for (i, p) in positions.enumerated() { out.append((e.firstVersion + UInt64(i), p)) }
             }
         }
+        // A run names the segments holding the stream, so a read skips the others.
+        for run in runs {
+            guard let e = run.streams.entry(for: h) else { continue }
+            for o in try run.streams.segmentOrdinals(of: e) { try collect(sealed[run.firstSegment + o]) }
+        }
+        for segment in sealed[coveredSegments...] { try collect(segment) }
         if let s = active?.streams[stream], versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {
             let lo = Int(versions.lowerBound > s.firstVersion ? versions.lowerBound - s.firstVersion : 0)
             let hi = Int(min(versions.upperBound, s.lastVersion) - s.firstVersion)

@@ -7,7 +7,8 @@ import PawtrailIO
 /// Checks: segment headers; every frame's CRC32C, decompression and event decoding; gapless positions across
 /// segments; every stream's versions 0, 1, 2, ... with no gap or repeat; event ids unique; sealed footers
 /// (whole-segment checksum, counts, sparse index entries pointing at real frames); the `.sidx` and `.eidx`
-/// files equal to indexes rebuilt from the data; the head file within the data; dictionaries' checksums.
+/// files equal to indexes rebuilt from the data; index runs (`runs/`) equal to runs rebuilt from the segments; the
+/// head file within the data; dictionaries' checksums.
 struct StoreVerifier {
     let state: LogState
 
@@ -176,9 +177,52 @@ struct StoreVerifier {
                 }
             }
         }
+        indexEntries += try verifyRuns(&problems)
         if let h = head, h.nextPosition > nextPosition {
             problems.append(.init(file: LogFormat.headName, offset: 0, message: "head says the log ends before position \(h.nextPosition); the data ends before \(nextPosition)"))
         }
         return VerifyReport(segments: names.count, events: events, indexEntries: indexEntries, problems: problems)
+    }
+
+    /// Checks every index run file against a run rebuilt from its segments; returns the entries checked. A run
+    /// over damaged segments is not rebuilt (the segments' damage is reported already).
+    private func verifyRuns(_ problems: inout [VerifyReport.Problem]) throws -> UInt64 {
+        guard FileSystem.exists(state.runsDirectory) else { return 0 }
+        var checked: UInt64 = 0
+        let builder = IndexRunBuilder(dictionaries: state.dictionaries)
+        for name in try FileSystem.contentsOfDirectory(state.runsDirectory).sorted() {
+            let file = LogFormat.runsDirectory + "/" + name
+            guard let (first, last) = IndexRun.positions(ofFileName: name) else {
+                if name.hasSuffix(".eidx"), IndexRun.positions(ofFileName: String(name.dropLast(5)) + ".ridx") != nil,
+                    !FileSystem.exists(state.runsDirectory + "/" + String(name.dropLast(5)) + ".ridx")
+                {
+                    problems.append(.init(file: file, offset: nil, message: "index run has no .ridx file (the writer builds it again)"))
+                }
+                continue
+            }
+            guard let i = state.sealed.firstIndex(where: { $0.firstPosition == first }),
+                let j = state.sealed.firstIndex(where: { $0.lastPosition == last }), i <= j
+            else {
+                problems.append(.init(file: file, offset: nil, message: "index run covers positions \(first)-\(last), which do not start and end at sealed segments"))
+                continue
+            }
+            guard let expected = try? builder.build(Array(state.sealed[i...j])) else { continue }
+            let base = state.runsDirectory + "/" + String(name.dropLast(5))
+            for (suffix, bytes) in [(".ridx", expected.streams), (".eidx", expected.ids)] {
+                let runName = LogFormat.runsDirectory + "/" + String(name.dropLast(5)) + suffix
+                guard FileSystem.exists(base + suffix) else {
+                    problems.append(.init(file: runName, offset: nil, message: "index run file is missing (the writer builds it again)"))
+                    continue
+                }
+                let actual = try FileSystem.readFile(base + suffix)
+                if actual != bytes {
+                    let at = zip(actual, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, bytes.count)
+                    problems.append(.init(file: runName, offset: UInt64(at), message: "index run does not match its segments (lookups pass it over; the writer builds it again)"))
+                } else {
+                    checked += UInt64(suffix == ".eidx" ? Int(last - first + 1) : j - i + 1)
+                }
+            }
+        }
+        return checked
     }
 }

@@ -180,7 +180,7 @@ import Testing
         #expect(
             Set(s.keys) == [
                 "segments", "compactedSegments", "events", "streams", "firstPosition", "lastPosition", "firstRecordedAt",
-                "lastRecordedAt", "rawBytes", "diskBytes", "segmentBytes", "indexBytes", "preallocatedBytes", "dictionaries",
+                "lastRecordedAt", "rawBytes", "diskBytes", "segmentBytes", "indexBytes", "indexRuns", "indexedSegments", "preallocatedBytes", "dictionaries",
                 "compressionRatio",
             ])
         #expect(s["events"] as? Int == 1)

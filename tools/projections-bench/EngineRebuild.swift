@@ -40,7 +40,6 @@ struct EngineRebuild: ProjectionRebuilder {
 /// projection from its nearest snapshot, and a view that folds only its own stream (one order).
 enum TimeTravelBench {
     static func run(storePath path: String, samples: Int, seed: UInt64) async throws {
-        let start = ContinuousClock.now
         let store = try FileEventStore.open(path: path)
         defer { store.close() }
         let scratch = path + "-timetravel"

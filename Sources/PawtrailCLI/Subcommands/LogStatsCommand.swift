@@ -32,6 +32,8 @@ enum LogStatsCommand {
             ("diskBytes", "disk bytes", .uint(s.diskBytes)),
             ("segmentBytes", "segment bytes", .uint(s.segmentBytes)),
             ("indexBytes", "index bytes", .uint(s.indexBytes)),
+            ("indexRuns", "index runs", .int(Int64(s.indexRuns))),
+            ("indexedSegments", "indexed segments", .int(Int64(s.indexedSegments))),
             ("preallocatedBytes", "preallocated bytes", .uint(s.preallocatedBytes)),
             ("dictionaries", "dictionaries", .int(Int64(s.dictionaries))),
             ("compressionRatio", "compression ratio", compressionRatio(s).map { .raw(Array($0.utf8)) } ?? .null),

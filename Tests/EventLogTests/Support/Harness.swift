@@ -9,7 +9,8 @@ import Testing
 /// - `memory`: ``InMemoryEventStore``, the reference.
 /// - `file`: ``FileEventStore`` with the default (large) segment size: everything stays in the active segment.
 /// - `fileSmallSegments`: ``FileEventStore`` with 4 KiB segments, so that most cases roll over to new segments
-///   (and a single commit is often larger than a whole segment).
+///   (and a single commit is often larger than a whole segment), and an index run every 2 sealed segments; each
+///   ``Harness/checkpoint()`` waits for the upkeep, so reads and later appends go through the runs.
 /// - `fileReopened`: ``FileEventStore`` reopened (a fresh `FileEventStore.open` on the same directory) at every
 ///   ``Harness/checkpoint()``, i.e. between the appends of a case and its reads: proves what was read came from disk.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -58,7 +59,7 @@ final class Harness: @unchecked Sendable {
     }
 
     static func options(_ backend: Backend) -> FileEventStoreOptions {
-        FileEventStoreOptions(createIfMissing: true, segmentSize: backend.segmentSize)
+        FileEventStoreOptions(createIfMissing: true, segmentSize: backend.segmentSize, indexRunSegments: backend == .fileSmallSegments ? 2 : 16)
     }
 
     /// Closes the file store (drops the only reference) and opens it again on the same directory. The memory
@@ -70,16 +71,24 @@ final class Harness: @unchecked Sendable {
     }
 
     /// For `fileSmallSegments`: asserts the store has rolled over to more than one segment (the premise of cases
-    /// that mean to read across segments). Does nothing for the other backends.
+    /// that mean to read across segments), and that index runs cover its sealed segments once the upkeep is done.
+    /// Does nothing for the other backends.
     func expectRolledOver(sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard backend == .fileSmallSegments, let file = current as? FileEventStore else { return }
         let segments = try file.segmentNames()
         #expect(segments.count > 1, "4 KiB segments should have rolled over", sourceLocation: sourceLocation)
+        // Once the upkeep is done, runs of two cover every pair of sealed segments (the active one is never sealed).
+        file.close()
+        let stats = try file.stats()
+        let sealed = stats.segments - 1
+        #expect(stats.indexedSegments == sealed / 2 * 2, "index runs cover \(stats.indexedSegments) of \(sealed) sealed segments", sourceLocation: sourceLocation)
     }
 
-    /// Called by cases between appends and reads: reopens the `fileReopened` backend, does nothing for the others.
+    /// Called by cases between appends and reads: reopens the `fileReopened` backend, waits for the upkeep (and so
+    /// the index runs) of `fileSmallSegments`, does nothing for the others.
     func checkpoint() throws {
         if backend == .fileReopened { try reopen() }
+        if backend == .fileSmallSegments, let file = current as? FileEventStore { file.close() }
     }
 }
 

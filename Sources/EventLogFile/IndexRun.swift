@@ -1,0 +1,65 @@
+import EventLog
+import PawtrailIO
+
+/// The merged indexes of a run of consecutive sealed segments (files `runs/FIRST-LAST.ridx` and `.eidx`, named by
+/// the first and last positions they cover): one stream index and one event-id index in place of one per segment.
+///
+/// Appends ask every sealed segment whether a new event id or a new stream already exists, so without runs their
+/// cost grows with the number of sealed segments. The writer's upkeep merges each `indexRunSegments` sealed
+/// segments into a run, which divides the lookups by that many. The segments' own index files stay: they answer
+/// for segments no run covers yet, list a stream's positions, and are what `log inspect` shows.
+///
+/// The run's event-id index has the segments' format (``EventIDIndexFile``), with positions relative to the run's
+/// first position; it is built from the segments' data, since a segment's `.eidx` keeps too few bits of each id's
+/// hash to be merged into a larger index.
+final class IndexRun {
+    /// Where the run's first segment is in the store's list of sealed segments.
+    let firstSegment: Int
+    let segmentCount: Int
+    let firstPosition: UInt64
+    let lastPosition: UInt64
+    let streams: RunStreamIndexFile
+    let ids: EventIDIndexFile
+
+    init(firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, streams: RunStreamIndexFile, ids: EventIDIndexFile) {
+        self.firstSegment = firstSegment
+        self.segmentCount = segmentCount
+        self.firstPosition = firstPosition
+        self.lastPosition = lastPosition
+        self.streams = streams
+        self.ids = ids
+    }
+
+    /// The run's file name without extension: both positions in 20 digits.
+    static func baseName(firstPosition: UInt64, lastPosition: UInt64) -> String {
+        func digits(_ v: UInt64) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: 20 - s.count) + s
+        }
+        return digits(firstPosition) + "-" + digits(lastPosition)
+    }
+
+    /// The positions a run file's name covers, `nil` for any other file (such as a temporary one).
+    static func positions(ofFileName name: String) -> (first: UInt64, last: UInt64)? {
+        guard name.utf8.count == 46, name.hasSuffix(".ridx") else { return nil }
+        let u = Array(name.utf8)
+        guard u[20] == UInt8(ascii: "-"), let first = UInt64(String(decoding: u[0..<20], as: UTF8.self)),
+            let last = UInt64(String(decoding: u[21..<41], as: UTF8.self)), first <= last
+        else { return nil }
+        return (first, last)
+    }
+
+    /// Loads and checks a run's two files against the segments it claims to cover; `nil` when either is missing,
+    /// damaged or does not match them.
+    static func load(directory: String, segments: ArraySlice<SealedSegment>) -> IndexRun? {
+        guard let first = segments.first, let last = segments.last else { return nil }
+        let base = directory + "/" + baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
+        let events = last.lastPosition - first.firstPosition + 1
+        guard let streams = RunStreamIndexFile.load(path: base + ".ridx", runFirstPosition: first.firstPosition, segmentCount: segments.count),
+            let ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: first.firstPosition, segmentEvents: events)
+        else { return nil }
+        return IndexRun(
+            firstSegment: segments.startIndex, segmentCount: segments.count, firstPosition: first.firstPosition,
+            lastPosition: last.lastPosition, streams: streams, ids: ids)
+    }
+}

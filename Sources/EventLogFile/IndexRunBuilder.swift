@@ -1,0 +1,64 @@
+import EventLog
+import PawtrailIO
+
+/// Builds an ``IndexRun``'s files from its segments: the stream index by merging the segments' `.sidx` files, the
+/// event-id index by reading every event id from the data. Runs on the upkeep thread, outside the state lock, with
+/// its own descriptors and decompression context.
+struct IndexRunBuilder {
+    let dictionaries: DictionarySet
+    private let decompressor = ZstdDecompressor()
+
+    init(dictionaries: DictionarySet) {
+        self.dictionaries = dictionaries
+    }
+
+    /// The bytes of a run's `.ridx` and `.eidx` files.
+    ///
+    /// - Parameter segments: Consecutive sealed segments, oldest first.
+    /// - Throws: A corruption error when a segment's data cannot be read whole (the run is then not built), or an
+    ///   I/O error.
+    func build(_ segments: [SealedSegment]) throws -> (streams: [UInt8], ids: [UInt8]) {
+        let first = segments[0].firstPosition
+        var ids: [(key: UInt64, position: UInt64)] = []
+        ids.reserveCapacity(Int(segments[segments.count - 1].lastPosition - first + 1))
+        for segment in segments {
+            // Opened afresh: compaction may have replaced the file since the segment was loaded (with the same
+            // events), and the footer read here is the one that describes the bytes read.
+            let fd = try FileDescriptor.open(segment.path, .readOnly)
+            let size = try fd.size()
+            guard let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) else {
+                throw EventStoreError.corrupted(file: segment.path, offset: size, reason: "sealed segment has no valid footer")
+            }
+            let footer = try SegmentFooter.read(fd: fd, file: segment.path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
+            var next = segment.firstPosition
+            var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: footer.dataEnd)
+            var payload: [UInt8] = []
+            while true {
+                var frameHeader: FrameHeader?
+                let (found, stop) = try scanner.next { body, h in
+                    frameHeader = h
+                    try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
+                }
+                if let stop { throw stop.error(file: segment.path) }
+                guard found != nil, let h = frameHeader else { break }
+                try payload.withUnsafeBytes { raw in
+                    try CommitCodec.walkEvents(raw, header: h) { e in
+                        guard e.position == next else {
+                            throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "event at position \(e.position) where \(next) was expected")
+                        }
+                        ids.append((EventIDIndexFile.key(e.id), e.position))
+                        next += 1
+                        return true
+                    }
+                }
+            }
+            guard next == segment.lastPosition + 1 else {
+                throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "read \(next - segment.firstPosition) events; the footer counts \(segment.eventCount)")
+            }
+        }
+        return (
+            RunStreamIndexFile.encode(runFirstPosition: first, segments: segments.map(\.streams)),
+            EventIDIndexFile.encode(segmentFirstPosition: first, ids: ids)
+        )
+    }
+}

@@ -1,0 +1,177 @@
+import EventLog
+import PawtrailIO
+
+/// An index run's stream index (`.ridx`): for each stream with events in a run of consecutive sealed segments,
+/// its last version in the run and which of the run's segments hold its events. An append asks one run instead
+/// of each of its segments for a stream's current version; a stream read visits only the segments listed.
+///
+/// Built by merging the segments' `.sidx` files, which know streams only by their 128-bit hash. A hash that any
+/// segment lists twice (two streams sharing it) is marked ambiguous: lookups then ask the listed segments, which
+/// tell the streams apart by reading an event.
+///
+/// Layout: header (magic u32, version u16, reserved u16, run first position u64, segment count u32, stream count
+/// u32, list bytes u32, CRC32C of everything after the header u32) = 32 bytes; directory sorted by stream hash:
+/// (hash high u64, hash low u64, last version u64 or all ones when ambiguous, list offset u32, list count u32) =
+/// 32 bytes each; lists: per stream, the ordinals (0-based within the run) of the segments holding it, ascending,
+/// as varint deltas. Derived data: written without a flush, checked on load, rebuilt when missing or invalid.
+struct RunStreamIndexFile {
+    struct Entry {
+        var hash: Hash128
+        /// `nil` when the hash is ambiguous within the run.
+        var lastVersion: UInt64?
+        var listOffset: Int
+        var listCount: Int
+    }
+
+    static let headerSize = 32
+    static let entrySize = 32
+    static let version: UInt16 = 1
+    private static let ambiguous = UInt64.max
+
+    let mapped: MappedFile
+    let runFirstPosition: UInt64
+    let segmentCount: Int
+    let streamCount: Int
+
+    /// Builds the file's bytes from the stream indexes of a run's segments, oldest first.
+    static func encode(runFirstPosition: UInt64, segments: [StreamIndexFile]) -> [UInt8] {
+        var directory = ByteWriter()
+        var lists = ByteWriter()
+        var streams = 0
+        // A k-way merge of the segments' sorted directories: memory stays at the output's size.
+        var cursors = [Int](repeating: 0, count: segments.count)
+        while true {
+            var smallest: Hash128?
+            for (s, segment) in segments.enumerated() where cursors[s] < segment.streamCount {
+                let h = segment.entry(at: cursors[s]).hash
+                if smallest.map({ h < $0 }) ?? true { smallest = h }
+            }
+            guard let hash = smallest else { break }
+            var lastVersion: UInt64 = 0
+            var isAmbiguous = false
+            var ordinals: [Int] = []
+            for (s, segment) in segments.enumerated() {
+                var matches = 0
+                while cursors[s] < segment.streamCount {
+                    let e = segment.entry(at: cursors[s])
+                    guard e.hash == hash else { break }
+                    lastVersion = e.firstVersion + UInt64(e.count) - 1
+                    matches += 1
+                    cursors[s] += 1
+                }
+                if matches > 0 { ordinals.append(s) }
+                if matches > 1 { isAmbiguous = true }
+            }
+            directory.write(hash.high)
+            directory.write(hash.low)
+            directory.write(isAmbiguous ? ambiguous : lastVersion)
+            directory.write(UInt32(lists.count))
+            directory.write(UInt32(ordinals.count))
+            var previous = 0
+            for o in ordinals {
+                lists.writeVarint(UInt64(o - previous))
+                previous = o
+            }
+            streams += 1
+        }
+        var body = directory.bytes
+        body.append(contentsOf: lists.bytes)
+        var w = ByteWriter(capacity: headerSize + body.count)
+        w.write(LogFormat.runStreamIndexMagic)
+        w.write(version)
+        w.write(UInt16(0))
+        w.write(runFirstPosition)
+        w.write(UInt32(segments.count))
+        w.write(UInt32(streams))
+        w.write(UInt32(lists.count))
+        w.write(CRC32C.checksum(body))
+        w.write(bytes: body)
+        return w.bytes
+    }
+
+    /// Maps and checks an index file: its checksum and structure (hashes strictly ascending, every list inside
+    /// the file, non-empty, and naming only the run's segments). `nil` when it does not belong to the run or
+    /// fails a check; the caller then ignores it, and the writer builds it again.
+    static func load(path: String, runFirstPosition: UInt64, segmentCount: Int) -> RunStreamIndexFile? {
+        guard FileSystem.exists(path), let m = try? MappedFile(path: path) else { return nil }
+        return load(m, runFirstPosition: runFirstPosition, segmentCount: segmentCount)
+    }
+
+    static func load(_ m: MappedFile, runFirstPosition: UInt64, segmentCount: Int) -> RunStreamIndexFile? {
+        let b = m.bytes
+        guard b.count >= headerSize, b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.runStreamIndexMagic,
+            b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version,
+            b.loadUnaligned(fromByteOffset: 6, as: UInt16.self) == 0,
+            b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == runFirstPosition,
+            Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian) == segmentCount
+        else { return nil }
+        let streams = Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
+        let listBytes = Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
+        guard headerSize + streams * entrySize + listBytes == b.count else { return nil }
+        let crc = b.loadUnaligned(fromByteOffset: 28, as: UInt32.self).littleEndian
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
+        let file = RunStreamIndexFile(mapped: m, runFirstPosition: runFirstPosition, segmentCount: segmentCount, streamCount: streams)
+        var previous: Hash128?
+        for i in 0..<streams {
+            let e = file.entry(at: i)
+            guard previous.map({ $0 < e.hash }) ?? true, e.listCount > 0, e.listCount <= segmentCount,
+                e.listOffset < listBytes, (try? file.segmentOrdinals(of: e)) != nil
+            else { return nil }
+            previous = e.hash
+        }
+        return file
+    }
+
+    func entry(at i: Int) -> Entry {
+        let o = Self.headerSize + i * Self.entrySize
+        let b = mapped.bytes
+        let last = b.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self).littleEndian
+        return Entry(
+            hash: Hash128(
+                high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
+                low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian),
+            lastVersion: last == Self.ambiguous ? nil : last,
+            listOffset: Int(b.loadUnaligned(fromByteOffset: o + 24, as: UInt32.self).littleEndian),
+            listCount: Int(b.loadUnaligned(fromByteOffset: o + 28, as: UInt32.self).littleEndian))
+    }
+
+    /// The entry for a stream hash, found by binary search without allocating.
+    func entry(for hash: Hash128) -> Entry? {
+        let b = mapped.bytes
+        var lo = 0
+        var hi = streamCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let o = Self.headerSize + mid * Self.entrySize
+            let h = Hash128(
+                high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
+                low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
+            if h < hash { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < streamCount else { return nil }
+        let e = entry(at: lo)
+        return e.hash == hash ? e : nil
+    }
+
+    /// The ordinals, within the run, of the segments holding an entry's stream, ascending.
+    ///
+    /// - Throws: When the list runs past the file or names a segment outside the run (checked on load).
+    func segmentOrdinals(of e: Entry) throws(ByteReaderError) -> [Int] {
+        var r = ByteReader(mapped.bytes, offset: Self.headerSize + streamCount * Self.entrySize + e.listOffset)
+        var out: [Int] = []
+        out.reserveCapacity(e.listCount)
+        var ordinal: UInt64 = 0
+        for i in 0..<e.listCount {
+            let delta = try r.readVarint()
+            guard delta < UInt64(segmentCount), (i == 0 || delta > 0) else {
+                throw ByteReaderError(reason: "segment ordinal out of order or outside the run", offset: r.offset)
+            }
+            ordinal += delta
+            guard ordinal < UInt64(segmentCount) else {
+                throw ByteReaderError(reason: "segment ordinal outside the run", offset: r.offset)
+            }
+            out.append(Int(ordinal))
+        }
+        return out
+    }
+}

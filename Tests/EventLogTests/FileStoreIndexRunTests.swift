@@ -1,0 +1,184 @@
+import EventLog
+@testable import EventLogFile
+import Foundation
+import PawtrailIO
+import Testing
+
+/// Index runs: the merged indexes of consecutive sealed segments that appends and stream reads ask instead of
+/// each segment. Every answer must be the one the segments give.
+@Suite struct FileStoreIndexRunTests {
+    /// Six events a segment, a run every three sealed segments, no flush (the tests are about lookups).
+    static let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 6, durability: .noSync, indexRunSegments: 3)
+
+    /// What a workload appended: each stream's event ids in version order, and every request with its result.
+    struct Written {
+        var streams: [StreamID: [UUID]] = [:]
+        var appends: [(request: AppendRequest, result: AppendResult)] = []
+    }
+
+    /// 40 commits: two events to one of nine busy streams and one to a stream of its own, so runs hold streams
+    /// spread over many segments and streams that appear once.
+    static func fill(_ store: FileEventStore) async throws -> Written {
+        var written = Written()
+        for k in 0..<40 {
+            let busy = stream("busy-\(k % 9)")
+            let lonely = stream("lonely-\(k)")
+            let entries: [AppendRequest.Entry] = [
+                .init(stream: busy, event: event("Ticked", "{\"k\":\(k),\"i\":0}")),
+                .init(stream: busy, event: event("Ticked", "{\"k\":\(k),\"i\":1}")),
+                .init(stream: lonely, event: event("Started", "{\"k\":\(k)}")),
+            ]
+            let request = AppendRequest(entries: entries)
+            let result = try await store.append(request)
+            for e in entries { written.streams[e.stream, default: []].append(e.event.id) }
+            written.appends.append((request, result))
+        }
+        return written
+    }
+
+    /// Checks every stream's version and events, retries of old appends, and conflicts, against what was written.
+    static func expectAnswers(_ store: FileEventStore, _ written: Written, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for (s, ids) in written.streams {
+            #expect(try await store.streamVersion(of: s) == UInt64(ids.count - 1), "\(s)", sourceLocation: sourceLocation)
+            let read = try await store.events(of: s)
+            #expect(read.map(\.id) == ids, "\(s)", sourceLocation: sourceLocation)
+            #expect(read.map(\.version) == (0..<UInt64(ids.count)).map { $0 }, "\(s)", sourceLocation: sourceLocation)
+            let backward = try await store.readAll(.stream(s), direction: .backward, pageSize: 2)
+            #expect(backward.map(\.id) == ids.reversed(), "\(s)", sourceLocation: sourceLocation)
+        }
+        // Retries of appends long sealed away return their first result and write nothing.
+        let before = try await store.lastPosition()
+        for k in [0, 1, 17, 39] {
+            let (request, result) = written.appends[k]
+            let retried = try await store.append(request)
+            #expect(retried.wasAlreadyCommitted, "append \(k)", sourceLocation: sourceLocation)
+            #expect(retried.firstPosition == result.firstPosition && retried.lastPosition == result.lastPosition, sourceLocation: sourceLocation)
+        }
+        #expect(try await store.lastPosition() == before, sourceLocation: sourceLocation)
+    }
+
+    @Test func `runs cover the sealed segments and every lookup answers as the segments do`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        let written = try await Self.fill(store)
+        store.close()
+        let stats = try store.stats()
+        // 120 events in segments of 6: 20 sealed (and an empty active one), 6 runs of 3 cover 18 of them.
+        #expect(stats.segments == 21)
+        #expect(stats.indexRuns == 6)
+        #expect(stats.indexedSegments == 18)
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/runs/00000000000000000000-00000000000000000017.ridx"))
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/runs/00000000000000000000-00000000000000000017.eidx"))
+        try await Self.expectAnswers(store, written)
+
+        let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
+        #expect(try reopened.stats().indexRuns == 6)
+        try await Self.expectAnswers(reopened, written)
+        #expect(try reopened.verify().problems == [])
+    }
+
+    @Test func `appends find old streams and ids through the runs`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        let written = try await Self.fill(store)
+        store.close()
+        #expect(try store.stats().indexedSegments == 18)
+
+        // A stream that appears once, in the first segment, exists.
+        await expectError(.wrongExpectedVersion(stream: "lonely-0", expected: .noStream, actual: 0)) {
+            try await store.append(to: "lonely-0", expected: .noStream, [event()])
+        }
+        // A busy stream's version is the one in its newest segment.
+        let busy0 = written.streams["busy-0"]!
+        let appended = try await store.append(to: "busy-0", expected: .exact(UInt64(busy0.count - 1)), [event()])
+        #expect(appended.streams == [.init(stream: "busy-0", version: UInt64(busy0.count))])
+        // An id from the first segment with other content is refused, whatever stream it names.
+        let oldID = written.streams["lonely-0"]![0]
+        await expectIdempotencyConflict {
+            try await store.append(to: "fresh", [event("Started", "{\"other\":true}", id: oldID)])
+        }
+        #expect(try await store.streamVersion(of: "fresh") == nil)
+    }
+
+    @Test func `deleted runs are built again and lookups work without them meanwhile`() async throws {
+        let dir = TemporaryDirectory()
+        let written: Written
+        do {
+            let store = try FileEventStore.open(path: dir.path, options: Self.options)
+            written = try await Self.fill(store)
+            store.close()
+        }
+        try FileManager.default.removeItem(atPath: dir.path + "/runs")
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        #expect(try store.stats().indexRuns == 0)
+        try await Self.expectAnswers(store, written)
+
+        // The next append's upkeep builds them again.
+        let more = try await store.append(to: "busy-1", [event()])
+        store.close()
+        #expect(try store.stats().indexedSegments == 18)
+        #expect(try await store.streamVersion(of: "busy-1") == more.streams[0].version)
+        #expect(try store.verify().problems == [])
+    }
+
+    @Test func `a damaged run is passed over, reported by verify, and built again`() async throws {
+        let dir = TemporaryDirectory()
+        let written: Written
+        do {
+            let store = try FileEventStore.open(path: dir.path, options: Self.options)
+            written = try await Self.fill(store)
+            store.close()
+        }
+        let runs = dir.path + "/runs/"
+        let second = runs + "00000000000000000018-00000000000000000035.ridx"
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: second)))
+        bytes[bytes.count - 1] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: second))
+
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        // Runs are taken up from the first segment on: the first run only, the rest waits for the second.
+        let stats = try store.stats()
+        #expect(stats.indexRuns == 1)
+        #expect(stats.indexedSegments == 3)
+        let problems = try store.verify().problems
+        #expect(problems.map(\.file) == ["runs/00000000000000000018-00000000000000000035.ridx"])
+        #expect(problems.first?.message.contains("does not match its segments") == true)
+        // Before any append (whose upkeep builds the run again), lookups ask the segments the damaged run covers.
+        for (s, ids) in written.streams { #expect(try await store.streamVersion(of: s) == UInt64(ids.count - 1)) }
+        try await Self.expectAnswers(store, written)
+
+        _ = try await store.append(to: "busy-2", [event()])
+        store.close()
+        #expect(try store.stats().indexedSegments == 18)
+        #expect(try store.verify().problems == [])
+    }
+
+    @Test func `a run over a damaged segment is not built and lookups ask the segments`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(
+            createIfMissing: true, maxSegmentEvents: 6, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        let written: Written
+        do {
+            let store = try FileEventStore.open(path: dir.path, options: options)
+            written = try await Self.fill(store)
+            store.close()
+        }
+        // Damage the data of the fifth segment (positions 24-29), beyond the first run.
+        let segment = dir.path + "/segments/00000000000000000024.seg"
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: segment)))
+        bytes[LogFormat.segmentHeaderSize + 20] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+
+        var withRuns = Self.options
+        withRuns.compactSealedSegments = false
+        let store = try FileEventStore.open(path: dir.path, options: withRuns)
+        _ = try await store.append(to: "busy-3", [event()])
+        store.close()
+        let stats = try store.stats()
+        #expect(stats.indexRuns == 1, "the run over segments 3-5 reads the damaged one and is not built")
+        #expect(stats.indexedSegments == 3)
+        // Streams that do not reach the damage read as before; the damaged one's stream read fails, as without runs.
+        #expect(try await store.events(of: "lonely-0").map(\.id) == written.streams["lonely-0"]!)
+        #expect(try await store.streamVersion(of: "lonely-39") == 0)
+    }
+}

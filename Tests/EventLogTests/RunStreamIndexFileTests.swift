@@ -1,0 +1,94 @@
+import EventLog
+@testable import EventLogFile
+import Foundation
+import PawtrailIO
+import Testing
+
+/// An index run's stream index, merged from its segments' stream indexes: each stream's last version and the
+/// segments holding it; a hash two streams share is marked ambiguous rather than given either one's version.
+@Suite struct RunStreamIndexFileTests {
+    private func segmentIndex(_ first: UInt64, _ streams: [(String, UInt64, [UInt64])]) -> StreamIndexFile {
+        let bytes = StreamIndexFile.encode(segmentFirstPosition: first, streams: streams.map { (stream($0.0), $0.1, $0.2) })
+        let events = streams.reduce(0) { $0 + $1.2.count }
+        return StreamIndexFile.load(MappedFile(copying: bytes, path: "x.sidx"), segmentFirstPosition: first, segmentEvents: UInt64(events))!
+    }
+
+    /// A segment index whose two entries share one hash, as two streams colliding in 128 bits would: built by
+    /// hand, since no known pair of stream ids collides.
+    private func collidingSegmentIndex(_ first: UInt64, hash: Hash128) -> StreamIndexFile {
+        var body = ByteWriter()
+        for (version, postings) in [(UInt64(0), 0), (UInt64(4), 1)] {
+            body.write(hash.high)
+            body.write(hash.low)
+            body.write(version)
+            body.write(UInt32(1))
+            body.write(UInt32(postings))
+        }
+        body.writeVarint(0)
+        body.writeVarint(1)
+        var w = ByteWriter()
+        w.write(LogFormat.streamIndexMagic)
+        w.write(UInt16(1))
+        w.write(UInt16(0))
+        w.write(first)
+        w.write(UInt32(2))
+        w.write(UInt32(2))
+        w.write(UInt32(2))
+        w.write(CRC32C.checksum(body.bytes))
+        w.write(bytes: body.bytes)
+        return StreamIndexFile.load(MappedFile(copying: w.bytes, path: "c.sidx"), segmentFirstPosition: first, segmentEvents: 2)!
+    }
+
+    @Test func `each stream has its last version and the segments that hold it`() throws {
+        let segments = [
+            segmentIndex(0, [("pet-1", 0, [0, 1]), ("pet-2", 0, [2])]),
+            segmentIndex(3, [("pet-3", 0, [3]), ("pet-1", 2, [4])]),
+            segmentIndex(5, [("pet-1", 3, [5, 6, 7]), ("pet-4", 0, [8])]),
+        ]
+        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments)
+        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 3))
+        #expect(run.streamCount == 4)
+        func answer(_ s: String) throws -> (UInt64?, [Int])? {
+            guard let e = run.entry(for: Hash128(s)) else { return nil }
+            return (e.lastVersion, try run.segmentOrdinals(of: e))
+        }
+        #expect(try answer("pet-1")?.0 == 5)
+        #expect(try answer("pet-1")?.1 == [0, 1, 2])
+        #expect(try answer("pet-2")?.0 == 0)
+        #expect(try answer("pet-2")?.1 == [0])
+        #expect(try answer("pet-3")?.1 == [1])
+        #expect(try answer("pet-4")?.1 == [2])
+        #expect(try answer("pet-5") == nil)
+        // Hashes are listed in order, so a lookup is a binary search.
+        let hashes = (0..<run.streamCount).map { run.entry(at: $0).hash }
+        #expect(hashes == hashes.sorted())
+    }
+
+    @Test func `a hash two streams share in a segment is ambiguous in the run`() throws {
+        let hash = Hash128("collides")
+        let segments = [segmentIndex(0, [("collides", 0, [0]), ("other", 0, [1])]), collidingSegmentIndex(2, hash: hash)]
+        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments)
+        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 2))
+        let e = try #require(run.entry(for: hash))
+        #expect(e.lastVersion == nil)
+        #expect(try run.segmentOrdinals(of: e) == [0, 1])
+        #expect(run.entry(for: Hash128("other"))?.lastVersion == 0)
+    }
+
+    @Test func `a damaged or foreign file is refused`() throws {
+        let segments = [segmentIndex(10, [("pet-1", 0, [10, 11])]), segmentIndex(12, [("pet-1", 2, [12])])]
+        let bytes = RunStreamIndexFile.encode(runFirstPosition: 10, segments: segments)
+        func load(_ b: [UInt8], first: UInt64 = 10, count: Int = 2) -> RunStreamIndexFile? {
+            RunStreamIndexFile.load(MappedFile(copying: b, path: "r.ridx"), runFirstPosition: first, segmentCount: count)
+        }
+        #expect(load(bytes) != nil)
+        #expect(load(bytes, first: 0) == nil, "another run's first position")
+        #expect(load(bytes, count: 3) == nil, "another number of segments")
+        #expect(load(Array(bytes.dropLast())) == nil, "truncated")
+        for i in stride(from: 0, to: bytes.count, by: 1) {
+            var damaged = bytes
+            damaged[i] ^= 0x10
+            #expect(load(damaged) == nil, "byte \(i) flipped")
+        }
+    }
+}

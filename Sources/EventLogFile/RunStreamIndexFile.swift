@@ -135,18 +135,14 @@ struct RunStreamIndexFile {
             listCount: Int(b.loadUnaligned(fromByteOffset: o + 28, as: UInt32.self).littleEndian))
     }
 
-    /// The entry for a stream hash, found by binary search without allocating.
+    /// The entry for a stream hash, found by ``HashSearch`` without allocating.
     func entry(for hash: Hash128) -> Entry? {
         let b = mapped.bytes
-        var lo = 0
-        var hi = streamCount
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let o = Self.headerSize + mid * Self.entrySize
-            let h = Hash128(
+        let lo = HashSearch.lowerBound(of: hash, count: streamCount) { i in
+            let o = Self.headerSize + i * Self.entrySize
+            return Hash128(
                 high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
                 low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
-            if h < hash { lo = mid + 1 } else { hi = mid }
         }
         guard lo < streamCount else { return nil }
         let e = entry(at: lo)

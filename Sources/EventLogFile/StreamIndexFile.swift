@@ -121,18 +121,14 @@ struct StreamIndexFile {
     }
 
     /// The index of the first entry with a stream hash, found without allocating (appends look up every
-    /// stream they write this way).
+    /// stream they write this way) by ``HashSearch``.
     func firstEntry(for hash: Hash128) -> Int? {
         let b = mapped.bytes
-        var lo = 0
-        var hi = streamCount
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let o = Self.headerSize + mid * Self.entrySize
-            let h = Hash128(
+        let lo = HashSearch.lowerBound(of: hash, count: streamCount) { i in
+            let o = Self.headerSize + i * Self.entrySize
+            return Hash128(
                 high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
                 low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
-            if h < hash { lo = mid + 1 } else { hi = mid }
         }
         guard lo < streamCount, entry(at: lo).hash == hash else { return nil }
         return lo

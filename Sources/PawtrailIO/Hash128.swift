@@ -7,7 +7,7 @@ public struct Hash128: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var low: UInt64
 
     /// Wraps two halves.
-    public init(high: UInt64, low: UInt64) {
+    @inlinable public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
@@ -66,7 +66,7 @@ public struct Hash128: Hashable, Comparable, Sendable, CustomStringConvertible {
         return k
     }
 
-    public static func < (a: Hash128, b: Hash128) -> Bool { (a.high, a.low) < (b.high, b.low) }
+    @inlinable public static func < (a: Hash128, b: Hash128) -> Bool { (a.high, a.low) < (b.high, b.low) }
 
     public var description: String {
         let h = String(high, radix: 16)

@@ -9,10 +9,11 @@ enum SegmentScaling {
     /// Builds, for each count, a store of that many sealed segments (small ones, so that many are quick to make;
     /// the lookups do not depend on a segment's size), then times appends to it of events with fresh ids to
     /// streams that exist nowhere (each lookup misses in every segment: the worst case, and the common one for a
-    /// new order or booking), with the roll raised so that no segment is sealed while it is timed.
+    /// new order or booking), with the roll raised so that no segment is sealed while it is timed; with the index runs
+/// the builder's upkeep made, and again without them.
     static func run(_ options: BenchOptions) async -> Int32 {
-        print("| sealed segments | events in them | CPU per appended event, no flush | p50 append latency, durable | p99, durable |")
-        print("|---|---|---|---|---|")
+        print("| sealed segments | events in them | index runs | CPU per appended event, no flush, without runs | with runs | p50 append latency, durable, with runs | p99 |")
+        print("|---|---|---|---|---|---|---|")
         for count in options.segmentCounts {
             do {
                 let path = options.directory + "/segments-\(count)"
@@ -29,19 +30,32 @@ enum SegmentScaling {
                     _ = try await builder.append(AppendRequest(entries: entries))
                 }
                 builder.close()
-                for durable in [false, true] {
+                let runs = try builder.stats()
+                // With the index runs the builder's upkeep made (every 16 sealed segments), then without them:
+                // the runs are derived files, and a store whose options build none asks each segment.
+                var cpuPerEvent: [Double] = []
+                var durableLatency: LatencySummary?
+                for (withRuns, durable) in [(true, false), (true, true), (false, false)] {
+                    // Each pass on its own copy of the built store, so none appends after another's events.
+                    let copy = path + "-timed"
+                    try Scratch.remove(copy)
+                    try FileManager.default.copyItem(atPath: path, toPath: copy)
+                    defer { try? Scratch.remove(copy) }
+                    if !withRuns { try Scratch.remove(copy + "/runs") }
                     // Rolls far enough away that no segment is sealed while appends are timed, whatever the flags.
                     let timed = options.segmentAppends * options.segmentBatch
                     var writing = FileEventStoreOptions(
                         segmentSize: max(64 << 20, timed * 2048), maxSegmentEvents: max(131_072, timed + 1), durability: durable ? .sync : .noSync)
                     writing.compactSealedSegments = false
-                    let store = try FileEventStore.open(path: path, options: writing)
+                    writing.indexRunSegments = withRuns ? 16 : 0
+                    let store = try FileEventStore.open(path: copy, options: writing)
                     var latencies: [Double] = []
                     let cpu = Stopwatch.processCPU()
                     let batch = options.segmentBatch
+                    let tag = "\(withRuns ? 1 : 0)\(durable ? 1 : 0)"
                     for i in 0..<options.segmentAppends {
                         let entries = (0..<batch).map { k in
-                            AppendRequest.Entry(stream: StreamID(unchecked: "new-\(durable ? 1 : 0)-\(i * batch + k)"), event: event())
+                            AppendRequest.Entry(stream: StreamID(unchecked: "new-\(tag)-\(i * batch + k)"), event: event())
                         }
                         let t = Stopwatch.now()
                         _ = try await store.append(AppendRequest(entries: entries))
@@ -50,15 +64,16 @@ enum SegmentScaling {
                     let cpuSeconds = Stopwatch.processCPU() - cpu
                     store.close()
                     if durable {
-                        let l = LatencySummary(seconds: latencies)!
-                        print(" \(Format.micros(l.p50Micros)) | \(Format.micros(l.p99Micros)) |")
+                        durableLatency = LatencySummary(seconds: latencies)
                     } else {
-                        let events = Double(options.segmentAppends * options.segmentBatch)
-                        print(
-                            "| \(count) | \(Format.grouped(Double(count * perSegment))) "
-                                + "| \(String(format: "%.2f µs", cpuSeconds / events * 1e6)) |", terminator: "")
+                        cpuPerEvent.append(cpuSeconds / Double(options.segmentAppends * options.segmentBatch) * 1e6)
                     }
                 }
+                let l = durableLatency!
+                print(
+                    "| \(count) | \(Format.grouped(Double(count * perSegment))) | \(runs.indexRuns) runs over \(runs.indexedSegments) "
+                        + "| \(String(format: "%.2f µs", cpuPerEvent[1])) | \(String(format: "%.2f µs", cpuPerEvent[0])) "
+                        + "| \(Format.micros(l.p50Micros)) | \(Format.micros(l.p99Micros)) |")
                 if !options.keep { try? Scratch.remove(path) }
             } catch {
                 Console.progress("pawtrail-bench segments: \(count) segments: \(error)")
@@ -69,8 +84,10 @@ enum SegmentScaling {
         print("Command: `\(ProcessInfo.processInfo.environment["PAWTRAIL_BENCH_COMMAND"] ?? "pawtrail-bench segments")`. "
             + "Each store: sealed segments of \(options.eventsPerSegment) events (not compacted), then \(options.segmentAppends) "
             + "appends of \(options.segmentBatch) events with fresh ids to \(options.segmentBatch) new streams (every lookup misses in every "
-            + "sealed segment), first without flushing (the CPU of the whole process per event), then durable on a reopened store; "
-            + "no segment is sealed while appends are timed.")
+            + "sealed segment and index run), first with the index runs the store's upkeep built (16 segments each): without flushing "
+            + "(the CPU of the whole process per event), then durable; then without flushing with the runs "
+            + "deleted, so that each sealed segment is asked. Each pass runs on a fresh copy of the built store; no segment is "
+            + "sealed while appends are timed.")
         return 0
     }
 

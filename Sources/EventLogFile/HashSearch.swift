@@ -1,0 +1,46 @@
+import PawtrailIO
+
+/// Searching the directories of the index files, which list 128-bit stream hashes in ascending order. The hashes
+/// are spread evenly, so a key's place is first guessed from its value, then bracketed by steps that double away
+/// from the guess, then found by bisection inside the bracket: the probes stay near the guess (a page or two of the
+/// file) instead of a bisection's jumps across all of it, which a store with many segments pays on every lookup.
+enum HashSearch {
+    /// The first index in `0..<count` whose hash is not below `key` (`count` when none is).
+    ///
+    /// - Parameters:
+    ///   - key: The hash looked for.
+    ///   - count: How many hashes there are.
+    ///   - hashAt: The hash at an index; ascending in the index.
+    @inline(__always)
+    static func lowerBound(of key: Hash128, count: Int, hashAt: (Int) -> Hash128) -> Int {
+        guard count > 0 else { return 0 }
+        let guess = Int(truncatingIfNeeded: key.high.multipliedFullWidth(by: UInt64(count)).high)
+        var lo: Int
+        var hi: Int
+        var step = 1
+        if hashAt(guess) < key {
+            lo = guess + 1
+            var probe = lo
+            while probe < count, hashAt(probe) < key {
+                lo = probe + 1
+                probe = lo + step
+                step <<= 1
+            }
+            hi = min(probe, count)
+        } else {
+            hi = guess
+            var probe = hi - 1
+            while probe >= 0, !(hashAt(probe) < key) {
+                hi = probe
+                probe = hi - step
+                step <<= 1
+            }
+            lo = max(probe + 1, 0)
+        }
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if hashAt(mid) < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

@@ -115,7 +115,7 @@ struct RunStreamIndexFile {
         for i in 0..<streams {
             let e = file.entry(at: i)
             guard previous.map({ $0 < e.hash }) ?? true, e.listCount > 0, e.listCount <= segmentCount,
-                e.listOffset < listBytes, (try? file.segmentOrdinals(of: e)) != nil
+                e.listOffset < listBytes, (try? file.forEachSegmentOrdinal(of: e) { _ in }) != nil
             else { return nil }
             previous = e.hash
         }
@@ -153,9 +153,15 @@ struct RunStreamIndexFile {
     ///
     /// - Throws: When the list runs past the file or names a segment outside the run (checked on load).
     func segmentOrdinals(of e: Entry) throws(ByteReaderError) -> [Int] {
-        var r = ByteReader(mapped.bytes, offset: Self.headerSize + streamCount * Self.entrySize + e.listOffset)
         var out: [Int] = []
         out.reserveCapacity(e.listCount)
+        try forEachSegmentOrdinal(of: e) { out.append($0) }
+        return out
+    }
+
+    /// Visits the ordinals of ``segmentOrdinals(of:)`` without collecting them (loading checks every list so).
+    func forEachSegmentOrdinal(of e: Entry, _ body: (Int) -> Void) throws(ByteReaderError) {
+        var r = ByteReader(mapped.bytes, offset: Self.headerSize + streamCount * Self.entrySize + e.listOffset)
         var ordinal: UInt64 = 0
         for i in 0..<e.listCount {
             let delta = try r.readVarint()
@@ -166,8 +172,7 @@ struct RunStreamIndexFile {
             guard ordinal < UInt64(segmentCount) else {
                 throw ByteReaderError(reason: "segment ordinal outside the run", offset: r.offset)
             }
-            out.append(Int(ordinal))
+            body(Int(ordinal))
         }
-        return out
     }
 }

@@ -130,6 +130,14 @@ struct EventIDIndexFile {
         return index
     }
 
+    /// The checksum of the file's body, from its header (a run's `.ridx` names its `.eidx` by it).
+    var checksum: UInt32 { mapped.bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian }
+
+    /// The checksum in the header of an encoded file.
+    static func checksum(ofEncoded bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian }
+    }
+
     private func bucketStart(_ bucket: Int) -> Int {
         Int(mapped.bytes.loadUnaligned(fromByteOffset: Self.headerSize + bucket * 4, as: UInt32.self).littleEndian)
     }

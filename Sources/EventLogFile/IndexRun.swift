@@ -49,14 +49,32 @@ final class IndexRun {
         return (first, last)
     }
 
+    /// What identifies a run's segments: a hash of each one's first position, event and commit counts, creation
+    /// time and first and last recorded-at times, none of which compaction changes. Two stores (or one store
+    /// before and after its segments were replaced) give different identities even where their positions match.
+    static func identity<S: Sequence<SealedSegment>>(of segments: S) -> UInt64 {
+        var w = ByteWriter()
+        for s in segments {
+            w.write(s.firstPosition)
+            w.write(s.footer.eventCount)
+            w.write(s.footer.commitCount)
+            w.write(s.header.createdAt.microsecondsSinceEpoch)
+            w.write(s.footer.firstRecordedAt.microsecondsSinceEpoch)
+            w.write(s.footer.lastRecordedAt.microsecondsSinceEpoch)
+        }
+        return w.bytes.withUnsafeBytes { Hash128(bytes: $0).high }
+    }
+
     /// Loads and checks a run's two files against the segments it claims to cover; `nil` when either is missing,
-    /// damaged or does not match them.
+    /// damaged, or was built from other segments or another id index.
     static func load(directory: String, segments: ArraySlice<SealedSegment>) -> IndexRun? {
         guard let first = segments.first, let last = segments.last else { return nil }
         let base = directory + "/" + baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
         let events = last.lastPosition - first.firstPosition + 1
-        guard let streams = RunStreamIndexFile.load(path: base + ".ridx", runFirstPosition: first.firstPosition, segmentCount: segments.count),
-            let ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: first.firstPosition, segmentEvents: events)
+        guard let ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: first.firstPosition, segmentEvents: events),
+            let streams = RunStreamIndexFile.load(
+                path: base + ".ridx", runFirstPosition: first.firstPosition, segmentCount: segments.count, identity: identity(of: segments),
+                idsChecksum: ids.checksum)
         else { return nil }
         return IndexRun(
             firstSegment: segments.startIndex, segmentCount: segments.count, firstPosition: first.firstPosition,

@@ -56,9 +56,10 @@ struct IndexRunBuilder {
                 throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "read \(next - segment.firstPosition) events; the footer counts \(segment.eventCount)")
             }
         }
-        return (
-            RunStreamIndexFile.encode(runFirstPosition: first, segments: segments.map(\.streams)),
-            EventIDIndexFile.encode(segmentFirstPosition: first, ids: ids)
-        )
+        let idBytes = EventIDIndexFile.encode(segmentFirstPosition: first, ids: ids)
+        let streamBytes = RunStreamIndexFile.encode(
+            runFirstPosition: first, segments: segments.map(\.streams), identity: IndexRun.identity(of: segments),
+            idsChecksum: EventIDIndexFile.checksum(ofEncoded: idBytes))
+        return (streamBytes, idBytes)
     }
 }

@@ -10,7 +10,11 @@ import PawtrailIO
 /// tell the streams apart by reading an event.
 ///
 /// Layout: header (magic u32, version u16, reserved u16, run first position u64, segment count u32, stream count
-/// u32, list bytes u32, CRC32C of everything after the header u32) = 32 bytes; directory sorted by stream hash:
+/// u32, list bytes u32, CRC32C of everything after the header u32, the run's segments' identity u64, the CRC32C of
+/// the run's `.eidx` body u32, reserved u32) = 48 bytes. The identity (``IndexRun/identity(of:)``) and the `.eidx`
+/// checksum bind the file to the very segments and id index it was built with, so that run files left from
+/// another store, or from before its segments were replaced, are never taken for this one's. Then a directory
+/// sorted by stream hash:
 /// (hash high u64, hash low u64, last version u64 or all ones when ambiguous, list offset u32, list count u32) =
 /// 32 bytes each; lists: per stream, the ordinals (0-based within the run) of the segments holding it, ascending,
 /// as varint deltas. Derived data: written without a flush, checked on load, rebuilt when missing or invalid.
@@ -23,7 +27,7 @@ struct RunStreamIndexFile {
         var listCount: Int
     }
 
-    static let headerSize = 32
+    static let headerSize = 48
     static let entrySize = 32
     static let version: UInt16 = 1
     private static let ambiguous = UInt64.max
@@ -34,7 +38,14 @@ struct RunStreamIndexFile {
     let streamCount: Int
 
     /// Builds the file's bytes from the stream indexes of a run's segments, oldest first.
-    static func encode(runFirstPosition: UInt64, segments: [StreamIndexFile]) -> [UInt8] {
+    ///
+    /// - Parameters:
+    ///   - runFirstPosition: The run's first position.
+    ///   - segments: The segments' stream indexes, oldest first.
+    ///   - identity: The segments' ``IndexRun/identity(of:)``.
+    ///   - idsChecksum: The checksum in the header of the run's `.eidx` file.
+    /// - Returns: The file's bytes.
+    static func encode(runFirstPosition: UInt64, segments: [StreamIndexFile], identity: UInt64, idsChecksum: UInt32) -> [UInt8] {
         var directory = ByteWriter()
         var lists = ByteWriter()
         var streams = 0
@@ -85,25 +96,32 @@ struct RunStreamIndexFile {
         w.write(UInt32(streams))
         w.write(UInt32(lists.count))
         w.write(CRC32C.checksum(body))
+        w.write(identity)
+        w.write(idsChecksum)
+        w.write(UInt32(0))
         w.write(bytes: body)
         return w.bytes
     }
 
-    /// Maps and checks an index file: its checksum and structure (hashes strictly ascending, every list inside
-    /// the file, non-empty, and naming only the run's segments). `nil` when it does not belong to the run or
-    /// fails a check; the caller then ignores it, and the writer builds it again.
-    static func load(path: String, runFirstPosition: UInt64, segmentCount: Int) -> RunStreamIndexFile? {
+    /// Maps and checks an index file: that it was built from these segments and this `.eidx`, its checksum and
+    /// its structure (hashes strictly ascending, every list inside the file, non-empty, and naming only the run's
+    /// segments). `nil` when it does not belong to the run or fails a check; the caller then ignores it, and the
+    /// writer builds it again.
+    static func load(path: String, runFirstPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32) -> RunStreamIndexFile? {
         guard FileSystem.exists(path), let m = try? MappedFile(path: path) else { return nil }
-        return load(m, runFirstPosition: runFirstPosition, segmentCount: segmentCount)
+        return load(m, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum)
     }
 
-    static func load(_ m: MappedFile, runFirstPosition: UInt64, segmentCount: Int) -> RunStreamIndexFile? {
+    static func load(_ m: MappedFile, runFirstPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32) -> RunStreamIndexFile? {
         let b = m.bytes
         guard b.count >= headerSize, b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.runStreamIndexMagic,
             b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version,
             b.loadUnaligned(fromByteOffset: 6, as: UInt16.self) == 0,
             b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == runFirstPosition,
-            Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian) == segmentCount
+            Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian) == segmentCount,
+            b.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian == identity,
+            b.loadUnaligned(fromByteOffset: 40, as: UInt32.self).littleEndian == idsChecksum,
+            b.loadUnaligned(fromByteOffset: 44, as: UInt32.self) == 0
         else { return nil }
         let streams = Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
         let listBytes = Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)

@@ -181,4 +181,28 @@ import Testing
         #expect(try await store.events(of: "lonely-0").map(\.id) == written.streams["lonely-0"]!)
         #expect(try await store.streamVersion(of: "lonely-39") == 0)
     }
+
+    @Test func `runs left from another store with the same segment layout are not taken up`() async throws {
+        let first = TemporaryDirectory()
+        let second = TemporaryDirectory()
+        var written: [Written] = []
+        for dir in [first, second] {
+            let store = try FileEventStore.open(path: dir.path, options: Self.options)
+            written.append(try await Self.fill(store))
+            store.close()
+        }
+        // Both stores have the same positions, segments and counts; only their events (and times) differ.
+        let runs = try FileManager.default.contentsOfDirectory(atPath: second.path + "/runs").sorted()
+        #expect(runs.count == 12)
+        #expect(runs == (try FileManager.default.contentsOfDirectory(atPath: first.path + "/runs").sorted()))
+        try FileManager.default.removeItem(atPath: second.path + "/runs")
+        try FileManager.default.copyItem(atPath: first.path + "/runs", toPath: second.path + "/runs")
+
+        let store = try FileEventStore.open(path: second.path, options: Self.options)
+        #expect(try store.stats().indexRuns == 0)
+        for (s, ids) in written[1].streams { #expect(try await store.streamVersion(of: s) == UInt64(ids.count - 1)) }
+        // The first store's ids are unknown here: appending one is a new event, not a retry.
+        let foreign = written[0].appends[0].request
+        #expect(try await store.append(foreign).wasAlreadyCommitted == false)
+    }
 }

@@ -45,8 +45,8 @@ import Testing
             segmentIndex(3, [("pet-3", 0, [3]), ("pet-1", 2, [4])]),
             segmentIndex(5, [("pet-1", 3, [5, 6, 7]), ("pet-4", 0, [8])]),
         ]
-        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments)
-        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 3))
+        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
+        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 3, identity: 42, idsChecksum: 7))
         #expect(run.streamCount == 4)
         func answer(_ s: String) throws -> (UInt64?, [Int])? {
             guard let e = run.entry(for: Hash128(s)) else { return nil }
@@ -67,8 +67,8 @@ import Testing
     @Test func `a hash two streams share in a segment is ambiguous in the run`() throws {
         let hash = Hash128("collides")
         let segments = [segmentIndex(0, [("collides", 0, [0]), ("other", 0, [1])]), collidingSegmentIndex(2, hash: hash)]
-        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments)
-        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 2))
+        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
+        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 2, identity: 42, idsChecksum: 7))
         let e = try #require(run.entry(for: hash))
         #expect(e.lastVersion == nil)
         #expect(try run.segmentOrdinals(of: e) == [0, 1])
@@ -77,11 +77,13 @@ import Testing
 
     @Test func `a damaged or foreign file is refused`() throws {
         let segments = [segmentIndex(10, [("pet-1", 0, [10, 11])]), segmentIndex(12, [("pet-1", 2, [12])])]
-        let bytes = RunStreamIndexFile.encode(runFirstPosition: 10, segments: segments)
-        func load(_ b: [UInt8], first: UInt64 = 10, count: Int = 2) -> RunStreamIndexFile? {
-            RunStreamIndexFile.load(MappedFile(copying: b, path: "r.ridx"), runFirstPosition: first, segmentCount: count)
+        let bytes = RunStreamIndexFile.encode(runFirstPosition: 10, segments: segments, identity: 42, idsChecksum: 7)
+        func load(_ b: [UInt8], first: UInt64 = 10, count: Int = 2, identity: UInt64 = 42, ids: UInt32 = 7) -> RunStreamIndexFile? {
+            RunStreamIndexFile.load(MappedFile(copying: b, path: "r.ridx"), runFirstPosition: first, segmentCount: count, identity: identity, idsChecksum: ids)
         }
         #expect(load(bytes) != nil)
+        #expect(load(bytes, identity: 43) == nil, "built from other segments")
+        #expect(load(bytes, ids: 8) == nil, "built with another id index")
         #expect(load(bytes, first: 0) == nil, "another run's first position")
         #expect(load(bytes, count: 3) == nil, "another number of segments")
         #expect(load(Array(bytes.dropLast())) == nil, "truncated")

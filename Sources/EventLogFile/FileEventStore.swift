@@ -53,8 +53,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var trainingRunning = false
     /// Segments whose compaction failed (damage): not retried in this process; `log verify` reports them.
     private var compactionFailed = Set<UInt64>()
-    /// The first position of an index run that could not be built (damage in its segments): not retried in this
-    /// process, so lookups keep asking those segments one by one; `log verify` reports the damage.
+    /// The first position of an index run that could not be built (damage in its segments) or written: not retried
+    /// in this process, so lookups keep asking those segments one by one; `log verify` reports the damage.
     private var indexRunFailedAt: UInt64?
 
     private init(path: String, options: FileEventStoreOptions, state: LogState) {
@@ -705,19 +705,20 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 return Array(s.sealed[covered..<(covered + options.indexRunSegments)])
             }
             guard let segments = pending, let first = segments.first, let last = segments.last else { break }
-            let built: (streams: [UInt8], ids: [UInt8])
+            let base = state.runsDirectory + "/" + IndexRun.baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
+            // A run that cannot be written is given up like one over damaged segments: the upkeep runs after every
+            // commit group, and each attempt reads all of the run's segments again.
             do {
-                built = try builder.build(segments)
+                let built = try builder.build(segments)
+                if !FileSystem.exists(state.runsDirectory) { try FileSystem.createDirectory(state.runsDirectory) }
+                // Derived data, like the segments' index files: written without a flush, checked when loaded. The
+                // `.ridx` goes last, since it is the file that makes a run visible to `loadRuns`.
+                try FileSystem.writeAtomically(built.ids, to: base + ".eidx", sync: false)
+                try FileSystem.writeAtomically(built.streams, to: base + ".ridx", sync: false)
             } catch {
                 stateLock.withLock { indexRunFailedAt = first.firstPosition }
                 throw EventStoreError.reported(error)
             }
-            if !FileSystem.exists(state.runsDirectory) { try FileSystem.createDirectory(state.runsDirectory) }
-            // Derived data, like the segments' index files: written without a flush, checked when loaded. The
-            // `.ridx` goes last, since it is the file that makes a run visible to `loadRuns`.
-            let base = state.runsDirectory + "/" + IndexRun.baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
-            try FileSystem.writeAtomically(built.ids, to: base + ".eidx", sync: false)
-            try FileSystem.writeAtomically(built.streams, to: base + ".ridx", sync: false)
             let advanced = try withState(writer: false) { s in
                 try s.loadRuns()
                 return (s.runs.last?.lastPosition).map { $0 >= last.lastPosition } ?? false

@@ -720,7 +720,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 throw EventStoreError.reported(error)
             }
             let advanced = try withState(writer: false) { s in
-                try s.loadRuns()
+                s.loadRuns()
                 return (s.runs.last?.lastPosition).map { $0 >= last.lastPosition } ?? false
             }
             guard advanced else {

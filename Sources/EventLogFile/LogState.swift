@@ -162,19 +162,21 @@ final class LogState {
         if let s = sealed.last { lastRecordedAt = max(lastRecordedAt, s.footer.lastRecordedAt) }
         if let h = headRecord { lastRecordedAt = max(lastRecordedAt, h.lastRecordedAt) }
         if writer, headRecord != currentHead() { try writeHead() }
-        try loadRuns()
+        loadRuns()
     }
 
     /// Takes up the index runs on disk that cover the oldest sealed segments: from the first segment on, the
     /// longest valid run starting at each run's end. Damaged or stale run files are passed over (lookups then ask
     /// the segments), and the writer's upkeep builds them again. Runs already loaded are kept, not checked again.
-    func loadRuns() throws {
-        guard FileSystem.exists(runsDirectory) else {
+    /// A `runs` directory that cannot be listed (missing, or damaged) means no runs: they are derived data, and
+    /// must never fail the refresh that opens, reads and appends.
+    func loadRuns() {
+        guard FileSystem.exists(runsDirectory), let names = try? FileSystem.contentsOfDirectory(runsDirectory) else {
             runs = []
             return
         }
         var ends: [UInt64: [UInt64]] = [:]
-        for name in try FileSystem.contentsOfDirectory(runsDirectory) {
+        for name in names {
             guard let (first, last) = IndexRun.positions(ofFileName: name) else { continue }
             ends[first, default: []].append(last)
         }

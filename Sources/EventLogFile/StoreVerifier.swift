@@ -205,7 +205,14 @@ struct StoreVerifier {
             upkeepIdle = idle
             return idle
         }
-        for name in try FileSystem.contentsOfDirectory(state.runsDirectory).sorted() {
+        let names: [String]
+        do {
+            names = try FileSystem.contentsOfDirectory(state.runsDirectory).sorted()
+        } catch {
+            problems.append(.init(file: LogFormat.runsDirectory, offset: nil, message: "index runs cannot be listed (lookups go without them): \(error)"))
+            return 0
+        }
+        for name in names {
             let file = LogFormat.runsDirectory + "/" + name
             guard let (first, last) = IndexRun.positions(ofFileName: name) else {
                 if name.hasSuffix(".eidx"), let (_, last) = IndexRun.positions(ofFileName: String(name.dropLast(5)) + ".ridx"),

@@ -23,8 +23,11 @@ struct StoreVerifier {
         // report the damage once rather than every version after it.
         var skippedDamage = false
         let dir = state.segmentsDirectory
-        let names = try FileSystem.contentsOfDirectory(dir).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
+        // The head first, then the segments: a writer at work only moves the head forward, so data listed and read
+        // after it reaches at least as far (read the other way round, a segment created between the two made the
+        // head look ahead of the data).
         let head = try state.peekHead()
+        let names = try FileSystem.contentsOfDirectory(dir).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         for id in try state.dictionaries.idsOnDisk() {
             do { _ = try state.dictionaries.get(id) } catch { problems.append(.init(file: "dictionaries/\(DictionarySet.fileName(id))", offset: 0, message: "\(error)")) }
         }

@@ -19,6 +19,10 @@ struct IndexRunBuilder {
     ///   I/O error.
     func build(_ segments: [SealedSegment]) throws -> (streams: [UInt8], ids: [UInt8]) {
         let first = segments[0].firstPosition
+        // The id index counts its entries and positions within the run in 32 bits.
+        guard segments[segments.count - 1].lastPosition - first < UInt64(UInt32.max) else {
+            throw EventStoreError.storeFailure("an index run over positions \(first)-\(segments[segments.count - 1].lastPosition) would hold more events than its id index can count")
+        }
         var ids: [(key: UInt64, position: UInt64)] = []
         ids.reserveCapacity(Int(segments[segments.count - 1].lastPosition - first + 1))
         for segment in segments {

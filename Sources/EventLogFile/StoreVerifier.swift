@@ -11,6 +11,14 @@ import PawtrailIO
 /// head file within the data; dictionaries' checksums.
 struct StoreVerifier {
     let state: LogState
+    /// For tests: runs right after the verifier lists the `runs` directory, where another process's upkeep may
+    /// change it.
+    var afterListingRuns: (() throws -> Void)?
+
+    init(state: LogState, afterListingRuns: (() throws -> Void)? = nil) {
+        self.state = state
+        self.afterListingRuns = afterListingRuns
+    }
 
     func run() throws -> VerifyReport {
         var problems: [VerifyReport.Problem] = []
@@ -192,35 +200,40 @@ struct StoreVerifier {
     ///
     /// A writer may be at work meanwhile: its upkeep writes a run's `.eidx`, then its `.ridx`, removes unused run
     /// files, and builds runs over segments sealed after this view was taken (the data is read before the runs).
-    /// A run reaching past this view's sealed segments is left for a later verify, and a missing or vanished
-    /// file is reported only when no upkeep holds its lock, as a torn write is only when no writer holds its.
+    /// A run reaching past this view's sealed segments is left for a later verify. The run files are listed and
+    /// read holding the upkeep's lock, so that no upkeep changes them in between, and a missing file is then
+    /// damage; when an upkeep holds the lock, a missing or vanished file is its work, not reported. (Asking for
+    /// the lock only on finding a file gone, as before, took a file an upkeep removed and was done with for a
+    /// missing one.)
     private func verifyRuns(_ problems: inout [VerifyReport.Problem]) throws -> UInt64 {
         guard FileSystem.exists(state.runsDirectory) else { return 0 }
         var checked: UInt64 = 0
         let builder = IndexRunBuilder(dictionaries: state.dictionaries)
         let sealedEnd = state.sealed.last?.lastPosition
-        var upkeepIdle: Bool?
-        func noUpkeepAtWork() throws -> Bool {
-            if let upkeepIdle { return upkeepIdle }
-            let lock = try FileDescriptor.open(state.root + "/" + LogFormat.compactionLockName, .readWriteCreate)
-            let idle = try lock.lockExclusive(wait: false)
-            if idle { try lock.unlock() }
-            upkeepIdle = idle
-            return idle
-        }
+        // A lock file that cannot be opened (a read-only store) tells nothing: missing files are then not reported.
+        let lock = try? FileDescriptor.open(state.root + "/" + LogFormat.compactionLockName, .readWriteCreate)
+        let upkeepIdle = (try? lock?.lockExclusive(wait: false)) == true
         let names: [String]
+        var files: [String: [UInt8]] = [:]
         do {
-            names = try FileSystem.contentsOfDirectory(state.runsDirectory).sorted()
-        } catch {
-            problems.append(.init(file: LogFormat.runsDirectory, offset: nil, message: "index runs cannot be listed (lookups go without them): \(error)"))
-            return 0
+            defer { if upkeepIdle { try? lock?.unlock() } }
+            do {
+                names = try FileSystem.contentsOfDirectory(state.runsDirectory).sorted()
+            } catch {
+                problems.append(.init(file: LogFormat.runsDirectory, offset: nil, message: "index runs cannot be listed (lookups go without them): \(error)"))
+                return 0
+            }
+            try afterListingRuns?()
+            for name in names where name.hasSuffix(".ridx") || name.hasSuffix(".eidx") {
+                files[name] = try? FileSystem.readFile(state.runsDirectory + "/" + name)
+            }
         }
         for name in names {
             let file = LogFormat.runsDirectory + "/" + name
             guard let (first, last) = IndexRun.positions(ofFileName: name) else {
                 if name.hasSuffix(".eidx"), let (_, last) = IndexRun.positions(ofFileName: String(name.dropLast(5)) + ".ridx"),
                     sealedEnd.map({ last <= $0 }) ?? false,
-                    !FileSystem.exists(state.runsDirectory + "/" + String(name.dropLast(5)) + ".ridx"), try noUpkeepAtWork()
+                    files[String(name.dropLast(5)) + ".ridx"] == nil, upkeepIdle
                 {
                     problems.append(.init(file: file, offset: nil, message: "index run has no .ridx file (the writer builds it again)"))
                 }
@@ -234,11 +247,10 @@ struct StoreVerifier {
                 continue
             }
             guard let expected = try? builder.build(Array(state.sealed[i...j])) else { continue }
-            let base = state.runsDirectory + "/" + String(name.dropLast(5))
             for (suffix, bytes) in [(".ridx", expected.streams), (".eidx", expected.ids)] {
                 let runName = LogFormat.runsDirectory + "/" + String(name.dropLast(5)) + suffix
-                guard FileSystem.exists(base + suffix), let actual = try? FileSystem.readFile(base + suffix) else {
-                    if try noUpkeepAtWork() {
+                guard let actual = files[String(name.dropLast(5)) + suffix] else {
+                    if upkeepIdle {
                         problems.append(.init(file: runName, offset: nil, message: "index run file is missing (the writer builds it again)"))
                     }
                     continue

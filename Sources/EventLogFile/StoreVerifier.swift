@@ -14,10 +14,22 @@ struct StoreVerifier {
     /// For tests: runs right after the verifier lists the `runs` directory, where another process's upkeep may
     /// change it.
     var afterListingRuns: (() throws -> Void)?
+    /// For tests: runs right after the verifier reads the head, where another process's writer may commit.
+    var afterReadingHead: (() throws -> Void)?
 
-    init(state: LogState, afterListingRuns: (() throws -> Void)? = nil) {
+    init(state: LogState, afterListingRuns: (() throws -> Void)? = nil, afterReadingHead: (() throws -> Void)? = nil) {
         self.state = state
         self.afterListingRuns = afterListingRuns
+        self.afterReadingHead = afterReadingHead
+    }
+
+    /// Whether a writer holds the writer lock right now: what looks unfinished on disk (bytes past the head, a
+    /// sealed segment's index files not yet written) may then be its work in progress.
+    private func writerAtWork() throws -> Bool {
+        let lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
+        guard try lock.lockExclusive(wait: false) else { return true }
+        try lock.unlock()
+        return false
     }
 
     func run() throws -> VerifyReport {
@@ -35,6 +47,7 @@ struct StoreVerifier {
         // after it reaches at least as far (read the other way round, a segment created between the two made the
         // head look ahead of the data).
         let head = try state.peekHead()
+        try afterReadingHead?()
         let names = try FileSystem.contentsOfDirectory(dir).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         for id in try state.dictionaries.idsOnDisk() {
             do { _ = try state.dictionaries.get(id) } catch { problems.append(.init(file: "dictionaries/\(DictionarySet.fileName(id))", offset: 0, message: "\(error)")) }
@@ -75,8 +88,12 @@ struct StoreVerifier {
                 // Only bytes where the next frame would start mean a torn write; stray bytes further into the
                 // preallocated zeros are overwritten by later commits and are harmless.
                 let next = try fd.read(at: h.endOffset, count: min(4, Int(size - h.endOffset)))
-                if next.contains(where: { $0 != 0 }), try lock.lockExclusive(wait: false) {
+                torn: if next.contains(where: { $0 != 0 }), try lock.lockExclusive(wait: false) {
+                    // Nobody writes now, but a writer may have finished that very commit (moving the head past it)
+                    // and let go of the lock after the bytes were read: only a head still where it was means a tear.
+                    let settled = try state.peekHead()
                     try lock.unlock()
+                    guard settled?.activeFirstPosition == h.activeFirstPosition, settled?.endOffset == h.endOffset else { break torn }
                     problems.append(.init(file: name, offset: h.endOffset, message: "\(size - h.endOffset) bytes past the durable end (a torn write; the next writer cuts it off)"))
                 }
             }
@@ -176,7 +193,10 @@ struct StoreVerifier {
             for (suffix, expected, count) in [(".sidx", expectedStreams, order.count + Int(segmentEvents)), (".eidx", expectedIDs, Int(segmentEvents))] {
                 let indexName = String(name.dropLast(4)) + suffix
                 guard FileSystem.exists(base + suffix) else {
-                    problems.append(.init(file: indexName, offset: nil, message: "index file is missing (the next open rebuilds it)"))
+                    // A writer seals a segment (footer first) before it writes its index files.
+                    if try !writerAtWork() {
+                        problems.append(.init(file: indexName, offset: nil, message: "index file is missing (the next open rebuilds it)"))
+                    }
                     continue
                 }
                 let actual = try FileSystem.readFile(base + suffix)
@@ -201,7 +221,7 @@ struct StoreVerifier {
     /// A writer may be at work meanwhile: its upkeep writes a run's `.eidx`, then its `.ridx`, removes unused run
     /// files, and builds runs over segments sealed after this view was taken (the data is read before the runs).
     /// A run reaching past this view's sealed segments is left for a later verify. The run files are listed and
-    /// read holding the upkeep's lock, so that no upkeep changes them in between, and a missing file is then
+    /// checked holding the upkeep's lock, so that no upkeep changes them in between, and a missing file is then
     /// damage; when an upkeep holds the lock, a missing or vanished file is its work, not reported. (Asking for
     /// the lock only on finding a file gone, as before, took a file an upkeep removed and was done with for a
     /// missing one.)
@@ -211,29 +231,26 @@ struct StoreVerifier {
         let builder = IndexRunBuilder(dictionaries: state.dictionaries)
         let sealedEnd = state.sealed.last?.lastPosition
         // A lock file that cannot be opened (a read-only store) tells nothing: missing files are then not reported.
+        // Held to the end, not just while listing: each run's files are read when it is checked, one run at a time,
+        // so that verifying a large store does not hold all of its runs in memory.
         let lock = try? FileDescriptor.open(state.root + "/" + LogFormat.compactionLockName, .readWriteCreate)
         let upkeepIdle = (try? lock?.lockExclusive(wait: false)) == true
+        defer { if upkeepIdle { try? lock?.unlock() } }
         let names: [String]
-        var files: [String: [UInt8]] = [:]
         do {
-            defer { if upkeepIdle { try? lock?.unlock() } }
-            do {
-                names = try FileSystem.contentsOfDirectory(state.runsDirectory).sorted()
-            } catch {
-                problems.append(.init(file: LogFormat.runsDirectory, offset: nil, message: "index runs cannot be listed (lookups go without them): \(error)"))
-                return 0
-            }
-            try afterListingRuns?()
-            for name in names where name.hasSuffix(".ridx") || name.hasSuffix(".eidx") {
-                files[name] = try? FileSystem.readFile(state.runsDirectory + "/" + name)
-            }
+            names = try FileSystem.contentsOfDirectory(state.runsDirectory).sorted()
+        } catch {
+            problems.append(.init(file: LogFormat.runsDirectory, offset: nil, message: "index runs cannot be listed (lookups go without them): \(error)"))
+            return 0
         }
+        try afterListingRuns?()
+        let listed = Set(names)
         for name in names {
             let file = LogFormat.runsDirectory + "/" + name
             guard let (first, last) = IndexRun.positions(ofFileName: name) else {
                 if name.hasSuffix(".eidx"), let (_, last) = IndexRun.positions(ofFileName: String(name.dropLast(5)) + ".ridx"),
                     sealedEnd.map({ last <= $0 }) ?? false,
-                    files[String(name.dropLast(5)) + ".ridx"] == nil, upkeepIdle
+                    !listed.contains(String(name.dropLast(5)) + ".ridx"), upkeepIdle
                 {
                     problems.append(.init(file: file, offset: nil, message: "index run has no .ridx file (the writer builds it again)"))
                 }
@@ -249,7 +266,7 @@ struct StoreVerifier {
             guard let expected = try? builder.build(Array(state.sealed[i...j])) else { continue }
             for (suffix, bytes) in [(".ridx", expected.streams), (".eidx", expected.ids)] {
                 let runName = LogFormat.runsDirectory + "/" + String(name.dropLast(5)) + suffix
-                guard let actual = files[String(name.dropLast(5)) + suffix] else {
+                guard let actual = try? FileSystem.readFile(state.runsDirectory + "/" + String(name.dropLast(5)) + suffix) else {
                     if upkeepIdle {
                         problems.append(.init(file: runName, offset: nil, message: "index run file is missing (the writer builds it again)"))
                     }

@@ -1,0 +1,71 @@
+import EventLog
+@testable import EventLogFile
+import Foundation
+import PawtrailIO
+import Testing
+
+/// `log verify` while another process writes: a commit in flight, or a segment sealed but not yet indexed, is
+/// work in progress, not damage, even when the writer is done by the time the verifier asks whether one is at
+/// work (both seen by the review's multi-process stress run).
+@Suite struct StoreVerifierLiveWriterTests {
+    @Test func `a commit a writer finishes while verify reads it is no torn write`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, durability: .noSync)
+        do {
+            let store = try FileEventStore.open(path: dir.path, options: options)
+            _ = try await store.append(to: "pet-1", [.json("Fed", "{}")])
+            store.close()
+        }
+        let view = LogState(root: dir.path, options: options)
+        try view.refresh(writer: false)
+        // Another process commits between the verifier's reading of the head and of the segment, and is done (its
+        // writer lock free) before the verifier looks past the head it read. The verifier runs on a thread of its
+        // own, which the hook blocks while the commit runs on the concurrency pool.
+        let commitElsewhere: @Sendable () throws -> Void = {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                let other = try FileEventStore.open(path: dir.path, options: options)
+                _ = try await other.append(to: "pet-2", [.json("Fed", "{}")])
+                other.close()
+                done.signal()
+            }
+            done.wait()
+        }
+        let box = UncheckedBox(view)
+        let problems: [VerifyReport.Problem] = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try StoreVerifier(state: box.value, afterReadingHead: commitElsewhere).run().problems })
+            }.start()
+        }
+        #expect(problems == [], "\(problems)")
+        // The commit did happen, after the head the verifier read.
+        #expect(try view.peekHead()?.nextPosition == 2)
+    }
+
+    @Test func `a sealed segment's missing index files are reported only when no writer is at work`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        do {
+            let store = try FileEventStore.open(path: dir.path, options: options)
+            for k in 0..<10 { _ = try await store.append(to: stream("pet-\(k % 3)"), [.json("Fed", "{\"k\":\(k)}")]) }
+            store.close()
+        }
+        let view = LogState(root: dir.path, options: options)
+        try view.refresh(writer: false)
+        try FileSystem.removeFile(dir.path + "/segments/00000000000000000000.sidx")
+        // A writer holding its lock may be between sealing a segment and writing its index files.
+        let lock = try FileDescriptor.open(dir.path + "/" + LogFormat.lockName, .readWriteCreate)
+        #expect(try lock.lockExclusive(wait: false))
+        #expect(try StoreVerifier(state: view).run().problems == [])
+        try lock.unlock()
+        let problems = try StoreVerifier(state: view).run().problems
+        #expect(problems.map(\.file) == ["00000000000000000000.sidx"])
+        #expect(problems.first?.message.contains("index file is missing") == true)
+    }
+}
+
+/// Hands a value that is not `Sendable` to one other thread, which alone uses it from then on.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

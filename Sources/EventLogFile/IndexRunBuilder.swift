@@ -45,8 +45,9 @@ struct IndexRunBuilder {
                 }
                 if let stop { throw stop.error(file: segment.path) }
                 guard found != nil, let h = frameHeader else { break }
+                // The buffer is reused across frames and only grows: the payload is its first `rawLength` bytes.
                 try payload.withUnsafeBytes { raw in
-                    try CommitCodec.walkEvents(raw, header: h) { e in
+                    try CommitCodec.walkEvents(UnsafeRawBufferPointer(rebasing: raw[..<Int(h.rawLength)]), header: h) { e in
                         guard e.position == next else {
                             throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "event at position \(e.position) where \(next) was expected")
                         }

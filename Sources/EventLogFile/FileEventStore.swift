@@ -194,12 +194,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         compaction.unlock()
     }
 
-    /// Rewrites every sealed segment not yet compacted into large compressed blocks, and merges the indexes of
-    /// sealed segments into index runs (see ``FileEventStoreOptions/indexRunSegments``). Returns at once, doing
-    /// nothing, when another process is at this work.
+    /// Rewrites every sealed segment not yet compacted into large compressed blocks (whatever
+    /// ``FileEventStoreOptions/compactSealedSegments`` says), and merges the indexes of sealed segments into index
+    /// runs (see ``FileEventStoreOptions/indexRunSegments``). Waits first for this store's background upkeep; returns
+    /// at once, doing nothing, when another process is at this work.
     ///
-    /// - Returns: The segment files rewritten.
-    /// - Throws: An I/O or corruption error.
+    /// - Returns: The segment files rewritten (empty too when another process is at the work).
+    /// - Throws: An I/O or corruption error; when a segment fails to compact, the runs are still built first.
     @discardableResult
     public func compact() throws -> [String] {
         compaction.lock()

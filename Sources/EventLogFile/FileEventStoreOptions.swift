@@ -29,7 +29,8 @@ public struct FileEventStoreOptions: Sendable {
     public var dictionaryTrainingThreshold: Int
     /// Rewrite sealed segments into compressed blocks as soon as they are sealed.
     public var compactSealedSegments: Bool
-    /// How many sealed segments the writer's upkeep merges into one index run (default 16; 0 or 1: none).
+    /// How many sealed segments the writer's upkeep (and ``FileEventStore/compact()``) merges into one index run
+    /// (default 16; 0 or 1: this process builds none, though it still uses the runs it finds in the store).
     /// Appends ask each sealed segment no run covers whether a new event id or stream exists, so this divides
     /// that work, which otherwise grows with the store.
     public var indexRunSegments: Int

@@ -3,10 +3,13 @@
 /// A store directory holds:
 /// - `pawtrail.store`: the manifest (magic, format version, oldest compatible reader, creation time, store id);
 /// - `writer.lock`: `flock`ed by the one process writing at a time;
+/// - `compaction.lock`: `flock`ed by the one process at the sealed segments' upkeep (compaction and index runs);
 /// - `head`: where the durable log ends (active segment, end offset, next position), rewritten after each flush;
 /// - `segments/<first position, 20 digits>.seg`: the log, plus `.sidx` (stream index) and `.eidx` (event-id
 ///   index) beside each sealed segment;
-/// - `dictionaries/<id>.zdict`: zstd dictionaries trained from the store's own events.
+/// - `dictionaries/<id>.zdict`: zstd dictionaries trained from the store's own events;
+/// - `runs/<first position>-<last position>.ridx` and `.eidx` (both positions in 20 digits): index runs, the merged
+///   stream and event-id indexes of consecutive sealed segments (derived data, see ``IndexRun``).
 enum LogFormat {
     /// The format this build writes.
     static let formatVersion: UInt16 = 1

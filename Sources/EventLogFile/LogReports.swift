@@ -26,10 +26,9 @@ public struct LogStats: Hashable, Sendable {
     public var events: UInt64
     /// Distinct streams.
     public var streams: UInt64
-    /// Commits in the active segment plus blocks in compacted segments are not counted; this is the number of
-    /// append calls that wrote events, where still known (sealed raw and active segments).
+    /// The first position (0), `nil` for an empty store.
     public var firstPosition: UInt64?
-    /// The last position.
+    /// The last position, `nil` for an empty store.
     public var lastPosition: UInt64?
     /// When the first event was recorded.
     public var firstRecordedAt: Timestamp?
@@ -41,16 +40,18 @@ public struct LogStats: Hashable, Sendable {
     public var diskBytes: UInt64
     /// Of `diskBytes`, the bytes of segment files.
     public var segmentBytes: UInt64
-    /// Of `diskBytes`, the bytes of index files.
+    /// Of `diskBytes`, the bytes of index files: the sealed segments' `.sidx` and `.eidx`, and the index runs'.
     public var indexBytes: UInt64
     /// Trained dictionaries in use.
     public var dictionaries: Int
     /// Of `segmentBytes`, the zeros the writer keeps ahead of the data in the active segment (so a commit's
     /// flush writes data only); they hold no events.
     public var preallocatedBytes: UInt64 = 0
-    /// Index runs: the merged indexes of consecutive sealed segments (see ``FileEventStoreOptions/indexRunSegments``).
+    /// Index runs in use: the merged indexes of consecutive sealed segments, taken up from the first sealed segment
+    /// on (see ``FileEventStoreOptions/indexRunSegments``). A run that is missing or damaged ends them: the runs after
+    /// it are not used until the writer's upkeep builds it again.
     public var indexRuns: Int = 0
-    /// Of the sealed segments, those index runs cover; appends ask the others one by one.
+    /// Of the sealed segments, those the index runs in use cover (the oldest); lookups ask the others one by one.
     public var indexedSegments: Int = 0
 
     /// Uncompressed event bytes per byte on disk, preallocated space left out; `nil` for an empty store.

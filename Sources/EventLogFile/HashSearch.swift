@@ -43,4 +43,23 @@ enum HashSearch {
         }
         return lo
     }
+
+    /// ``lowerBound(of:count:hashAt:)`` over a file's directory of fixed-size entries that each start with a
+    /// hash stored as two little-endian 64-bit halves, high first (the layout of `.sidx` and `.ridx`).
+    ///
+    /// - Parameters:
+    ///   - key: The hash looked for.
+    ///   - bytes: The mapped file.
+    ///   - start: Where the directory starts in it.
+    ///   - entrySize: The size of an entry.
+    ///   - count: How many entries there are.
+    @inline(__always)
+    static func lowerBound(of key: Hash128, in bytes: UnsafeRawBufferPointer, directoryAt start: Int, entrySize: Int, count: Int) -> Int {
+        lowerBound(of: key, count: count) { i in
+            let o = start + i * entrySize
+            return Hash128(
+                high: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
+                low: bytes.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
+        }
+    }
 }

@@ -155,13 +155,7 @@ struct RunStreamIndexFile {
 
     /// The entry for a stream hash, found by ``HashSearch`` without allocating.
     func entry(for hash: Hash128) -> Entry? {
-        let b = mapped.bytes
-        let lo = HashSearch.lowerBound(of: hash, count: streamCount) { i in
-            let o = Self.headerSize + i * Self.entrySize
-            return Hash128(
-                high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
-                low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
-        }
+        let lo = HashSearch.lowerBound(of: hash, in: mapped.bytes, directoryAt: Self.headerSize, entrySize: Self.entrySize, count: streamCount)
         guard lo < streamCount else { return nil }
         let e = entry(at: lo)
         return e.hash == hash ? e : nil

@@ -123,13 +123,7 @@ struct StreamIndexFile {
     /// The index of the first entry with a stream hash, found without allocating (appends look up every
     /// stream they write this way) by ``HashSearch``.
     func firstEntry(for hash: Hash128) -> Int? {
-        let b = mapped.bytes
-        let lo = HashSearch.lowerBound(of: hash, count: streamCount) { i in
-            let o = Self.headerSize + i * Self.entrySize
-            return Hash128(
-                high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
-                low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
-        }
+        let lo = HashSearch.lowerBound(of: hash, in: mapped.bytes, directoryAt: Self.headerSize, entrySize: Self.entrySize, count: streamCount)
         guard lo < streamCount, entry(at: lo).hash == hash else { return nil }
         return lo
     }

@@ -36,6 +36,14 @@ import Testing
         return written
     }
 
+    /// Fills a new store in a directory and closes it (its upkeep done).
+    static func filledStore(_ dir: TemporaryDirectory) async throws -> Written {
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        let written = try await fill(store)
+        store.close()
+        return written
+    }
+
     /// Checks every stream's version and events, retries of old appends, and conflicts, against what was written.
     static func expectAnswers(_ store: FileEventStore, _ written: Written, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for (s, ids) in written.streams {
@@ -102,12 +110,7 @@ import Testing
 
     @Test func `deleted runs are built again and lookups work without them meanwhile`() async throws {
         let dir = TemporaryDirectory()
-        let written: Written
-        do {
-            let store = try FileEventStore.open(path: dir.path, options: Self.options)
-            written = try await Self.fill(store)
-            store.close()
-        }
+        let written = try await Self.filledStore(dir)
         try FileManager.default.removeItem(atPath: dir.path + "/runs")
         let store = try FileEventStore.open(path: dir.path, options: Self.options)
         #expect(try store.stats().indexRuns == 0)
@@ -123,12 +126,7 @@ import Testing
 
     @Test func `a damaged run is passed over, reported by verify, and built again`() async throws {
         let dir = TemporaryDirectory()
-        let written: Written
-        do {
-            let store = try FileEventStore.open(path: dir.path, options: Self.options)
-            written = try await Self.fill(store)
-            store.close()
-        }
+        let written = try await Self.filledStore(dir)
         let runs = dir.path + "/runs/"
         let second = runs + "00000000000000000018-00000000000000000035.ridx"
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: second)))

@@ -701,6 +701,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         let builder = IndexRunBuilder(dictionaries: state.dictionaries)
         while true {
             let pending: [SealedSegment]? = try withState(writer: false) { s in
+                // Another process's upkeep may have built runs since this view last listed them (it lists them when
+                // a segment rolls): take those up rather than build them again.
+                s.loadRuns()
                 guard indexRunDue(s) else { return nil }
                 let covered = s.coveredSegments
                 return Array(s.sealed[covered..<(covered + options.indexRunSegments)])

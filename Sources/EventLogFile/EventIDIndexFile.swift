@@ -150,6 +150,31 @@ struct EventIDIndexFile {
         return v
     }
 
+    /// How many leading bits of each id's hash the file keeps: the bucket's and the fingerprint's.
+    var knownBits: Int { bucketBits + Self.fingerprintBits }
+
+    /// Walks the entries in hash order, each as the leading ``knownBits`` bits of its id's hash and its position:
+    /// what `log verify` merges across segments to find an id that occurs twice.
+    struct Cursor {
+        let file: EventIDIndexFile
+        private var index = 0
+        private var bucket = 0
+
+        init(_ file: EventIDIndexFile) { self.file = file }
+
+        /// The next entry, `nil` after the last.
+        mutating func next() -> (prefix: UInt64, position: UInt64)? {
+            guard index < file.count else { return nil }
+            while file.bucketStart(bucket + 1) <= index { bucket += 1 }
+            let o = file.entriesStart + index * file.entrySize
+            let b = file.mapped.bytes
+            let fp = UInt64(b[o]) | UInt64(b[o + 1]) << 8 | UInt64(b[o + 2]) << 16
+            let position = file.segmentFirstPosition + UInt64(file.relativePosition(at: index))
+            index += 1
+            return (UInt64(bucket) << UInt64(EventIDIndexFile.fingerprintBits) | fp, position)
+        }
+    }
+
     /// What a lookup reads, as plain values: a store probes every sealed segment's index for each new event id,
     /// and a flat array of these is scanned without reference counting or bounds checks on the way. Valid while
     /// this index's mapping is (its segment holds it).

@@ -38,7 +38,9 @@ struct StoreVerifier {
         var indexEntries: UInt64 = 0
         var nextPosition: UInt64 = 0
         var versions: [StreamID: UInt64] = [:]
-        var ids = Set<UUID>()
+        // Ids are proven unique by merging the segments' sorted id indexes afterwards, not by holding every id.
+        var idSources: [DuplicateIDFinder.Source] = []
+        var segmentStarts: [(first: UInt64, name: String)] = []
         // Once a damaged part of the log is skipped, the versions that follow cannot be checked against it:
         // report the damage once rather than every version after it.
         var skippedDamage = false
@@ -155,9 +157,6 @@ struct StoreVerifier {
                                 problems.append(.init(file: name, offset: f.offset, message: "stream '\(stream)' has version \(e.version) at position \(e.position), expected \(expected)"))
                             }
                             versions[stream] = e.version
-                            if !ids.insert(e.id).inserted {
-                                problems.append(.init(file: name, offset: f.offset, message: "event id \(e.id.uuidString.lowercased()) appears twice (position \(e.position))"))
-                            }
                             if streams[stream] == nil {
                                 order.append(stream)
                                 streams[stream] = (e.version, [])
@@ -176,7 +175,12 @@ struct StoreVerifier {
                 segmentEvents += UInt64(f.header.eventCount)
                 events += UInt64(f.header.eventCount)
             }
-            guard let footer else { continue }
+            segmentStarts.append((header.firstPosition, name))
+            guard let footer else {
+                // The active segment: its ids from the data (bounded by the roll), whole.
+                idSources.append(.keys(idEntries.sorted { ($0.key, $0.position) < ($1.key, $1.position) }))
+                continue
+            }
             if crc.value != footer.checksum {
                 problems.append(.init(file: name, offset: 0, message: "whole-segment checksum mismatch (footer \(footer.checksum), data \(crc.value))"))
             }
@@ -190,6 +194,7 @@ struct StoreVerifier {
             let base = String(path.dropLast(4))
             let expectedStreams = StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) })
             let expectedIDs = EventIDIndexFile.encode(segmentFirstPosition: header.firstPosition, ids: idEntries)
+            var idSourceAdded = false
             for (suffix, expected, count) in [(".sidx", expectedStreams, order.count + Int(segmentEvents)), (".eidx", expectedIDs, Int(segmentEvents))] {
                 let indexName = String(name.dropLast(4)) + suffix
                 guard FileSystem.exists(base + suffix) else {
@@ -200,6 +205,16 @@ struct StoreVerifier {
                     continue
                 }
                 let actual = try FileSystem.readFile(base + suffix)
+                if suffix == ".eidx" {
+                    // The file when it is right (mapped, no heap), else the index the data gives.
+                    let source = actual == expected
+                        ? EventIDIndexFile.load(path: base + suffix, segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+                        : nil
+                    if let index = source {
+                        idSources.append(.index(index))
+                        idSourceAdded = true
+                    }
+                }
                 if actual != expected {
                     let at = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
                     problems.append(.init(file: indexName, offset: UInt64(at), message: "index does not match the segment's data"))
@@ -207,6 +222,16 @@ struct StoreVerifier {
                     indexEntries += UInt64(count)
                 }
             }
+            if !idSourceAdded, let index = EventIDIndexFile.load(
+                MappedFile(copying: expectedIDs, path: base + ".eidx"), segmentFirstPosition: header.firstPosition, segmentEvents: segmentEvents)
+            {
+                // The file is missing or wrong: the index the data gives (only such segments cost heap).
+                idSources.append(.index(index))
+            }
+        }
+        try DuplicateIDFinder.find(idSources, idAt: { (try? state.event(at: $0))?.id }) { id, earlier, later in
+            let segment = segmentStarts.last { $0.first <= later }?.name ?? ""
+            problems.append(.init(file: segment, offset: nil, message: "event id \(id.uuidString.lowercased()) appears twice (positions \(earlier) and \(later))"))
         }
         indexEntries += try verifyRuns(&problems)
         if let h = head, h.nextPosition > nextPosition {

@@ -47,7 +47,6 @@ struct SegmentCompactor {
         var blockLastAt = blockFirstAt
         var position = header.firstPosition
         var index: [SegmentFooter.IndexEntry] = []
-        var rawBytes: UInt64 = 0
 
         func flush() throws {
             guard blockEvents > 0 else { return }
@@ -60,7 +59,6 @@ struct SegmentCompactor {
             crc.update(frame)
             index.append(.init(firstPosition: blockFirst, offset: offset, recordedAt: blockFirstAt))
             offset += UInt64(frame.count)
-            rawBytes += UInt64(block.count)
             block = ByteWriter(capacity: blockSize + (64 << 10))
             blockEvents = 0
             blockCommits = 0
@@ -104,7 +102,10 @@ struct SegmentCompactor {
         }
         let footer = SegmentFooter(
             layout: .blocks, eventCount: source.eventCount, commitCount: source.commitCount, lastPosition: source.lastPosition,
-            firstRecordedAt: source.firstRecordedAt, lastRecordedAt: source.lastRecordedAt, dataEnd: offset, rawBytes: rawBytes,
+            firstRecordedAt: source.firstRecordedAt, lastRecordedAt: source.lastRecordedAt, dataEnd: offset,
+            // The events' size as the log first encoded them: the blocks re-encode each commit's time against the
+            // block's, a few bytes' difference that would make `log stats` change on compaction.
+            rawBytes: source.rawBytes,
             checksum: crc.value, index: index)
         try out.write(footer.encodedWithTrailer(), at: offset)
         // Always flushed, even for a store written without flushes: the rename replaces data that is already

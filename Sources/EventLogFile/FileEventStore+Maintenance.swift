@@ -11,7 +11,9 @@ extension FileEventStore {
         try withState(writer: false) { s in
             try s.requireIntact()
             var hashes = Set<Hash128>()
-            for segment in s.sealed { hashes.formUnion(segment.streams.allHashes()) }
+            // A run lists each of its streams once, where its segments list a busy stream in each of them.
+            for run in s.runs { hashes.formUnion(run.streams.allHashes()) }
+            for segment in s.sealed[s.coveredSegments...] { hashes.formUnion(segment.streams.allHashes()) }
             if let a = s.active { for stream in a.streams.keys { hashes.insert(Hash128(stream.rawValue)) } }
             var segmentBytes: UInt64 = 0
             var indexBytes: UInt64 = 0

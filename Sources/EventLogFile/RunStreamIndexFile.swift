@@ -161,6 +161,11 @@ struct RunStreamIndexFile {
         return e.hash == hash ? e : nil
     }
 
+    /// Every stream hash in the run, in order.
+    func allHashes() -> [Hash128] {
+        (0..<streamCount).map { entry(at: $0).hash }
+    }
+
     /// The ordinals, within the run, of the segments holding an entry's stream, ascending.
     ///
     /// - Throws: When the list runs past the file or names a segment outside the run (checked on load).

@@ -75,6 +75,8 @@ import Testing
         #expect(stats.segments == 21)
         #expect(stats.indexRuns == 6)
         #expect(stats.indexedSegments == 18)
+        // Counted through the runs' stream indexes and the segments beyond them.
+        #expect(stats.streams == UInt64(written.streams.count))
         #expect(FileManager.default.fileExists(atPath: dir.path + "/runs/00000000000000000000-00000000000000000017.ridx"))
         #expect(FileManager.default.fileExists(atPath: dir.path + "/runs/00000000000000000000-00000000000000000017.eidx"))
         try await Self.expectAnswers(store, written)

@@ -700,20 +700,20 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func buildIndexRuns() throws {
         let builder = IndexRunBuilder(dictionaries: state.dictionaries)
         while true {
-            let pending: [SealedSegment]? = try withState(writer: false) { s in
+            let pending: ArraySlice<SealedSegment>? = try withState(writer: false) { s in
                 // Another process's upkeep may have built runs since this view last listed them (it lists them when
                 // a segment rolls): take those up rather than build them again.
                 s.loadRuns()
                 guard indexRunDue(s) else { return nil }
                 let covered = s.coveredSegments
-                return Array(s.sealed[covered..<(covered + options.indexRunSegments)])
+                return s.sealed[covered..<(covered + options.indexRunSegments)]
             }
             guard let segments = pending, let first = segments.first, let last = segments.last else { break }
             let base = state.runsDirectory + "/" + IndexRun.baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
             // A run that cannot be written is given up like one over damaged segments: the upkeep runs after every
             // commit group, and each attempt reads all of the run's segments again.
             do {
-                let built = try builder.build(segments)
+                let built = try builder.build(Array(segments))
                 if !FileSystem.exists(state.runsDirectory) { try FileSystem.createDirectory(state.runsDirectory) }
                 // Derived data, like the segments' index files: written without a flush, checked when loaded. The
                 // `.ridx` goes last, since it is the file that makes a run visible to `loadRuns`.
@@ -723,7 +723,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 stateLock.withLock { indexRunFailedAt = first.firstPosition }
                 throw EventStoreError.reported(error)
             }
+            // Checked here, outside the state lock (it reads both files whole), then taken up under it.
+            let run = IndexRun.load(directory: state.runsDirectory, segments: segments)
             let advanced = try withState(writer: false) { s in
+                if let run, s.adopt(run) { return true }
                 s.loadRuns()
                 return (s.runs.last?.lastPosition).map { $0 >= last.lastPosition } ?? false
             }

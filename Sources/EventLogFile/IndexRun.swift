@@ -67,6 +67,12 @@ final class IndexRun {
 
     /// Loads and checks a run's two files against the segments it claims to cover; `nil` when either is missing,
     /// damaged, or was built from other segments or another id index.
+    ///
+    /// - Parameters:
+    ///   - directory: The `runs` directory.
+    ///   - segments: The segments the run covers, as a slice of the store's sealed segments (its indices are
+    ///     their places in that list).
+    /// - Returns: The run, or `nil`.
     static func load(directory: String, segments: ArraySlice<SealedSegment>) -> IndexRun? {
         guard let first = segments.first, let last = segments.last else { return nil }
         let base = directory + "/" + baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)

@@ -202,6 +202,18 @@ final class LogState {
         if loaded.map(ObjectIdentifier.init) != runs.map(ObjectIdentifier.init) { runs = loaded }
     }
 
+    /// Takes up a run loaded (and so checked) outside the state lock, when it continues the runs in use over the
+    /// segments it was loaded against; `false` when the view has changed since, and the caller falls back to
+    /// ``loadRuns()``. Checking a run reads all of its files, which the writer's appends should not wait for.
+    func adopt(_ run: IndexRun) -> Bool {
+        let end = run.firstSegment + run.segmentCount - 1
+        guard run.firstSegment == coveredSegments, end < sealed.count, sealed[run.firstSegment].firstPosition == run.firstPosition,
+            sealed[end].lastPosition == run.lastPosition
+        else { return false }
+        runs.append(run)
+        return true
+    }
+
     /// Whether the active segment is exactly as this process's last commit left it: the head at our end, the
     /// file at the size we made it, and zeros right after our last frame. Any frame or footer another writer
     /// starts there has a nonzero length, so this proves nobody wrote since, without scanning.

@@ -205,4 +205,22 @@ import Testing
         let foreign = written[0].appends[0].request
         #expect(try await store.append(foreign).wasAlreadyCommitted == false)
     }
+
+    @Test func `a run checked outside the state lock is taken up only where it continues the runs in use`() async throws {
+        let dir = TemporaryDirectory()
+        _ = try await Self.filledStore(dir)
+        try FileManager.default.moveItem(atPath: dir.path + "/runs", toPath: dir.path + "/runs-aside")
+        let view = LogState(root: dir.path, options: Self.options)
+        try view.refresh(writer: false)
+        #expect(view.runs.isEmpty)
+        try FileManager.default.moveItem(atPath: dir.path + "/runs-aside", toPath: dir.path + "/runs")
+        let first = try #require(IndexRun.load(directory: view.runsDirectory, segments: view.sealed[0..<3]))
+        let third = try #require(IndexRun.load(directory: view.runsDirectory, segments: view.sealed[6..<9]))
+        #expect(view.adopt(third) == false, "a gap before it")
+        #expect(view.adopt(first))
+        #expect(view.adopt(first) == false, "already covered")
+        #expect(view.coveredSegments == 3)
+        // Lookups go through it: the first segment's streams are found.
+        #expect(try view.currentVersion(stream("lonely-0")) == 0)
+    }
 }

@@ -341,12 +341,19 @@ final class LogState {
         }
     }
 
-    private func loadSealed(name: String, path: String, fd: FileDescriptor, size: UInt64, trailer: (footerOffset: UInt64, footerLength: Int)) throws -> SealedSegment {
+    private func loadSealed(
+        name: String, path: String, fd: FileDescriptor, size: UInt64, trailer: (footerOffset: UInt64, footerLength: Int),
+        reusingIndexesOf previous: SealedSegment? = nil
+    ) throws -> SealedSegment {
         let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
         guard LogFormat.firstPosition(ofSegmentName: name) == header.firstPosition else {
             throw EventStoreError.corrupted(file: path, offset: 0, reason: "the file's name does not match the first position in its header (\(header.firstPosition))")
         }
         let footer = try SegmentFooter.read(fd: fd, file: path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
+        if let previous, previous.firstPosition == header.firstPosition, previous.footer.eventCount == footer.eventCount {
+            // The same events rewritten (compaction): the index files were not touched, and are already checked.
+            return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: previous.streams, ids: previous.ids)
+        }
         let base = String(path.dropLast(4))
         var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         var ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
@@ -562,14 +569,16 @@ final class LogState {
         active = nil
     }
 
-    /// Replaces a sealed segment's view after it was rewritten into blocks.
+    /// Replaces a sealed segment's view after it was rewritten into blocks, keeping its index files' mappings (the
+    /// rewrite keeps every event at its position), so that the nice-19 upkeep thread that calls this holds the state
+    /// lock only to read a header and a footer.
     func reloadSealed(firstPosition: UInt64) throws {
         guard let i = sealed.firstIndex(where: { $0.firstPosition == firstPosition }) else { return }
         let old = sealed[i]
         let fd = try openSegment(old.path)
         let size = try fd.size()
         guard let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) else { return }
-        sealed[i] = try loadSealed(name: old.name, path: old.path, fd: fd, size: size, trailer: trailer)
+        sealed[i] = try loadSealed(name: old.name, path: old.path, fd: fd, size: size, trailer: trailer, reusingIndexesOf: old)
     }
 
     /// Whether the store holds enough uncompressed data and no dictionary yet, so one should be trained from its

@@ -34,18 +34,8 @@ struct EventIDIndexFile {
         withUnsafeBytes(of: id.uuid) { raw in
             let lo = raw.loadUnaligned(as: UInt64.self).littleEndian
             let hi = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
-            return fmix64(lo ^ fmix64(hi &+ 0x9E37_79B9_7F4A_7C15))
+            return Hash128.fmix(lo ^ Hash128.fmix(hi &+ 0x9E37_79B9_7F4A_7C15))
         }
-    }
-
-    private static func fmix64(_ value: UInt64) -> UInt64 {
-        var k = value
-        k ^= k >> 33
-        k &*= 0xFF51_AFD7_ED55_8CCD
-        k ^= k >> 33
-        k &*= 0xC4CE_B9FE_1A85_EC53
-        k ^= k >> 33
-        return k
     }
 
     /// About four entries a bucket.

@@ -637,7 +637,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
 
     private func scheduleCompactionIfNeeded() {
         let due = stateLock.withLock {
-            (options.compactSealedSegments && state.sealed.contains { $0.header.layout == .commits && !compactionFailed.contains($0.firstPosition) })
+            (options.compactSealedSegments && state.uncompactedSegments().contains { !compactionFailed.contains($0) })
                 || indexRunDue(state)
         }
         guard due else { return }

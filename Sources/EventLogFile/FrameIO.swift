@@ -302,3 +302,34 @@ struct FrameScanner {
         return (found, nil)
     }
 }
+
+extension FrameScanner {
+    /// Visits every frame to the scanner's end with its payload decompressed, and throws at the first damage,
+    /// naming `file`. The payload is decompressed into one buffer reused across frames (grown, never shrunk), and
+    /// `body` gets exactly its `rawLength` bytes, valid during the call: reading the whole buffer once made every
+    /// smaller frame after a larger one fail to decode (found in review, in the index-run builder).
+    ///
+    /// - Parameters:
+    ///   - file: The file's path, for errors.
+    ///   - decompressor: The context to decompress with (one per thread).
+    ///   - dictionaries: The store's dictionaries.
+    ///   - body: Called with each frame's header and payload.
+    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` at damage, a decompression error, or what
+    ///   `body` throws.
+    mutating func forEachPayload(
+        file: String, decompressor: ZstdDecompressor, dictionaries: DictionarySet,
+        _ body: (FrameHeader, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var buffer: [UInt8] = []
+        while true {
+            var header: FrameHeader?
+            let (found, stop) = try next { b, h in
+                header = h
+                try FrameIO.payload(of: b, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &buffer)
+            }
+            if let stop { throw stop.error(file: file) }
+            guard found != nil, let h = header else { return }
+            try buffer.withUnsafeBytes { raw in try body(h, UnsafeRawBufferPointer(rebasing: raw[..<Int(h.rawLength)])) }
+        }
+    }
+}

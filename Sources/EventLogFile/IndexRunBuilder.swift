@@ -36,25 +36,14 @@ struct IndexRunBuilder {
             let footer = try SegmentFooter.read(fd: fd, file: segment.path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
             var next = segment.firstPosition
             var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: footer.dataEnd)
-            var payload: [UInt8] = []
-            while true {
-                var frameHeader: FrameHeader?
-                let (found, stop) = try scanner.next { body, h in
-                    frameHeader = h
-                    try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
-                }
-                if let stop { throw stop.error(file: segment.path) }
-                guard found != nil, let h = frameHeader else { break }
-                // The buffer is reused across frames and only grows: the payload is its first `rawLength` bytes.
-                try payload.withUnsafeBytes { raw in
-                    try CommitCodec.walkEvents(UnsafeRawBufferPointer(rebasing: raw[..<Int(h.rawLength)]), header: h) { e in
-                        guard e.position == next else {
-                            throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "event at position \(e.position) where \(next) was expected")
-                        }
-                        ids.append((EventIDIndexFile.key(e.id), e.position))
-                        next += 1
-                        return true
+            try scanner.forEachPayload(file: segment.path, decompressor: decompressor, dictionaries: dictionaries) { h, raw in
+                try CommitCodec.walkEvents(raw, header: h) { e in
+                    guard e.position == next else {
+                        throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "event at position \(e.position) where \(next) was expected")
                     }
+                    ids.append((EventIDIndexFile.key(e.id), e.position))
+                    next += 1
+                    return true
                 }
             }
             guard next == segment.lastPosition + 1 else {

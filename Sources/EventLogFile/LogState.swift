@@ -15,8 +15,16 @@ final class LogState {
     let dictionaries: DictionarySet
     private(set) var sealed: [SealedSegment] = [] {
         // Rebuilt at the next lookup, not here: opening a store appends its segments one by one.
-        didSet { sealedIDProbesStale = true }
+        didSet {
+            sealedIDProbesStale = true
+            uncompactedStale = true
+        }
     }
+    /// The first positions of the sealed segments not yet compacted, found again only when `sealed` changes: the
+    /// committer asks after every group whether upkeep is due, which a scan of every sealed segment would make
+    /// cost more as the store grows.
+    private var uncompacted: [UInt64] = []
+    private var uncompactedStale = false
     /// Index runs covering the oldest sealed segments, in order and without gaps: `sealed[0..<coveredSegments]`.
     private(set) var runs: [IndexRun] = [] {
         didSet { sealedIDProbesStale = true }
@@ -41,6 +49,15 @@ final class LogState {
     private var dictionaryExists = false
     /// Where this process's last published commit ended (to skip re-checking the file after our own commit).
     private var lastCommitEnd: UInt64?
+
+    /// The first positions of the sealed segments still holding single commits (not yet compacted), oldest first.
+    func uncompactedSegments() -> [UInt64] {
+        if uncompactedStale {
+            uncompacted = sealed.filter { $0.header.layout == .commits }.map(\.firstPosition)
+            uncompactedStale = false
+        }
+        return uncompacted
+    }
 
     /// How many of the oldest sealed segments index runs cover.
     var coveredSegments: Int { runs.last.map { $0.firstSegment + $0.segmentCount } ?? 0 }
@@ -377,18 +394,17 @@ final class LogState {
         var order: [StreamID] = []
         var streams: [StreamID: (firstVersion: UInt64, positions: [UInt64])] = [:]
         var ids: [(key: UInt64, position: UInt64)] = []
-        try forEachFrame(fd: fd, path: path, from: UInt64(LogFormat.segmentHeaderSize), to: dataEnd) { _, h, payload in
-            try payload.withUnsafeBytes { raw in
-                try CommitCodec.walkEvents(raw, header: h) { e in
-                    let s = e.streamID()
-                    if streams[s] == nil {
-                        order.append(s)
-                        streams[s] = (e.version, [])
-                    }
-                    streams[s]!.positions.append(e.position)
-                    ids.append((EventIDIndexFile.key(e.id), e.position))
-                    return true
+        var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: dataEnd)
+        try scanner.forEachPayload(file: path, decompressor: decompressor, dictionaries: dictionaries) { h, raw in
+            try CommitCodec.walkEvents(raw, header: h) { e in
+                let s = e.streamID()
+                if streams[s] == nil {
+                    order.append(s)
+                    streams[s] = (e.version, [])
                 }
+                streams[s]!.positions.append(e.position)
+                ids.append((EventIDIndexFile.key(e.id), e.position))
+                return true
             }
         }
         return (
@@ -396,21 +412,6 @@ final class LogState {
             EventIDIndexFile.encode(segmentFirstPosition: header.firstPosition, ids: ids)
         )
     }
-
-    /// Visits every frame between two offsets with its decompressed payload, failing on any damage.
-    func forEachFrame(fd: FileDescriptor, path: String, from: UInt64, to end: UInt64, _ body: (FrameRef, FrameHeader, [UInt8]) throws -> Void) throws {
-        var scanner = FrameScanner(fd: fd, from: from, to: end)
-        while true {
-            var payload: [UInt8] = []
-            let (found, stop) = try scanner.next { b, h in
-                payload = try FrameIO.payload(of: b, header: h, decompressor: self.decompressor, dictionaries: self.dictionaries)
-            }
-            if let stop { throw stop.error(file: path) }
-            guard let f = found else { return }
-            try body(f.ref, f.header, payload)
-        }
-    }
-
 
     // MARK: - Head
 

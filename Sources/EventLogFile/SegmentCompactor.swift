@@ -65,19 +65,8 @@ struct SegmentCompactor {
         }
 
         var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: source.dataEnd)
-        while true {
-            var payload: [UInt8] = []
-            var frameHeader: FrameHeader?
-            let (found, stop) = try scanner.next { body, h in
-                frameHeader = h
-                payload = try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries)
-            }
-            if let stop {
-                try? FileSystem.removeFile(temporary)
-                throw stop.error(file: path)
-            }
-            guard found != nil, let h = frameHeader else { break }
-            try payload.withUnsafeBytes { raw in
+        do {
+            try scanner.forEachPayload(file: path, decompressor: decompressor, dictionaries: dictionaries) { h, raw in
                 try CommitCodec.walkCommits(raw, header: h) { c in
                     if blockEvents == 0 {
                         blockFirst = position
@@ -94,6 +83,9 @@ struct SegmentCompactor {
                     if block.count >= blockSize { try flush() }
                 }
             }
+        } catch {
+            try? FileSystem.removeFile(temporary)
+            throw error
         }
         try flush()
         guard position == source.lastPosition + 1 else {

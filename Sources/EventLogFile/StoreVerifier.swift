@@ -23,13 +23,14 @@ struct StoreVerifier {
         self.afterReadingHead = afterReadingHead
     }
 
-    /// Whether a writer holds the writer lock right now: what looks unfinished on disk (bytes past the head, a
-    /// sealed segment's index files not yet written) may then be its work in progress.
-    private func writerAtWork() throws -> Bool {
+    /// Runs `body` holding the writer lock, if no writer holds it now; `nil` when one does. What looks unfinished
+    /// on disk (bytes past the head, a sealed segment's index files not yet written) is damage only then; otherwise
+    /// it may be a writer's work in progress.
+    private func whileNoWriter<T>(_ body: () throws -> T) throws -> T? {
         let lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
-        guard try lock.lockExclusive(wait: false) else { return true }
-        try lock.unlock()
-        return false
+        guard try lock.lockExclusive(wait: false) else { return nil }
+        defer { try? lock.unlock() }
+        return try body()
     }
 
     func run() throws -> VerifyReport {
@@ -86,16 +87,14 @@ struct StoreVerifier {
             } else if let h = head, h.activeFirstPosition == header.firstPosition, h.endOffset < size {
                 end = h.endOffset
                 // Bytes past the durable end are a commit in flight while a writer works; otherwise a torn tail.
-                let lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
                 // Only bytes where the next frame would start mean a torn write; stray bytes further into the
                 // preallocated zeros are overwritten by later commits and are harmless.
                 let next = try fd.read(at: h.endOffset, count: min(4, Int(size - h.endOffset)))
-                torn: if next.contains(where: { $0 != 0 }), try lock.lockExclusive(wait: false) {
-                    // Nobody writes now, but a writer may have finished that very commit (moving the head past it)
-                    // and let go of the lock after the bytes were read: only a head still where it was means a tear.
-                    let settled = try state.peekHead()
-                    try lock.unlock()
-                    guard settled?.activeFirstPosition == h.activeFirstPosition, settled?.endOffset == h.endOffset else { break torn }
+                // Nobody writes now, but a writer may have finished that very commit (moving the head past it) and let
+                // go of the lock after the bytes were read: only a head still where it was means a tear.
+                if next.contains(where: { $0 != 0 }), let settled = try whileNoWriter({ try state.peekHead() }),
+                    settled?.activeFirstPosition == h.activeFirstPosition, settled?.endOffset == h.endOffset
+                {
                     problems.append(.init(file: name, offset: h.endOffset, message: "\(size - h.endOffset) bytes past the durable end (a torn write; the next writer cuts it off)"))
                 }
             }
@@ -199,7 +198,7 @@ struct StoreVerifier {
                 let indexName = String(name.dropLast(4)) + suffix
                 guard FileSystem.exists(base + suffix) else {
                     // A writer seals a segment (footer first) before it writes its index files.
-                    if try !writerAtWork() {
+                    if try whileNoWriter({}) != nil {
                         problems.append(.init(file: indexName, offset: nil, message: "index file is missing (the next open rebuilds it)"))
                     }
                     continue

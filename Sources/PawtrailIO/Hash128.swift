@@ -58,7 +58,12 @@ public struct Hash128: Hashable, Comparable, Sendable, CustomStringConvertible {
         low = h2
     }
 
-    private static func fmix(_ k0: UInt64) -> UInt64 {
+    /// MurmurHash3's 64-bit finalizer: every input bit affects every output bit. Part of on-disk formats (the
+    /// stream hash here, the event-id index's key): never change it.
+    ///
+    /// - Parameter k0: The value to mix.
+    /// - Returns: The mixed value.
+    @inlinable public static func fmix(_ k0: UInt64) -> UInt64 {
         var k = k0
         k ^= k >> 33; k &*= 0xff51_afd7_ed55_8ccd
         k ^= k >> 33; k &*= 0xc4ce_b9fe_1a85_ec53

@@ -638,7 +638,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func scheduleCompactionIfNeeded() {
         let due = stateLock.withLock {
             (options.compactSealedSegments && state.uncompactedSegments().contains { !compactionFailed.contains($0) })
-                || indexRunDue(state)
+                || indexRunDue(state) || state.indexFilesSaveDue
         }
         guard due else { return }
         compaction.lock()
@@ -680,6 +680,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         defer { try? lock.unlock() }
         var compacted: [String] = []
         var failure: (any Error)?
+        try withState(writer: false) { s in
+            if s.indexFilesSaveDue { s.saveUnsavedIndexFiles() }
+        }
         if compacting {
             do { compacted = try compactSealedSegments() } catch { failure = error }
         }

@@ -49,6 +49,11 @@ final class LogState {
     private var dictionaryExists = false
     /// Where this process's last published commit ended (to skip re-checking the file after our own commit).
     private var lastCommitEnd: UInt64?
+    /// Sealed segments (by first position) whose index files could not be saved; they serve from memory until
+    /// ``saveUnsavedIndexFiles()`` writes them.
+    var unsavedIndexFiles: Set<UInt64> = []
+    /// How many segments were sealed when saving them last failed: the upkeep tries again after the next roll.
+    var indexFilesSaveFailedAt: Int?
 
     /// The first positions of the sealed segments still holding single commits (not yet compacted), oldest first.
     func uncompactedSegments() -> [UInt64] {
@@ -378,8 +383,9 @@ final class LogState {
             // Missing, stale or damaged: rebuild from the segment. Saving is best effort (a reader may lack
             // write permission, or race a writer that is sealing); the rebuilt index serves from memory then.
             let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)
-            try? FileSystem.writeAtomically(s, to: base + ".sidx", sync: false)
-            try? FileSystem.writeAtomically(e, to: base + ".eidx", sync: false)
+            let saved = (try? FileSystem.writeAtomically(s, to: base + ".sidx", sync: false)) != nil
+                && (try? FileSystem.writeAtomically(e, to: base + ".eidx", sync: false)) != nil
+            if saved { unsavedIndexFiles.remove(header.firstPosition) } else { unsavedIndexFiles.insert(header.firstPosition) }
             streams = StreamIndexFile.load(MappedFile(copying: s, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
             ids = EventIDIndexFile.load(MappedFile(copying: e, path: base + ".eidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         }

@@ -109,7 +109,6 @@ import Testing
             #expect(report.events == UInt64(total), "\(label)")
         }
         let before = try codecs(store)
-        print("frames before compaction: \(before.sorted { $0.key < $1.key })")
         #expect(before["commit none", default: 0] > 50, "commits stored as they are under load")
         #expect(before["commit zstd+dictionary", default: 0] > 0, "a lone writer's commits use the dictionary")
         try await check(store, "writer")
@@ -125,14 +124,13 @@ import Testing
         let compacted = try reopened.compact()
         #expect(!compacted.isEmpty)
         let after = try codecs(reopened)
-        print("frames after compaction: \(after.sorted { $0.key < $1.key })")
         #expect(after["block none", default: 0] + after["block zstd", default: 0] + after["block zstd+dictionary", default: 0] > 0)
         try await check(reopened, "compacted")
         reopened.close()
         let last = try FileEventStore.open(path: dir)
         try await check(last, "compacted and reopened")
         let stats = try last.stats()
-        print("stats: events \(stats.events) raw \(stats.rawBytes) segment bytes \(stats.segmentBytes) compacted \(stats.compactedSegments)/\(stats.segments)")
+        #expect(stats.events == UInt64(total) && stats.rawBytes == rawBefore, "\(stats)")
         last.close()
     }
 }

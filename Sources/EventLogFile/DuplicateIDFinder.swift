@@ -48,11 +48,14 @@ struct DuplicateIDFinder {
         }
     }
 
-    private struct Entry {
+    private struct Entry: Comparable {
         var aligned: UInt64
         var knownBits: Int
         var position: UInt64
         var cursor: Int
+
+        static func < (a: Entry, b: Entry) -> Bool { a.aligned < b.aligned }
+        static func == (a: Entry, b: Entry) -> Bool { a.aligned == b.aligned }
     }
 
     /// Reports every id found at more than one position.
@@ -66,7 +69,7 @@ struct DuplicateIDFinder {
         var cursors = sources.map(Cursor.init)
         guard let common = cursors.map(\.knownBits).min() else { return }
         let mask: UInt64 = common == 64 ? .max : ~(UInt64.max >> UInt64(common))
-        var heap = EntryHeap()
+        var heap = MinHeap<Entry>()
         func pull(_ c: Int) {
             if let e = cursors[c].advance() {
                 heap.push(Entry(aligned: e.aligned, knownBits: cursors[c].knownBits, position: e.position, cursor: c))
@@ -94,42 +97,6 @@ struct DuplicateIDFinder {
                     }
                 }
             }
-        }
-    }
-
-    /// A binary min-heap of entries by their aligned hash.
-    private struct EntryHeap {
-        private var items: [Entry] = []
-
-        var peek: Entry? { items.first }
-
-        mutating func push(_ e: Entry) {
-            items.append(e)
-            var i = items.count - 1
-            while i > 0 {
-                let parent = (i - 1) / 2
-                guard items[i].aligned < items[parent].aligned else { break }
-                items.swapAt(i, parent)
-                i = parent
-            }
-        }
-
-        mutating func pop() -> Entry? {
-            guard !items.isEmpty else { return nil }
-            items.swapAt(0, items.count - 1)
-            let top = items.removeLast()
-            var i = 0
-            while true {
-                let l = 2 * i + 1
-                let r = l + 1
-                var m = i
-                if l < items.count, items[l].aligned < items[m].aligned { m = l }
-                if r < items.count, items[r].aligned < items[m].aligned { m = r }
-                guard m != i else { break }
-                items.swapAt(i, m)
-                i = m
-            }
-            return top
         }
     }
 }

@@ -10,11 +10,12 @@ extension FileEventStore {
     public func stats() throws -> LogStats {
         try withState(writer: false) { s in
             try s.requireIntact()
-            var hashes = Set<Hash128>()
-            // A run lists each of its streams once, where its segments list a busy stream in each of them.
-            for run in s.runs { hashes.formUnion(run.streams.allHashes()) }
-            for segment in s.sealed[s.coveredSegments...] { hashes.formUnion(segment.streams.allHashes()) }
-            if let a = s.active { for stream in a.streams.keys { hashes.insert(Hash128(stream.rawValue)) } }
+            // A run lists each of its streams once, where its segments list a busy stream in each of them. The
+            // indexes are merged by hash, one cursor each, so counting holds no set of every stream.
+            var sources = s.runs.map { HashMerge.Source($0.streams) }
+            sources += s.sealed[s.coveredSegments...].map { HashMerge.Source($0.streams) }
+            if let a = s.active { sources.append(HashMerge.Source(sorted: a.streams.keys.map { Hash128($0.rawValue) }.sorted())) }
+            let streamCount = HashMerge.distinctCount(sources)
             var segmentBytes: UInt64 = 0
             var indexBytes: UInt64 = 0
             var diskBytes: UInt64 = 0
@@ -45,7 +46,7 @@ extension FileEventStore {
             var stats = LogStats(
                 segments: s.sealed.count + (s.active == nil ? 0 : 1),
                 compactedSegments: s.sealed.filter { $0.header.layout == .blocks }.count,
-                events: next, streams: UInt64(hashes.count), firstPosition: next == 0 ? nil : 0,
+                events: next, streams: UInt64(streamCount), firstPosition: next == 0 ? nil : 0,
                 lastPosition: next == 0 ? nil : next - 1, firstRecordedAt: next == 0 ? nil : firstAt,
                 lastRecordedAt: next == 0 ? nil : s.lastRecordedAt, rawBytes: s.rawBytes, diskBytes: diskBytes,
                 segmentBytes: segmentBytes, indexBytes: indexBytes, dictionaries: s.dictionaries.count)

@@ -50,32 +50,17 @@ struct RunStreamIndexFile {
         var lists = ByteWriter()
         var streams = 0
         // A k-way merge of the segments' sorted directories: memory stays at the output's size.
-        var cursors = [Int](repeating: 0, count: segments.count)
-        while true {
-            var smallest: Hash128?
-            for (s, segment) in segments.enumerated() where cursors[s] < segment.streamCount {
-                let h = segment.entry(at: cursors[s]).hash
-                if smallest.map({ h < $0 }) ?? true { smallest = h }
-            }
-            guard let hash = smallest else { break }
-            var lastVersion: UInt64 = 0
-            var isAmbiguous = false
+        HashMerge.forEachHash(segments.map(HashMerge.Source.init)) { hash, occurrences in
+            let last = occurrences[occurrences.count - 1]
+            let e = segments[last.source].entry(at: last.entry)
             var ordinals: [Int] = []
-            for (s, segment) in segments.enumerated() {
-                var matches = 0
-                while cursors[s] < segment.streamCount {
-                    let e = segment.entry(at: cursors[s])
-                    guard e.hash == hash else { break }
-                    lastVersion = e.firstVersion + UInt64(e.count) - 1
-                    matches += 1
-                    cursors[s] += 1
-                }
-                if matches > 0 { ordinals.append(s) }
-                if matches > 1 { isAmbiguous = true }
+            var isAmbiguous = false
+            for o in occurrences {
+                if ordinals.last == o.source { isAmbiguous = true } else { ordinals.append(o.source) }
             }
             directory.write(hash.high)
             directory.write(hash.low)
-            directory.write(isAmbiguous ? ambiguous : lastVersion)
+            directory.write(isAmbiguous ? ambiguous : e.firstVersion + UInt64(e.count) - 1)
             directory.write(UInt32(lists.count))
             directory.write(UInt32(ordinals.count))
             var previous = 0
@@ -161,10 +146,6 @@ struct RunStreamIndexFile {
         return e.hash == hash ? e : nil
     }
 
-    /// Every stream hash in the run, in order.
-    func allHashes() -> [Hash128] {
-        (0..<streamCount).map { entry(at: $0).hash }
-    }
 
     /// The ordinals, within the run, of the segments holding an entry's stream, ascending.
     ///

@@ -38,9 +38,10 @@ struct StoreVerifier {
         var events: UInt64 = 0
         var indexEntries: UInt64 = 0
         var nextPosition: UInt64 = 0
-        var versions: [StreamID: UInt64] = [:]
-        // Ids are proven unique by merging the segments' sorted id indexes afterwards, not by holding every id.
+        // Ids are proven unique, and versions to go on from segment to segment, by merging the segments' sorted
+        // indexes afterwards, not by holding every id and every stream's last version.
         var idSources: [DuplicateIDFinder.Source] = []
+        var streamSources: [(name: String, index: StreamIndexFile)] = []
         var segmentStarts: [(first: UInt64, name: String)] = []
         // Once a damaged part of the log is skipped, the versions that follow cannot be checked against it:
         // report the damage once rather than every version after it.
@@ -151,12 +152,14 @@ struct StoreVerifier {
                         try CommitCodec.walkCommits(raw, header: f.header) { _ in commits += 1 }
                         try CommitCodec.walkEvents(raw, header: f.header) { e in
                             let stream = e.streamID()
-                            let expected = versions[stream].map { $0 + 1 } ?? 0
-                            if e.version != expected && !skippedDamage {
-                                problems.append(.init(file: name, offset: f.offset, message: "stream '\(stream)' has version \(e.version) at position \(e.position), expected \(expected)"))
-                            }
-                            versions[stream] = e.version
-                            if streams[stream] == nil {
+                            // Within the segment here; a stream's first version in it is checked against the
+                            // segments before by the merge below.
+                            if let (first, positions) = streams[stream] {
+                                let expected = first + UInt64(positions.count)
+                                if e.version != expected {
+                                    problems.append(.init(file: name, offset: f.offset, message: "stream '\(stream)' has version \(e.version) at position \(e.position), expected \(expected)"))
+                                }
+                            } else {
                                 order.append(stream)
                                 streams[stream] = (e.version, [])
                             }
@@ -175,9 +178,15 @@ struct StoreVerifier {
                 events += UInt64(f.header.eventCount)
             }
             segmentStarts.append((header.firstPosition, name))
+            let expectedStreams = StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) })
             guard let footer else {
-                // The active segment: its ids from the data (bounded by the roll), whole.
+                // The active segment: its ids and streams from the data (bounded by the roll), whole.
                 idSources.append(.keys(idEntries.sorted { ($0.key, $0.position) < ($1.key, $1.position) }))
+                if let index = StreamIndexFile.load(
+                    MappedFile(copying: expectedStreams, path: name), segmentFirstPosition: header.firstPosition, segmentEvents: segmentEvents)
+                {
+                    if !skippedDamage { streamSources.append((name, index)) }
+                }
                 continue
             }
             if crc.value != footer.checksum {
@@ -191,9 +200,9 @@ struct StoreVerifier {
             }
             indexEntries += UInt64(footer.index.count)
             let base = String(path.dropLast(4))
-            let expectedStreams = StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) })
             let expectedIDs = EventIDIndexFile.encode(segmentFirstPosition: header.firstPosition, ids: idEntries)
             var idSourceAdded = false
+            var streamSourceAdded = false
             for (suffix, expected, count) in [(".sidx", expectedStreams, order.count + Int(segmentEvents)), (".eidx", expectedIDs, Int(segmentEvents))] {
                 let indexName = String(name.dropLast(4)) + suffix
                 guard FileSystem.exists(base + suffix) else {
@@ -204,6 +213,12 @@ struct StoreVerifier {
                     continue
                 }
                 let actual = try FileSystem.readFile(base + suffix)
+                if suffix == ".sidx", actual == expected,
+                    let index = StreamIndexFile.load(path: base + suffix, segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+                {
+                    if !skippedDamage { streamSources.append((name, index)) }
+                    streamSourceAdded = true
+                }
                 if suffix == ".eidx" {
                     // The file when it is right (mapped, no heap), else the index the data gives.
                     let source = actual == expected
@@ -227,7 +242,15 @@ struct StoreVerifier {
                 // The file is missing or wrong: the index the data gives (only such segments cost heap).
                 idSources.append(.index(index))
             }
+            if !streamSourceAdded, let index = StreamIndexFile.load(
+                MappedFile(copying: expectedStreams, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: segmentEvents)
+            {
+                if !skippedDamage { streamSources.append((name, index)) }
+            }
         }
+        // Past damaged data the versions that follow cannot be checked against it (the damage is reported once,
+        // not every version after it): the segments from the first damaged one on are left out.
+        checkVersionsAcrossSegments(streamSources, into: &problems)
         try DuplicateIDFinder.find(idSources, idAt: { (try? state.event(at: $0))?.id }) { id, earlier, later in
             let segment = segmentStarts.last { $0.first <= later }?.name ?? ""
             problems.append(.init(file: segment, offset: nil, message: "event id \(id.uuidString.lowercased()) appears twice (positions \(earlier) and \(later))"))
@@ -237,6 +260,51 @@ struct StoreVerifier {
             problems.append(.init(file: LogFormat.headName, offset: 0, message: "head says the log ends before position \(h.nextPosition); the data ends before \(nextPosition)"))
         }
         return VerifyReport(segments: names.count, events: events, indexEntries: indexEntries, problems: problems)
+    }
+
+    /// Checks that each stream's first version in a segment follows its last version in the segments before (0
+    /// where it first appears), by merging the segments' stream indexes by hash: memory for one cursor a segment,
+    /// not for every stream. The indexes are the files where they match the data, else the data's own.
+    ///
+    /// Two streams sharing a 128-bit hash would look like one stream with gaps; a gap is therefore confirmed by
+    /// reading the streams' ids before it is reported, and the streams are then followed each on its own.
+    private func checkVersionsAcrossSegments(_ sources: [(name: String, index: StreamIndexFile)], into problems: inout [VerifyReport.Problem]) {
+        typealias Link = (segment: Int, entry: StreamIndexFile.Entry)
+        func report(_ chain: [Link], stream: String) {
+            var expected: UInt64 = 0
+            for link in chain {
+                if link.entry.firstVersion != expected {
+                    let index = sources[link.segment].index
+                    let position = (try? index.firstPosition(of: link.entry)).map(String.init) ?? "?"
+                    problems.append(.init(
+                        file: sources[link.segment].name, offset: nil,
+                        message: "stream '\(stream)' has version \(link.entry.firstVersion) at position \(position), expected \(expected)"))
+                }
+                expected = link.entry.firstVersion + UInt64(link.entry.count)
+            }
+        }
+        HashMerge.forEachHash(sources.map { HashMerge.Source($0.index) }) { hash, occurrences in
+            let chain = occurrences.map { (segment: $0.source, entry: sources[$0.source].index.entry(at: $0.entry)) }
+            var expected: UInt64 = 0
+            var continues = true
+            for link in chain {
+                if link.entry.firstVersion != expected { continues = false }
+                expected = link.entry.firstVersion + UInt64(link.entry.count)
+            }
+            guard !continues else { return }
+            // The stream of each entry, from its first event; an unreadable one is damage reported elsewhere.
+            var byStream: [(stream: String, chain: [Link])] = []
+            for link in chain {
+                let index = sources[link.segment].index
+                let stream = (try? index.firstPosition(of: link.entry)).flatMap { try? state.event(at: $0).stream.rawValue } ?? "hash \(hash)"
+                if let i = byStream.firstIndex(where: { $0.stream == stream }) {
+                    byStream[i].chain.append(link)
+                } else {
+                    byStream.append((stream, [link]))
+                }
+            }
+            for (stream, chain) in byStream { report(chain, stream: stream) }
+        }
     }
 
     /// Checks every index run file against a run rebuilt from its segments; returns the entries checked. A run

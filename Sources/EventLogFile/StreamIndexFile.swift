@@ -128,6 +128,14 @@ struct StreamIndexFile {
         return lo
     }
 
+    /// The position of an entry's first event (its first version), without decoding the rest.
+    func firstPosition(of e: Entry) throws(ByteReaderError) -> UInt64 {
+        var r = ByteReader(mapped.bytes, offset: Self.headerSize + streamCount * Self.entrySize + e.postingsOffset)
+        let (p, overflow) = segmentFirstPosition.addingReportingOverflow(try r.readVarint())
+        guard !overflow else { throw ByteReaderError(reason: "position overflows", offset: r.offset) }
+        return p
+    }
+
     /// The positions of an entry's events, in version order.
     func positions(of e: Entry) throws(ByteReaderError) -> [UInt64] {
         let start = Self.headerSize + streamCount * Self.entrySize + e.postingsOffset
@@ -142,10 +150,5 @@ struct StreamIndexFile {
             out.append(p)
         }
         return out
-    }
-
-    /// Every hash in the index, in order.
-    func allHashes() -> [Hash128] {
-        (0..<streamCount).map { entry(at: $0).hash }
     }
 }

@@ -206,7 +206,7 @@ import Testing
         let store = dir.path("s")
         _ = try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", "1")
         let outPath = dir.path("tail.out")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         let process = Process()
         process.executableURL = PawtrailProcess.executable
         process.arguments = ["--store", store, "log", "tail", "--follow", "--json"]

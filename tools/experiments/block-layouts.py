@@ -2,7 +2,9 @@
 """How small could compacted blocks get? Lays the benchmark workload's events out as the log encodes them
 (stream, version, type, 16-byte id, metadata, JSON data), then compresses blocks of whole events with the zstd
 command at several levels: row by row as the log does, column by column, and column by column with each block's
-data grouped by event type. Prints bytes per event for each layout. An experiment, not part of the build.
+data grouped by event type; then all of it again with the data's UUID and ISO-8601 timestamp strings replaced by
+their binary values (16 and 8 bytes behind a marker byte), the most a JSON-aware encoding of the data could do
+without knowing the event types. Prints bytes per event for each layout. An experiment, not part of the build.
 
 Needs python3 and the zstd command (apt-get install -y python3 zstd) and a workload file:
     pawtrail-bench generate --events 100000 --per-commit 1000 > w1000.jsonl
@@ -57,3 +59,19 @@ for size in [1<<20, 4<<20]:
         d=sum(zsize(b''.join(columnar(b,True)),level) for b in bl)
         e=sum(sum(zsize(col,level) for col in columnar(b,True)) for b in bl)
         print(f'block {size>>20}MiB L{level}: row {a/N:.1f}  col {c/N:.1f}  col+bytype {d/N:.1f}  separate-cols {e/N:.1f} B/event')
+
+# The same blocks with the data's UUID and timestamp strings as binary values.
+import re, datetime
+UUIDRE=re.compile(rb'"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"')
+TSRE=re.compile(rb'"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z)"')
+def binary_time(m):
+    s=m.group(1).decode().rstrip('Z')
+    dt=datetime.datetime.strptime(s, '%Y-%m-%dT%H:%M:%S.%f' if '.' in s else '%Y-%m-%dT%H:%M:%S')
+    return b'\x02'+struct.pack('<q', int((dt-datetime.datetime(1970,1,1)).total_seconds()*1e6))
+for r in rows:
+    r['data']=TSRE.sub(binary_time, UUIDRE.sub(lambda m: b'\x01'+uuid.UUID(m.group(1).decode()).bytes, r['data']))
+bl=blocks(None,1<<20)
+for level in [6,19]:
+    a=sum(zsize(rowwise(b),level) for b in bl)
+    d=sum(zsize(b''.join(columnar(b,True)),level) for b in bl)
+    print(f'binary ids and times, block 1MiB L{level}: row {a/N:.1f}  col+bytype {d/N:.1f} B/event')

@@ -41,7 +41,9 @@ struct StreamIndexFile {
             directory.write(UInt32(postings.count))
             var previous = segmentFirstPosition
             for p in s.positions {
-                postings.writeVarint(p - previous)
+                // Positions only go up in a segment; `log verify` encodes damaged data too (a frame repeated), whose
+                // index then fails to match or decode rather than trap here.
+                postings.writeVarint(p &- previous)
                 previous = p
             }
             events += s.positions.count

@@ -1,0 +1,55 @@
+@testable import EventLogFile
+import EventLog
+import Foundation
+import PawtrailIO
+import Testing
+
+/// `log verify`'s version checks on damaged data: each gap reported once, gaps before damage still reported, and no
+/// crash on frames whose positions go back.
+@Suite struct StoreVerifierVersionDamageTests {
+    static let at = Timestamp(microsecondsSinceEpoch: 1_700_000_000_000_000)
+
+    /// A commit frame of one event at a position, its payload stored as it is.
+    static func frame(position: UInt64, stream: String, version: UInt64, id: UUID) -> [UInt8] {
+        var payload = ByteWriter()
+        CommitCodec.encodeCommitHeader(recordedAtDelta: 0, eventCount: 1, into: &payload)
+        CommitCodec.encodeEvent(
+            stream: StreamID(unchecked: stream), version: version, event: .json("Noted", #"{"n":1}"#, id: id), into: &payload)
+        var bytes: [UInt8] = []
+        FrameIO.encode(
+            type: .commit, firstPosition: position, eventCount: 1, commitCount: 1, firstRecordedAt: at, lastRecordedAt: at,
+            stored: .init(codec: .none, dictionaryID: 0, bytes: payload.bytes, rawLength: payload.count), into: &bytes)
+        return bytes
+    }
+
+    /// A store whose only (active) segment holds exactly these frames, the head at their end.
+    static func storeWithActiveSegment(_ dir: TemporaryDirectory, frames: [[UInt8]], nextPosition: UInt64) async throws {
+        let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true, durability: .noSync))
+        try await store.append(to: "x-1", [.json("Noted", "{}")])
+        store.close()
+        let path = dir.path + "/segments/" + LogFormat.segmentName(firstPosition: 0)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(LogFormat.segmentHeaderSize))
+        for f in frames { bytes += f }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let head = HeadFile(activeFirstPosition: 0, endOffset: UInt64(bytes.count), nextPosition: nextPosition, lastRecordedAt: at)
+        try Data(head.encoded()).write(to: URL(fileURLWithPath: dir.path + "/" + LogFormat.headName))
+    }
+
+    /// Verifies as a reader that leaves the files as they are.
+    static func verify(_ dir: TemporaryDirectory) throws -> VerifyReport {
+        let state = LogState(root: dir.path, options: FileEventStoreOptions())
+        try state.refresh(writer: false)
+        return try StoreVerifier(state: state).run()
+    }
+
+    @Test func `a frame repeated in the active segment is reported, not a crash`() async {
+        await #expect(processExitsWith: .success) {
+            let dir = TemporaryDirectory()
+            let first = Self.frame(position: 0, stream: "a-1", version: 0, id: uuid(1))
+            let frames = [first, Self.frame(position: 1, stream: "a-1", version: 1, id: uuid(2)), first]
+            try await Self.storeWithActiveSegment(dir, frames: frames, nextPosition: 3)
+            let report = try Self.verify(dir)
+            #expect(report.problems.contains { $0.message == "frame starts at position 0, expected 2" }, "\(report)")
+        }
+    }
+}

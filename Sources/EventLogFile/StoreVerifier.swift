@@ -41,7 +41,7 @@ struct StoreVerifier {
         // Ids are proven unique, and versions to go on from segment to segment, by merging the segments' sorted
         // indexes afterwards, not by holding every id and every stream's last version.
         var idSources: [DuplicateIDFinder.Source] = []
-        var streamSources: [(name: String, index: StreamIndexFile)] = []
+        var streamSources: [StreamSource] = []
         var segmentStarts: [(first: UInt64, name: String)] = []
         // Once a damaged part of the log is skipped, the versions that follow cannot be checked against it:
         // report the damage once rather than every version after it.
@@ -106,6 +106,22 @@ struct StoreVerifier {
             var commits: UInt64 = 0
             var streams: [StreamID: (UInt64, [UInt64])] = [:]
             var order: [StreamID] = []
+            // Each stream's last version in the segment so far: a gap inside a segment is reported once, and the
+            // versions after it are checked against it, as the next segment's are (see `StreamSource.resume`).
+            var lastVersions: [StreamID: UInt64] = [:]
+            /// Takes up the segment's stream index for the check across segments, unless damage came before it.
+            func addStreamSource(_ index: StreamIndexFile) {
+                guard !skippedDamage else { return }
+                var resume: [StreamSource.Resume] = []
+                for stream in order {
+                    let (first, positions) = streams[stream]!
+                    let last = lastVersions[stream]!
+                    if last != first &+ UInt64(positions.count) &- 1 {
+                        resume.append(.init(hash: Hash128(stream.rawValue), firstVersion: first, next: last &+ 1))
+                    }
+                }
+                streamSources.append(StreamSource(name: name, index: index, resume: resume))
+            }
             var idEntries: [(key: UInt64, position: UInt64)] = []
             var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
             let decompressor = ZstdDecompressor()
@@ -154,8 +170,8 @@ struct StoreVerifier {
                             let stream = e.streamID()
                             // Within the segment here; a stream's first version in it is checked against the
                             // segments before by the merge below.
-                            if let (first, positions) = streams[stream] {
-                                let expected = first + UInt64(positions.count)
+                            if let last = lastVersions[stream] {
+                                let expected = last &+ 1
                                 if e.version != expected {
                                     problems.append(.init(file: name, offset: f.offset, message: "stream '\(stream)' has version \(e.version) at position \(e.position), expected \(expected)"))
                                 }
@@ -163,6 +179,7 @@ struct StoreVerifier {
                                 order.append(stream)
                                 streams[stream] = (e.version, [])
                             }
+                            lastVersions[stream] = e.version
                             streams[stream]!.1.append(e.position)
                             idEntries.append((EventIDIndexFile.key(e.id), e.position))
                             return true
@@ -185,7 +202,7 @@ struct StoreVerifier {
                 if let index = StreamIndexFile.load(
                     MappedFile(copying: expectedStreams, path: name), segmentFirstPosition: header.firstPosition, segmentEvents: segmentEvents)
                 {
-                    if !skippedDamage { streamSources.append((name, index)) }
+                    addStreamSource(index)
                 }
                 continue
             }
@@ -216,7 +233,7 @@ struct StoreVerifier {
                 if suffix == ".sidx", actual == expected,
                     let index = StreamIndexFile.load(path: base + suffix, segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
                 {
-                    if !skippedDamage { streamSources.append((name, index)) }
+                    addStreamSource(index)
                     streamSourceAdded = true
                 }
                 if suffix == ".eidx" {
@@ -245,7 +262,7 @@ struct StoreVerifier {
             if !streamSourceAdded, let index = StreamIndexFile.load(
                 MappedFile(copying: expectedStreams, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: segmentEvents)
             {
-                if !skippedDamage { streamSources.append((name, index)) }
+                addStreamSource(index)
             }
         }
         // Past damaged data the versions that follow cannot be checked against it (the damage is reported once,
@@ -262,14 +279,36 @@ struct StoreVerifier {
         return VerifyReport(segments: names.count, events: events, indexEntries: indexEntries, problems: problems)
     }
 
+    /// A segment's stream index for the check of versions across segments.
+    struct StreamSource {
+        /// Where a stream's versions in the segment have a gap (reported when the segment was read): the version
+        /// after its last one there, which the next segment holding it should start at.
+        struct Resume {
+            var hash: Hash128
+            var firstVersion: UInt64
+            var next: UInt64
+        }
+
+        var name: String
+        var index: StreamIndexFile
+        /// Only for streams with a gap inside the segment (damaged data): otherwise the index's first version and
+        /// count give the next version.
+        var resume: [Resume]
+    }
+
     /// Checks that each stream's first version in a segment follows its last version in the segments before (0
     /// where it first appears), by merging the segments' stream indexes by hash: memory for one cursor a segment,
     /// not for every stream. The indexes are the files where they match the data, else the data's own.
     ///
     /// Two streams sharing a 128-bit hash would look like one stream with gaps; a gap is therefore confirmed by
     /// reading the streams' ids before it is reported, and the streams are then followed each on its own.
-    private func checkVersionsAcrossSegments(_ sources: [(name: String, index: StreamIndexFile)], into problems: inout [VerifyReport.Problem]) {
+    private func checkVersionsAcrossSegments(_ sources: [StreamSource], into problems: inout [VerifyReport.Problem]) {
         typealias Link = (segment: Int, entry: StreamIndexFile.Entry)
+        /// The version a stream's next segment should start at.
+        func next(after link: Link) -> UInt64 {
+            sources[link.segment].resume.first { $0.hash == link.entry.hash && $0.firstVersion == link.entry.firstVersion }?.next
+                ?? link.entry.firstVersion + UInt64(link.entry.count)
+        }
         func report(_ chain: [Link], stream: String) {
             var expected: UInt64 = 0
             for link in chain {
@@ -280,7 +319,7 @@ struct StoreVerifier {
                         file: sources[link.segment].name, offset: nil,
                         message: "stream '\(stream)' has version \(link.entry.firstVersion) at position \(position), expected \(expected)"))
                 }
-                expected = link.entry.firstVersion + UInt64(link.entry.count)
+                expected = next(after: link)
             }
         }
         HashMerge.forEachHash(sources.map { HashMerge.Source($0.index) }) { hash, occurrences in
@@ -289,7 +328,7 @@ struct StoreVerifier {
             var continues = true
             for link in chain {
                 if link.entry.firstVersion != expected { continues = false }
-                expected = link.entry.firstVersion + UInt64(link.entry.count)
+                expected = next(after: link)
             }
             guard !continues else { return }
             // The stream of each entry, from its first event; an unreadable one is damage reported elsewhere.

@@ -42,6 +42,36 @@ import Testing
         return try StoreVerifier(state: state).run()
     }
 
+    @Test func `a gap inside a segment is reported once, not at every version after it`() async throws {
+        let dir = TemporaryDirectory()
+        let versions: [UInt64] = [0, 1, 5, 6, 7]
+        let frames = versions.enumerated().map { Self.frame(position: UInt64($0.offset), stream: "a-1", version: $0.element, id: uuid($0.offset + 1)) }
+        try await Self.storeWithActiveSegment(dir, frames: frames, nextPosition: UInt64(frames.count))
+        let report = try Self.verify(dir)
+        #expect(report.problems.map(\.message) == ["stream 'a-1' has version 5 at position 2, expected 2"])
+    }
+
+    @Test func `a gap inside a sealed segment is not reported again where the stream goes on in the next segment`() async throws {
+        let dir = TemporaryDirectory()
+        let versions: [UInt64] = [0, 1, 5, 6]
+        let frames = versions.enumerated().map { Self.frame(position: UInt64($0.offset), stream: "a-1", version: $0.element, id: uuid($0.offset + 1)) }
+        try await Self.storeWithActiveSegment(dir, frames: frames, nextPosition: UInt64(frames.count))
+        // A writer seals the segment as it is (footer and index files from its data), then writes into the next.
+        let options = FileEventStoreOptions(maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        try await store.append(to: "b-1", [.json("Noted", "{}")])
+        store.close()
+        // The next segment's events replaced: `a-1` goes on from the last version the sealed segment holds (6).
+        let path = dir.path + "/segments/" + LogFormat.segmentName(firstPosition: 4)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(LogFormat.segmentHeaderSize))
+        bytes += Self.frame(position: 4, stream: "a-1", version: 7, id: uuid(10))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let head = HeadFile(activeFirstPosition: 4, endOffset: UInt64(bytes.count), nextPosition: 5, lastRecordedAt: Self.at)
+        try Data(head.encoded()).write(to: URL(fileURLWithPath: dir.path + "/" + LogFormat.headName))
+        let report = try Self.verify(dir)
+        #expect(report.problems.map(\.message) == ["stream 'a-1' has version 5 at position 2, expected 2"], "\(report)")
+    }
+
     @Test func `a frame repeated in the active segment is reported, not a crash`() async {
         await #expect(processExitsWith: .success) {
             let dir = TemporaryDirectory()

@@ -122,6 +122,18 @@ struct StoreVerifier {
                 }
                 streamSources.append(StreamSource(name: name, index: index, resume: resume))
             }
+            /// The data is damaged from here on: what was read of the segment before it still counts (a gap there
+            /// is reported), what follows in the log is left out.
+            func skipDamage() {
+                let events = order.reduce(0) { $0 + streams[$1]!.1.count }
+                if let index = StreamIndexFile.load(
+                    MappedFile(copying: StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) }), path: name),
+                    segmentFirstPosition: header.firstPosition, segmentEvents: UInt64(events))
+                {
+                    addStreamSource(index)
+                }
+                skippedDamage = true
+            }
             var idEntries: [(key: UInt64, position: UInt64)] = []
             var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
             let decompressor = ZstdDecompressor()
@@ -142,7 +154,7 @@ struct StoreVerifier {
                         break  // preallocated space after the last commit of the active segment
                     }
                     problems.append(.init(file: name, offset: stop.offset, message: stop.reason))
-                    skippedDamage = true
+                    skipDamage()
                     continue segments
                 }
                 guard let f = found else { break }
@@ -151,13 +163,13 @@ struct StoreVerifier {
                 frameOffsets.insert(f.offset)
                 if let frameProblem {
                     problems.append(.init(file: name, offset: f.offset, message: frameProblem))
-                    skippedDamage = true
+                    skipDamage()
                     continue segments
                 }
                 let expectedType: FrameType = header.layout == .blocks ? .block : .commit
                 if f.header.type != expectedType {
                     problems.append(.init(file: name, offset: f.offset, message: "a \(f.header.type == .block ? "block" : "commit") frame in a segment of \(header.layout == .blocks ? "blocks" : "single commits")"))
-                    skippedDamage = true
+                    skipDamage()
                     continue segments
                 }
                 if f.header.firstPosition != nextPosition {
@@ -187,7 +199,7 @@ struct StoreVerifier {
                     }
                 } catch {
                     problems.append(.init(file: name, offset: f.offset, message: "events do not decode: \(error)"))
-                    skippedDamage = true
+                    skipDamage()
                     continue segments
                 }
                 nextPosition = f.header.firstPosition + UInt64(f.header.eventCount)

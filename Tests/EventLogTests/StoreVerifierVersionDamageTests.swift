@@ -72,6 +72,41 @@ import Testing
         #expect(report.problems.map(\.message) == ["stream 'a-1' has version 5 at position 2, expected 2"], "\(report)")
     }
 
+    @Test func `a version gap in a segment before damaged data in it is still reported`() async throws {
+        let a = TemporaryDirectory()
+        let b = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 2, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        // a: segment 0 holds a-1 versions 0 and 1; b: segment 2 holds a-1 versions 0 and 1, a commit each.
+        let sa = try FileEventStore.open(path: a.path, options: options)
+        try await sa.append(to: "a-1", [.json("Noted", #"{"n":1}"#), .json("Noted", #"{"n":2}"#)])
+        try await sa.append(to: "b-1", [.json("Noted", #"{"n":1}"#)])
+        try await sa.append(to: "b-1", [.json("Noted", #"{"n":2}"#)])
+        sa.close()
+        let sb = try FileEventStore.open(path: b.path, options: options)
+        try await sb.append(to: "c-1", [.json("Noted", #"{"n":1}"#), .json("Noted", #"{"n":2}"#)])
+        try await sb.append(to: "a-1", [.json("Noted", #"{"n":1}"#)])
+        try await sb.append(to: "a-1", [.json("Noted", #"{"n":2}"#)])
+        sb.close()
+        let name = String(LogFormat.segmentName(firstPosition: 2).dropLast(4))
+        for suffix in [".seg", ".sidx", ".eidx"] {
+            let target = a.path + "/segments/" + name + suffix
+            try FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: b.path + "/segments/" + name + suffix, toPath: target)
+        }
+        // Damage the segment's second frame: its first, where a-1 starts again at version 0, stays readable.
+        let path = a.path + "/segments/" + name + ".seg"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let firstLength = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: LogFormat.segmentHeaderSize, as: UInt32.self).littleEndian) }
+        let second = LogFormat.segmentHeaderSize + 4 + firstLength + 4
+        bytes[second + 4 + LogFormat.frameHeaderSize] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let report = try Self.verify(a)
+        let versionProblems = report.problems.filter { $0.message.hasPrefix("stream ") }
+        #expect(versionProblems.map(\.message) == ["stream 'a-1' has version 0 at position 2, expected 2"], "\(report)")
+        #expect(versionProblems.map(\.file) == [name + ".seg"])
+        #expect(report.problems.contains { $0.file == name + ".seg" && $0.offset == UInt64(second) }, "\(report)")
+    }
+
     @Test func `a frame repeated in the active segment is reported, not a crash`() async {
         await #expect(processExitsWith: .success) {
             let dir = TemporaryDirectory()

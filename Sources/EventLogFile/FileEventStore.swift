@@ -674,15 +674,18 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// One pass of the sealed segments' upkeep, in one process at a time: compacting them (when asked), then
     /// merging their indexes into index runs. The runs are built even when a segment fails to compact.
     private func upkeep(compacting: Bool) throws -> [String] {
+        // This process's own unsaved index files need no lock of the upkeep's (writing one is an atomic rename of
+        // bytes any process would write alike): saved first, so that neither another process at its upkeep nor a
+        // lock file that cannot be opened leaves them due, and a thread started, after every commit group.
+        stateLock.withLock {
+            if state.indexFilesSaveDue { state.saveUnsavedIndexFiles() }
+        }
         // One process at a time; another process already at it does the work.
         let lock = try FileDescriptor.open(path + "/" + LogFormat.compactionLockName, .readWriteCreate)
         guard try lock.lockExclusive(wait: false) else { return [] }
         defer { try? lock.unlock() }
         var compacted: [String] = []
         var failure: (any Error)?
-        try withState(writer: false) { s in
-            if s.indexFilesSaveDue { s.saveUnsavedIndexFiles() }
-        }
         if compacting {
             do { compacted = try compactSealedSegments() } catch { failure = error }
         }

@@ -176,6 +176,13 @@ final class LogState {
             active = ActiveSegment(name: name, path: path, fd: fd, header: header)
             activeDamage = nil
         }
+        if active == nil, let h = headRecord, h.nextPosition > nextPosition {
+            // The head names acknowledged events past every segment found: the segment that held them is gone.
+            // Forgetting them would give their positions to the next append.
+            activeDamage = .corrupted(
+                file: segmentPath(LogFormat.segmentName(firstPosition: h.activeFirstPosition)), offset: 0,
+                reason: "the segment is missing, but the head says the log ends before position \(h.nextPosition) (the segments found end before \(nextPosition))")
+        }
         if let a = active {
             let durableEnd = headRecord.flatMap { $0.activeFirstPosition == a.firstPosition ? $0.endOffset : nil }
             try catchUp(a, durableEnd: durableEnd, writer: writer)
@@ -266,6 +273,14 @@ final class LogState {
         guard activeDamage == nil else { return }
         let size = try a.fd.size()
         if writer { a.allocatedEnd = max(a.allocatedEnd, size) }
+        defer {
+            // The head moves only after a flush: a file shorter than it says has lost acknowledged commits, even
+            // when it ends cleanly on a frame boundary (which the scan below takes for the end of the data).
+            if activeDamage == nil, let durableEnd, size < durableEnd {
+                activeDamage = .corrupted(
+                    file: a.path, offset: size, reason: "the file ends at byte \(size), but the head says commits up to byte \(durableEnd) were acknowledged")
+            }
+        }
         // A reader goes only as far as the head says is durable; without a head it sees nothing new (a writer
         // may be mid-way through its first commit). A writer, holding the lock, examines everything on disk.
         let end = writer ? size : min(size, durableEnd ?? a.endOffset)

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// Found in review of the `pawtrail log` verbs, through the built binary.
+@Suite struct LogReviewProcessTests {
+    func run(_ arguments: String..., stdin: String = "") throws -> CommandOutcome {
+        try PawtrailProcess.run(arguments, stdin: stdin)
+    }
+
+    func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    /// A store of two single-event commits to stream `a`, and its one (active) segment's path.
+    func storeOfTwoCommits(_ dir: TemporaryDirectory) throws -> (store: String, segment: String) {
+        let store = dir.path("s")
+        for n in 1...2 {
+            let out = try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", "\(n)")
+            #expect(out.status == 0, "\(out.stderr)")
+        }
+        return (store, store + "/segments/00000000000000000000.seg")
+    }
+
+    /// README (Recovery): acknowledged data lost from the active segment, "a file shorter than the head says", is
+    /// never cut off or skipped: stats fail, appends are refused, `log verify` reports it. A cut that lands on a
+    /// frame boundary looked like a clean end: the head was rewritten, the lost event forgotten, and its position
+    /// given to the next append.
+    @Test func activeSegmentCutAtAFrameBoundaryIsDamageNotAShorterLog() throws {
+        let dir = try TemporaryDirectory()
+        let (store, segment) = try storeOfTwoCommits(dir)
+        let inspection = try object(try run("--store", store, "log", "inspect", "0", "--json").lines.first ?? "")
+        let frames = try #require(inspection["frames"] as? [[String: Any]])
+        #expect(frames.count == 2)
+        let firstEnd = try #require(frames[0]["offset"] as? Int) + (try #require(frames[0]["length"] as? Int))
+        let handle = try #require(FileHandle(forWritingAtPath: segment))
+        try handle.truncate(atOffset: UInt64(firstEnd))
+        try handle.close()
+
+        let stats = try run("--store", store, "log", "stats", "--json")
+        #expect(stats.status == 74, "\(stats.stdout)")
+        #expect(stats.stderr.hasPrefix("Error: corrupt data in \(segment) at offset \(firstEnd): "))
+        let verify = try run("--store", store, "log", "verify", "--json")
+        #expect(verify.status == 1, "\(verify.stdout)")
+        let report = try object(verify.lines.first ?? "")
+        #expect(report["ok"] as? Bool == false)
+        let problems = try #require(report["problems"] as? [[String: Any]])
+        #expect(problems.contains { ($0["message"] as? String)?.hasPrefix("head says the log ends before position 2") == true })
+        let append = try run("--store", store, "log", "append", "--stream", "b", "--type", "T", "--data", "3")
+        #expect(append.status == 74, "\(append.stdout)")
+        #expect(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int == firstEnd)
+        #expect(try run("--store", store, "log", "read", "--all").status == 74)
+    }
+
+    /// The same with the whole active segment gone: the head names it, but nothing noticed it was missing, so the
+    /// log read as empty, verify said OK, and the next append took position 0 again.
+    @Test func missingActiveSegmentIsDamageNotAnEmptyLog() throws {
+        let dir = try TemporaryDirectory()
+        let (store, segment) = try storeOfTwoCommits(dir)
+        try FileManager.default.removeItem(atPath: segment)
+
+        let read = try run("--store", store, "log", "read", "--all")
+        #expect(read.status == 74, "\(read.stdout)")
+        #expect(read.stderr.hasPrefix("Error: corrupt data in \(segment) at offset 0: "))
+        let verify = try run("--store", store, "log", "verify", "--json")
+        #expect(verify.status == 1, "\(verify.stdout)")
+        let report = try object(verify.lines.first ?? "")
+        let problems = try #require(report["problems"] as? [[String: Any]])
+        #expect(problems.contains { ($0["message"] as? String)?.hasPrefix("head says the log ends before position 2") == true })
+        let append = try run("--store", store, "log", "append", "--stream", "b", "--type", "T", "--data", "3", "--json")
+        #expect(append.status == 74, "\(append.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: segment))
+    }
+}

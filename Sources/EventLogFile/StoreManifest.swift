@@ -31,14 +31,14 @@ struct StoreManifest {
     static func openOrCreate(root: String, create: Bool) throws -> StoreManifest {
         let path = root + "/" + LogFormat.manifestName
         if !FileSystem.exists(path) {
+            if FileSystem.exists(root) && !FileSystem.isDirectory(root) {
+                throw EventStoreError.storeFailure("\(root) exists and is not a directory")
+            }
             guard create else {
                 if try FileSystem.isDirectory(root) && !FileSystem.contentsOfDirectory(root).isEmpty {
                     throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
                 }
                 throw EventStoreError.storeNotFound(path: root)
-            }
-            if FileSystem.exists(root) && !FileSystem.isDirectory(root) {
-                throw EventStoreError.storeFailure("\(root) exists and is not a directory")
             }
             let segments = root + "/" + LogFormat.segmentsDirectory
             if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {

@@ -70,4 +70,19 @@ import Testing
         #expect(append.status == 74, "\(append.stdout)")
         #expect(!FileManager.default.fileExists(atPath: segment))
     }
+
+    /// A store path that is a file: reads said "no store at PATH (... appending creates a store)", when appending
+    /// there fails; every verb now names the actual problem.
+    @Test func storePathThatIsAFileIsNamedAsSuch() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("f", "not a store\n")
+        for verb in [["log", "read", "--all"], ["log", "stats"], ["log", "verify"], ["log", "tail"], ["log", "inspect", "0"],
+            ["log", "append", "--stream", "a", "--type", "T", "--data", "1"]]
+        {
+            let out = try PawtrailProcess.run(["--store", file] + verb)
+            #expect(out.status == 74, "\(verb)")
+            #expect(out.stderr == "Error: \(file) exists and is not a directory\n", "\(verb)")
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a store\n")
+    }
 }

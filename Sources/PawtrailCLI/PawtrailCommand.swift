@@ -20,6 +20,11 @@ public enum PawtrailCommand {
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
             console: console, storeOpener: FileStoreOpener())
         console.flush()
+        if let code = console.standardOutputError, status == .success {
+            // The output is incomplete (a full disk under `log read --all > backup.jsonl`): not a success.
+            console.write("Error: cannot write to standard output: \(String(cString: strerror(code))) (errno \(code))\n", to: .standardError)
+            exit(ExitCode.ioError.rawValue)
+        }
         exit(status.rawValue)
     }
 

@@ -85,4 +85,26 @@ import Testing
         }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a store\n")
     }
+
+    /// Output that cannot be written (`log read --all --json > backup.jsonl` on a full disk) was dropped in
+    /// silence and the command exited 0: a script could not tell its backup was cut short.
+    @Test func unwritableStandardOutputIsAnIOError() throws {
+        let dir = try TemporaryDirectory()
+        let (store, _) = try storeOfTwoCommits(dir)
+        for verb in [["log", "read", "--all", "--json"], ["log", "stats"], ["log", "append", "--stream", "a", "--type", "T", "--data", "3"]] {
+            let errPath = dir.path("stderr")
+            FileManager.default.createFile(atPath: errPath, contents: nil)
+            let process = Process()
+            process.executableURL = PawtrailProcess.executable
+            process.arguments = ["--store", store] + verb
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            process.standardError = try #require(FileHandle(forWritingAtPath: errPath))
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 74, "\(verb)")
+            let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
+            #expect(stderr == "Error: cannot write to standard output: No space left on device (errno 28)\n", "\(verb)")
+        }
+    }
 }

@@ -7,7 +7,12 @@ import Synchronization
 /// events must not make a million system calls), stderr is not.
 public final class StandardConsole: Console {
     private let buffer = Mutex<[UInt8]>([])
+    private let stdoutError = Mutex<Int32?>(nil)
     private static let flushThreshold = 64 << 10
+
+    /// The `errno` of the first write to stdout that failed (a full disk, an I/O error), if any: output was lost,
+    /// so the command must not report success.
+    public var standardOutputError: Int32? { stdoutError.withLock { $0 } }
 
     /// Creates the console.
     public init() {}
@@ -23,7 +28,7 @@ public final class StandardConsole: Console {
         case .standardError:
             // stdout first, so a warning never appears before the output it follows.
             flush()
-            Self.writeAll(Array(text.utf8), to: 2)
+            _ = Self.writeAll(Array(text.utf8), to: 2)
         }
     }
 
@@ -32,20 +37,23 @@ public final class StandardConsole: Console {
             defer { b.removeAll(keepingCapacity: true) }
             return b
         }
-        if !pending.isEmpty { Self.writeAll(pending, to: 1) }
+        guard !pending.isEmpty, let code = Self.writeAll(pending, to: 1) else { return }
+        stdoutError.withLock { if $0 == nil { $0 = code } }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    /// Writes every byte; returns the `errno` of a failed write (the rest is dropped), `nil` when all were written.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32? {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return  // a closed pipe or full disk: nothing sensible is left to report it on
+                    return errno
                 }
                 offset += n
             }
+            return nil
         }
     }
 }

@@ -107,4 +107,18 @@ import Testing
             #expect(stderr == "Error: cannot write to standard output: No space left on device (errno 28)\n", "\(verb)")
         }
     }
+
+    /// A malformed '--at' (or '--at' with '--at-position') is a usage error (64) whether or not the store exists;
+    /// it was checked only after opening the store, so without one it came out as "no store" (74).
+    @Test func badStoryOptionsAreUsageErrorsBeforeTheStoreIsOpened() throws {
+        let dir = try TemporaryDirectory()
+        let missing = dir.path("none")
+        let bad = try run("--store", missing, "log", "read", "--stream", "a", "--at", "yesterday")
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix("Error: the value 'yesterday' is invalid for '--at': expected a UTC ISO-8601 time\n"))
+        let both = try run("--store", missing, "log", "read", "--stream", "a", "--at-position", "1", "--at", "2026-01-01T00:00:00Z")
+        #expect(both.status == 64)
+        #expect(both.stderr.hasPrefix("Error: give '--at' or '--at-position', not both\n"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
 }

@@ -47,10 +47,10 @@ enum StoryCommand {
         _ stream: StreamID, title: String, notFound: String? = nil, _ context: CommandContext,
         state: StreamStory.StateFunction = StreamStory.mergedFields
     ) async throws -> ExitCode {
-        let store = try context.openStore(.read).events
         let at = try context.arguments.converted("at", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) }
         let atPosition = try context.arguments.converted("at-position", expecting: "a position (a non-negative integer)") { UInt64($0) }
         if at != nil && atPosition != nil { throw context.arguments.usageError("give '--at' or '--at-position', not both") }
+        let store = try context.openStore(.read).events
         var end: UInt64? = atPosition
         if let at { end = try await store.lastPosition(atOrBefore: at) }
         var events: [RecordedEvent] = []

@@ -121,4 +121,18 @@ import Testing
         #expect(both.stderr.hasPrefix("Error: give '--at' or '--at-position', not both\n"))
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
+
+    /// A stream's story as JSON gave `"data":null` for events appended with `log append`, whose data is plain JSON:
+    /// only the domain's binary events were shown.
+    @Test func storyJSONShowsTheDataOfRawEvents() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.path("s")
+        #expect(try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", #"{"x": 1}"#).status == 0)
+        #expect(try run("--store", store, "log", "append", "--stream", "a", "--type", "T", "--data", "7").status == 0)
+        let story = try run("--store", store, "log", "read", "--stream", "a", "--at-position", "5", "--json")
+        #expect(story.status == 0, "\(story.stderr)")
+        #expect(story.lines.count == 2)
+        #expect(story.lines.first?.contains(#","data":{"x":1},"changes":"#) == true, "\(story.stdout)")
+        #expect(story.lines.last?.contains(#","data":7,"changes":"#) == true, "\(story.stdout)")
+    }
 }

@@ -44,10 +44,18 @@ struct StreamStory {
             let changes = Set(before.keys).union(after.keys).sorted().compactMap { key -> Change? in
                 before[key] == after[key] ? nil : Change(key: key, before: before[key], after: after[key])
             }
-            entries.append(Entry(event: events[n], data: EventFormatter.domainJSON(events[n]), changes: changes))
+            entries.append(Entry(event: events[n], data: data(of: events[n]), changes: changes))
             before = after
         }
         return entries
+    }
+
+    /// An event's data as JSON: a domain event's fields, or the JSON a raw event (`log append`) holds, minified;
+    /// `nil` for data that is not JSON.
+    static func data(of event: RecordedEvent) -> JSONValue? {
+        if let domain = EventFormatter.domainJSON(event) { return domain }
+        guard let range = try? JSONScanner.validate(event.data).range else { return nil }
+        return .raw(JSONScanner.minified(event.data[range]))
     }
 
     static func json(_ entry: Entry) -> JSONValue {

@@ -77,6 +77,21 @@ extension FileEventStore {
         }
     }
 
+    /// Verifies a store that does not open because of damage (a segment header, a sealed segment cut short or
+    /// missing): the same checks of the files, without the index runs, which need an opened store's view.
+    ///
+    /// - Parameter path: The store directory.
+    /// - Returns: The report.
+    /// - Throws: When the store cannot be read at all (no store, a damaged manifest).
+    public static func verifyWithoutOpening(path: String) throws -> VerifyReport {
+        do {
+            _ = try StoreManifest.openOrCreate(root: path, create: false)
+            return try StoreVerifier(state: LogState(root: path, options: FileEventStoreOptions())).run()
+        } catch let e as SystemError {
+            throw EventStoreError(e)
+        }
+    }
+
     /// Lays open one segment: header, frames, footer and index.
     ///
     /// - Parameter segment: The segment's file name (`00000000000000000000.seg`), with or without `.seg`, or the

@@ -65,11 +65,13 @@ struct StoreVerifier {
                 header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: name)
             } catch {
                 problems.append(.init(file: name, offset: 0, message: "\(error)"))
+                skippedDamage = true
                 continue
             }
             if header.firstPosition != nextPosition {
                 problems.append(.init(file: name, offset: 0, message: "segment starts at position \(header.firstPosition), expected \(nextPosition) (gap or overlap)"))
                 nextPosition = header.firstPosition
+                skippedDamage = true
             }
             var footer: SegmentFooter?
             var end = size

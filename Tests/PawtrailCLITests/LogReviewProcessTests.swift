@@ -135,4 +135,26 @@ import Testing
         #expect(story.lines.first?.contains(#","data":{"x":1},"changes":"#) == true, "\(story.stdout)")
         #expect(story.lines.last?.contains(#","data":7,"changes":"#) == true, "\(story.stdout)")
     }
+
+    /// `log verify` exits 1 with a report on any problem; damage that keeps the store from opening (here a segment
+    /// header that fails its checksum) gave no report at all, only the open's error and exit 74.
+    @Test func verifyReportsDamageThatKeepsTheStoreFromOpening() throws {
+        let dir = try TemporaryDirectory()
+        let (store, segment) = try storeOfTwoCommits(dir)
+        let handle = try #require(FileHandle(forUpdatingAtPath: segment))
+        try handle.seek(toOffset: 20)
+        try handle.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0xFF]))
+        try handle.close()
+        #expect(try run("--store", store, "log", "read", "--all").status == 74)
+
+        let verify = try run("--store", store, "log", "verify", "--json")
+        #expect(verify.status == 1, "\(verify.stdout) \(verify.stderr)")
+        let report = try object(verify.lines.first ?? "")
+        #expect(report["ok"] as? Bool == false)
+        let problems = try #require(report["problems"] as? [[String: Any]])
+        #expect(problems.contains { $0["file"] as? String == "00000000000000000000.seg" && $0["offset"] as? Int == 0 })
+        let text = try run("--store", store, "log", "verify")
+        #expect(text.status == 1)
+        #expect(text.stdout.hasPrefix("Found "))
+    }
 }

@@ -24,6 +24,10 @@ public final class FileStoreOpener: StoreOpener {
             checkpoints: FileCheckpointStore(storePath: path))
     }
 
+    public func verifyWithoutOpening(path: String) throws -> VerifyReport? {
+        try FileEventStore.verifyWithoutOpening(path: path)
+    }
+
     /// Waits for the background work of every store opened, then forgets them.
     public func finish() {
         for store in opened.withLock({ stores in defer { stores = [] }; return stores }) { store.close() }

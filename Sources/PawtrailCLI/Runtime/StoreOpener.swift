@@ -1,3 +1,5 @@
+public import EventLogFile
+
 /// Opens the store a command works on; the tool opens a ``FileStoreOpener``, tests pass an in-memory store.
 public protocol StoreOpener: Sendable {
     /// Opens the store at a path.
@@ -11,8 +13,13 @@ public protocol StoreOpener: Sendable {
 
     /// Lets the stores opened finish their background work; called once the command is done.
     func finish()
+
+    /// Checks a store whose damage keeps it from opening, from its files; `nil` when this kind of store has none.
+    func verifyWithoutOpening(path: String) throws -> VerifyReport?
 }
 
 extension StoreOpener {
     public func finish() {}
+
+    public func verifyWithoutOpening(path: String) throws -> VerifyReport? { nil }
 }

@@ -34,8 +34,16 @@ enum LogVerifyCommand {
     }
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
-        let store = try context.openStore(.read)
-        let report = try context.maintenance(of: store).verify()
+        let report: VerifyReport
+        do {
+            report = try context.maintenance(of: try context.openStore(.read)).verify()
+        } catch let error as EventStoreError {
+            // Damage that keeps the store from opening is a problem to report like any other.
+            guard case .corrupted = error, let files = try? context.storeOpener.verifyWithoutOpening(path: context.storePath),
+                !files.isOK
+            else { throw error }
+            report = files
+        }
         if context.wantsJSON {
             context.out(json(report))
         } else {

@@ -40,6 +40,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// How many callers are waiting in ``close()`` (under `queue`): an idle committer then ends at once.
     private var closeRequests = 0
     private var failure: EventStoreError?
+    /// For tests: runs on the committer thread once a group is written and flushed, before the head names it. Set
+    /// it before the appends it is meant for.
+    var beforePublishingGroup: (() -> Void)?
     /// The writer lock file, opened once; only the committer thread uses it.
     private var writerLock: FileDescriptor?
     /// Since when the committer has held the writer lock without a break (committer thread only). While it
@@ -419,6 +422,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 group.failDependents(e)
                 return group.results
             }
+            beforePublishingGroup?()
             do {
                 try stateLock.withLock {
                     try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events) {

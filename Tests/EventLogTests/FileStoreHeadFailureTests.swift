@@ -39,17 +39,22 @@ import Testing
 
     /// Runs `requests` as one group behind a trigger append (held back by taking the writer lock from outside).
     /// The trigger's group commits normally, so the committer keeps the writer lock and plans the next group
-    /// without reading the files again; as soon as the trigger is acknowledged the head file is made unwritable,
-    /// while the group's 20 MB are being written and flushed. So the group's write and flush succeed and
-    /// `state.publish` (writeHead) fails. Returns the outcomes (the head is writable again by then).
+    /// without reading the files again; once that group is written and flushed, and before its head is written,
+    /// the head file is made unwritable (on the committer thread, through the store's test hook). So the group's
+    /// write and flush succeed and `state.publish` (writeHead) fails. Returns the outcomes (the head is writable
+    /// again by then).
     static func runGroupFailingPublish(_ store: FileEventStore, _ dir: String, _ requests: [AppendRequest]) async throws -> [Result<AppendResult, any Error>] {
         let lock = try FileDescriptor.open(dir + "/" + LogFormat.lockName, .readWriteCreate)
         _ = try lock.lockExclusive()
         let head = dir + "/" + LogFormat.headName
-        let trigger = Task { () throws -> @Sendable () -> Void in
-            try await store.append(to: "trigger-1", [event()])
-            return FileStoreHeadFailureTests.makeUnwritable(head)
+        // The second group (the trigger's is the first) finds the head unwritable when it is about to publish.
+        let restore = RestoreBox()
+        var groups = 0
+        store.beforePublishingGroup = {
+            groups += 1
+            if groups == 2 { restore.set(FileStoreHeadFailureTests.makeUnwritable(head)) }
         }
+        let trigger = Task { try await store.append(to: "trigger-1", [event()]) }
         try await Task.sleep(for: .milliseconds(300))
         var tasks: [Task<AppendResult, any Error>] = []
         for r in requests {
@@ -57,11 +62,21 @@ import Testing
             try await Task.sleep(for: .milliseconds(500))
         }
         try lock.unlock()
-        let restore = try await trigger.value
+        _ = try await trigger.value
         var results: [Result<AppendResult, any Error>] = []
         for t in tasks { results.append(await t.result) }
-        restore()
+        store.beforePublishingGroup = nil
+        restore.run()
         return results
+    }
+
+    /// The closure that makes the head writable again, handed over from the committer thread.
+    final class RestoreBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var restore: (@Sendable () -> Void)?
+
+        func set(_ r: @escaping @Sendable () -> Void) { lock.withLock { restore = r } }
+        func run() { lock.withLock { restore }?() }
     }
 
     /// 20 events of 1 MB of random bytes each (the largest an event may be), for a write that takes a while.

@@ -84,8 +84,16 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             _ = try StoreManifest.openOrCreate(root: path, create: options.createIfMissing)
             let state = LogState(root: path, options: options)
             let store = FileEventStore(path: path, options: options, state: state)
-            // Recover now if nobody is writing; otherwise the active writer already did.
-            let lock = try FileDescriptor.open(store.writerLockPath, .readWriteCreate)
+            // Recover now if nobody is writing; otherwise the active writer already did. A store that cannot be
+            // written at all (a read-only mount, a copy without write permission) is opened for reading: nobody
+            // can write there, and readers stop at the head, so a torn tail is never read.
+            let lock: FileDescriptor
+            do {
+                lock = try FileDescriptor.open(store.writerLockPath, .readWriteCreate)
+            } catch let e where [EROFS, EACCES, EPERM].contains(e.errno) {
+                try state.refresh(writer: false)
+                return store
+            }
             if try lock.lockExclusive(wait: false) {
                 defer { try? lock.unlock() }
                 try state.refresh(writer: true)

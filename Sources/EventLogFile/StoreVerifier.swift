@@ -27,7 +27,13 @@ struct StoreVerifier {
     /// on disk (bytes past the head, a sealed segment's index files not yet written) is damage only then; otherwise
     /// it may be a writer's work in progress.
     private func whileNoWriter<T>(_ body: () throws -> T) throws -> T? {
-        let lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
+        let lock: FileDescriptor
+        do {
+            lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
+        } catch let e where [EROFS, EACCES, EPERM].contains(e.errno) {
+            // A store nobody can write to (a read-only mount) has no writer at work.
+            return try body()
+        }
         guard try lock.lockExclusive(wait: false) else { return nil }
         defer { try? lock.unlock() }
         return try body()

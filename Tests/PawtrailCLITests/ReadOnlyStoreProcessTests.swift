@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// Whether this process may bind-mount a directory read-only (root with mount rights, as on CI's Debian machine).
+private let canMountReadOnly: Bool = {
+    let probe = NSTemporaryDirectory() + "pawtrail-mount-probe-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: probe) }
+    guard ReadOnlyMount.shell("mount", "--bind", "-o", "ro", probe, probe) == 0 else { return false }
+    _ = ReadOnlyMount.shell("umount", probe)
+    return true
+}()
+
+/// A directory bind-mounted read-only onto itself for the life of the value.
+final class ReadOnlyMount {
+    let path: String
+
+    init(_ path: String) throws {
+        self.path = path
+        guard Self.shell("mount", "--bind", "-o", "ro", path, path) == 0 else {
+            throw CocoaError(.fileWriteNoPermission)
+        }
+    }
+
+    private var mounted = true
+
+    /// Unmounts it (again harmless).
+    func unmount() {
+        if mounted { _ = Self.shell("umount", path) }
+        mounted = false
+    }
+
+    deinit { unmount() }
+
+    static func shell(_ arguments: String...) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// A store on a read-only mount (a backup, a copy for an audit) can be read; only writing it fails (found in
+/// review: every verb failed opening `writer.lock`).
+@Suite struct ReadOnlyStoreProcessTests {
+    @Test(.enabled(if: canMountReadOnly, "needs the right to bind-mount a directory read-only"))
+    func readVerbsWorkOnAReadOnlyMountAndAppendsFailAsIOErrors() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.path("s")
+        for n in 1...3 {
+            let out = try PawtrailProcess.run(["--store", store, "log", "append", "--stream", "a-1", "--type", "T", "--data", "\(n)"])
+            #expect(out.status == 0, "\(out.stderr)")
+        }
+        let mount = try ReadOnlyMount(dir.url.path)
+        // Unmounted before the directory is removed.
+        defer { mount.unmount(); withExtendedLifetime(dir) {} }
+        let read = try PawtrailProcess.run(["--store", store, "log", "read", "--stream", "a-1", "--json"])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.lines.count == 3)
+        let stats = try PawtrailProcess.run(["--store", store, "log", "stats", "--json"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.stdout.contains(#""events":3"#))
+        let verify = try PawtrailProcess.run(["--store", store, "log", "verify"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        let append = try PawtrailProcess.run(["--store", store, "log", "append", "--stream", "a-1", "--type", "T", "--data", "4"])
+        #expect(append.status == 74)
+        #expect(append.stderr.hasPrefix("Error: ") && append.stderr.contains("Read-only file system"), "\(append.stderr)")
+    }
+}

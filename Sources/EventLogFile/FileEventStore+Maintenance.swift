@@ -94,8 +94,8 @@ extension FileEventStore {
 
     /// Lays open one segment: header, frames, footer and index.
     ///
-    /// - Parameter segment: The segment's file name (`00000000000000000000.seg`), with or without `.seg`, or the
-    ///   first position it holds.
+    /// - Parameter segment: The segment's file name (`00000000000000000000.seg`), with or without `.seg`, or a
+    ///   position it holds.
     /// - Returns: The inspection.
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` when there is no such segment, or an I/O error.
     public func inspect(segment: String) throws -> SegmentInspection {
@@ -107,12 +107,18 @@ extension FileEventStore {
             } else if names.contains(segment + ".seg") {
                 wanted = segment + ".seg"
             } else if let p = UInt64(segment) {
-                wanted = names.last { (LogFormat.firstPosition(ofSegmentName: $0) ?? .max) <= p }
+                // The segment that holds the position: the last to start at or before it, if the log reaches it.
+                let ordered = names.compactMap { n in LogFormat.firstPosition(ofSegmentName: n).map { (first: $0, name: n) } }.sorted { $0.first < $1.first }
+                wanted = p < s.nextPosition ? ordered.last { $0.first <= p }?.name : nil
+                if wanted == nil, !names.isEmpty {
+                    throw EventStoreError.invalidRequest("no segment holds position \(p) in \(path): the log holds positions 0 to \(s.nextPosition == 0 ? "none" : String(s.nextPosition - 1))")
+                }
             } else {
                 wanted = nil
             }
             guard let name = wanted else {
-                throw EventStoreError.invalidRequest("no segment '\(segment)' in \(path); segments: \(names.joined(separator: ", "))")
+                let listed = names.isEmpty ? "the store has no segments yet" : "segments: \(names.sorted().joined(separator: ", "))"
+                throw EventStoreError.invalidRequest("no segment '\(segment)' in \(path); \(listed)")
             }
             return try SegmentInspector(state: s).inspect(name: name)
         }

@@ -157,4 +157,24 @@ import Testing
         #expect(text.status == 1)
         #expect(text.stdout.hasPrefix("Found "))
     }
+
+    /// `log inspect N` takes a position the segment holds; a position past the end of the log named the last
+    /// segment as if it held it, and an empty store's error listed "segments: " and nothing.
+    @Test func inspectByPositionNamesTheSegmentHoldingItOrSaysThereIsNone() throws {
+        let dir = try TemporaryDirectory()
+        let (store, _) = try storeOfTwoCommits(dir)
+        let held = try run("--store", store, "log", "inspect", "1", "--json")
+        #expect(held.status == 0, "\(held.stderr)")
+        #expect(try object(held.lines.first ?? "")["name"] as? String == "00000000000000000000.seg")
+        let past = try run("--store", store, "log", "inspect", "99999999")
+        #expect(past.status == 65, "\(past.stdout)")
+        #expect(past.stderr == "Error: no segment holds position 99999999 in \(store): the log holds positions 0 to 1\n")
+        // A store whose segments and head were removed holds no segment at all.
+        for name in try FileManager.default.contentsOfDirectory(atPath: store + "/segments") {
+            try FileManager.default.removeItem(atPath: store + "/segments/" + name)
+        }
+        try FileManager.default.removeItem(atPath: store + "/head")
+        let none = try run("--store", store, "log", "inspect", "0")
+        #expect(none.stderr.hasSuffix("the store has no segments yet\n"), "\(none.stderr)")
+    }
 }

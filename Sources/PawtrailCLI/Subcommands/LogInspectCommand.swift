@@ -8,7 +8,7 @@ enum LogInspectCommand {
         name: "inspect",
         abstract: "Lay open one segment: header, frames, footer and index.",
         options: [.flag("json", help: "Print the inspection as JSON.")],
-        positionals: [PositionalSpec(name: "segment", help: "The segment's file name (as verify names it) or its first position.")],
+        positionals: [PositionalSpec(name: "segment", help: "The segment's file name (as verify names it), or a position it holds.")],
         run: run)
 
     /// The inspection as JSON, mirroring ``SegmentInspection``.

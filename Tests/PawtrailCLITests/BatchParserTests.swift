@@ -39,6 +39,19 @@ import Testing
             ])
     }
 
+    @Test func aByteOrderMarkMayStartTheFileOnly() throws {
+        let line = #"{"stream":"a-1","type":"T","data":{}}"#
+        let request = try BatchParser.parse([0xEF, 0xBB, 0xBF] + Array("\(line)\r\n\(line)\n".utf8))
+        #expect(request.entries.count == 2)
+        let inside = Array("\(line)\n".utf8) + [0xEF, 0xBB, 0xBF] + Array(line.utf8)
+        do {
+            _ = try BatchParser.parse(inside)
+            Issue.record("a byte order mark inside the file was accepted")
+        } catch {
+            #expect(error.message == "line 2: a byte order mark (EF BB BF) starts the line; only the file's first line may start with one")
+        }
+    }
+
     @Test func errorsNameTheLine() {
         #expect(message("{\"stream\":\"a\",\"type\":\"T\",\"data\":{}}\n\n{\"stream\":\"b\",\"type\":\"T\",\"data\":{]}")?.hasPrefix("line 3: invalid JSON") == true)
         #expect(message(#"{"stream":"a b","type":"T","data":{}}"#)?.hasPrefix("line 1: stream id") == true)

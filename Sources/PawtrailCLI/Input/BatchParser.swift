@@ -4,10 +4,11 @@ import Foundation
 
 /// Parses a `log append --batch` file: JSON Lines, one event per line
 /// (`{"stream":..,"type":..,"data":..,"eventId":..,"metadata":{..},"expectedVersion":..}`) or one check-only
-/// condition (`{"stream":..,"expectedVersion":..,"check":true}`); blank lines are ignored. The whole file is
-/// one atomic ``AppendRequest``.
+/// condition (`{"stream":..,"expectedVersion":..,"check":true}`); blank lines, CRLF line ends and a UTF-8 byte
+/// order mark at the start of the file are ignored. The whole file is one atomic ``AppendRequest``.
 enum BatchParser {
     private static let fields = ["stream", "type", "data", "eventId", "metadata", "expectedVersion", "check"]
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// What the parser tracks per stream, to name both lines when two disagree.
     private struct StreamExpectation {
@@ -31,7 +32,8 @@ enum BatchParser {
         var idLines: [UUID: Int] = [:]
 
         var lineNumber = 0
-        var start = 0
+        // A UTF-8 byte order mark, which some editors write, may start the file (RFC 8259 lets a parser ignore it).
+        var start = bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0
         while start <= bytes.count {
             lineNumber += 1
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
@@ -42,6 +44,9 @@ enum BatchParser {
             let n = lineNumber
             func fail(_ message: String) -> CommandFailure { .invalidInput("line \(n): \(message)") }
 
+            if line.starts(with: byteOrderMark) {
+                throw fail("a byte order mark (EF BB BF) starts the line; only the file's first line may start with one")
+            }
             let members: [String: JSONScanner.Member]
             do {
                 members = Dictionary(uniqueKeysWithValues: try JSONScanner.objectMembers(line).map { ($0.key, $0) })

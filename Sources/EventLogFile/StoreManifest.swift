@@ -24,6 +24,15 @@ struct StoreManifest {
         return w.bytes
     }
 
+    /// Whether a directory entry is one a store (or its creation, cut short) makes, or a file system's own.
+    private static func isStoreEntry(_ name: String) -> Bool {
+        let names: Set<String> = [
+            LogFormat.manifestName, LogFormat.lockName, LogFormat.compactionLockName, LogFormat.headName,
+            LogFormat.segmentsDirectory, LogFormat.dictionariesDirectory, LogFormat.runsDirectory, "projections", "lost+found",
+        ]
+        return names.contains(name) || name.hasPrefix(LogFormat.manifestName + ".tmp-") || name.hasPrefix(LogFormat.headName + ".tmp-")
+    }
+
     /// Opens the store directory's manifest, creating the store when asked.
     ///
     /// - Throws: ``EventStoreError/storeNotFound(path:)``, ``EventStoreError/incompatibleFormat(path:found:supported:)``,
@@ -39,6 +48,16 @@ struct StoreManifest {
                     throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
                 }
                 throw EventStoreError.storeNotFound(path: root)
+            }
+            if FileSystem.isDirectory(root) {
+                // A store is made only in a new or empty directory (or over what a creation cut short left), never
+                // among someone's files: `--store ~/Documents` must not scatter a store through them.
+                let foreign = try FileSystem.contentsOfDirectory(root).filter { !isStoreEntry($0) }
+                if !foreign.isEmpty {
+                    let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", ..." : "")
+                    throw EventStoreError.storeFailure(
+                        "\(root) is not a Pawtrail store and is not empty (it holds \(shown)); a store is created only in a new or empty directory")
+                }
             }
             let segments = root + "/" + LogFormat.segmentsDirectory
             if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {

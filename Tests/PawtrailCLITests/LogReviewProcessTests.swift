@@ -177,4 +177,20 @@ import Testing
         let none = try run("--store", store, "log", "inspect", "0")
         #expect(none.stderr.hasSuffix("the store has no segments yet\n"), "\(none.stderr)")
     }
+
+    /// Appending made a store in any directory, among whatever files it held; reads of it then said it was not a
+    /// store. A store is made only in a new or empty directory.
+    @Test func appendingDoesNotMakeAStoreAmongOtherFiles() throws {
+        let dir = try TemporaryDirectory()
+        let folder = dir.path("documents")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = try dir.write("documents/notes.txt", "mine")
+        let append = try run("--store", folder, "log", "append", "--stream", "a-1", "--type", "T", "--data", "1")
+        #expect(append.status == 74)
+        #expect(append.stderr == "Error: \(folder) is not a Pawtrail store and is not empty (it holds notes.txt); a store is created only in a new or empty directory\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
+        let empty = dir.path("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        #expect(try run("--store", empty, "log", "append", "--stream", "a-1", "--type", "T", "--data", "1").status == 0)
+    }
 }

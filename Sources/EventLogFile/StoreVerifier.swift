@@ -64,6 +64,10 @@ struct StoreVerifier {
         }
         segments: for (i, name) in names.enumerated() {
             let path = dir + "/" + name
+            // The last segment may be one the writer rolled to after the head above was read, and may be writing to
+            // now: the head read again here, before the segment, names it with its durable end (the data read after
+            // reaches at least as far). The head above still bounds the log's end at the last check.
+            let segmentHead = i == names.count - 1 ? try state.peekHead() ?? head : head
             let fd = try FileDescriptor.open(path, .readOnly)
             let size = try fd.size()
             let header: SegmentHeader
@@ -82,7 +86,7 @@ struct StoreVerifier {
             var footer: SegmentFooter?
             var end = size
             // Zeros past the head's end offset are preallocated space; before it they are damage.
-            let headEnd = head.flatMap { $0.activeFirstPosition == header.firstPosition ? $0.endOffset : nil } ?? UInt64(LogFormat.segmentHeaderSize)
+            let headEnd = segmentHead.flatMap { $0.activeFirstPosition == header.firstPosition ? $0.endOffset : nil } ?? UInt64(LogFormat.segmentHeaderSize)
             if let t = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
                 do {
                     footer = try SegmentFooter.read(fd: fd, file: name, footerOffset: t.footerOffset, footerLength: t.footerLength)
@@ -93,7 +97,7 @@ struct StoreVerifier {
                 }
             } else if i < names.count - 1 {
                 problems.append(.init(file: name, offset: size, message: "segment has no valid footer but is not the last segment"))
-            } else if let h = head, h.activeFirstPosition == header.firstPosition, h.endOffset < size {
+            } else if let h = segmentHead, h.activeFirstPosition == header.firstPosition, h.endOffset < size {
                 end = h.endOffset
                 // Bytes past the durable end are a commit in flight while a writer works; otherwise a torn tail.
                 // Only bytes where the next frame would start mean a torn write; stray bytes further into the

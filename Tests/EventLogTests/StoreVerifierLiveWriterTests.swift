@@ -42,6 +42,53 @@ import Testing
         #expect(try view.peekHead()?.nextPosition == 2)
     }
 
+    /// The writer rolls to a new segment between the verifier's reading of the head and its listing of the
+    /// segments, and is at work on a commit in that segment when the verifier reads it. The head the verifier read
+    /// names the segment before, so it took the new segment's commit in flight (or a commit landing in its
+    /// preallocated zeros while it read them) for damage: seen by a stress run of `log verify` beside a writer
+    /// rolling small segments.
+    @Test func `a commit in flight in a segment the writer rolled to after the head was read is no torn write`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(
+            createIfMissing: true, maxSegmentEvents: 2, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        do {
+            let store = try FileEventStore.open(path: dir.path, options: options)
+            _ = try await store.append(to: "pet-1", [.json("Fed", "{}")])
+            store.close()
+        }
+        let view = LogState(root: dir.path, options: options)
+        try view.refresh(writer: false)
+        let lock = UncheckedBox(try FileDescriptor.open(dir.path + "/" + LogFormat.lockName, .readWriteCreate))
+        // After the head is read: another process's writer fills the segment (sealing it), commits one event in the
+        // next, and is writing its next commit there (the writer lock held, its first bytes in the file).
+        let rollElsewhere: @Sendable () throws -> Void = {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                let other = try FileEventStore.open(path: dir.path, options: options)
+                _ = try await other.append(to: "pet-2", [.json("Fed", "{}")])
+                _ = try await other.append(to: "pet-3", [.json("Fed", "{}")])
+                other.close()
+                done.signal()
+            }
+            done.wait()
+            #expect(try lock.value.lockExclusive(wait: false))
+            let segment = try FileDescriptor.open(dir.path + "/segments/00000000000000000002.seg", .readWrite)
+            try segment.write([200, 0, 0, 0, UInt8(FrameType.commit.rawValue), 1, 0, 0], at: try segment.size())
+        }
+        let box = UncheckedBox(view)
+        let problems: [VerifyReport.Problem] = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try StoreVerifier(state: box.value, afterReadingHead: rollElsewhere).run().problems })
+            }.start()
+        }
+        #expect(problems == [], "\(problems)")
+        // The writer died there: now it is a torn write, which the next writer cuts off.
+        try lock.value.unlock()
+        let after = try StoreVerifier(state: view).run().problems
+        #expect(after.map(\.file) == ["00000000000000000002.seg"], "\(after)")
+        #expect(after.first?.message.contains("torn write") == true, "\(after)")
+    }
+
     @Test func `a sealed segment's missing index files are reported only when no writer is at work`() async throws {
         let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)

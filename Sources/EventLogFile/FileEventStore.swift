@@ -97,6 +97,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             if try lock.lockExclusive(wait: false) {
                 defer { try? lock.unlock() }
                 try state.refresh(writer: true)
+                // What a process killed mid-way left, unless an upkeep is at work (its files are not leftovers).
+                if let upkeep = try? FileDescriptor.open(path + "/" + LogFormat.compactionLockName, .readWriteCreate),
+                    (try? upkeep.lockExclusive(wait: false)) == true
+                {
+                    CrashLeftovers.remove(root: path)
+                    try? upkeep.unlock()
+                }
             } else {
                 try state.refresh(writer: false)
             }

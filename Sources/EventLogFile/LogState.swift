@@ -111,8 +111,25 @@ final class LogState {
 
     private func segmentPath(_ name: String) -> String { segmentsDirectory + "/" + name }
 
+    /// When this view last looked for sealed segments another process compacted.
+    private var foreignCompactionsCheckedAt: ContinuousClock.Instant?
+
+    /// Reads the new files of sealed segments another process compacted since this view opened them, so that the
+    /// old ones (kept open until then, and their disk space with them) are let go: one `stat` for each sealed
+    /// segment not yet compacted in this view, whenever the segments are listed (at each roll) and at most once a
+    /// second otherwise.
+    private func takeUpForeignCompactions() {
+        foreignCompactionsCheckedAt = .now
+        for segment in sealed where segment.header.layout == .commits {
+            if let onDisk = FileSystem.fileID(segment.path), let ours = try? segment.fd.fileID(), onDisk != ours {
+                try? reloadSealed(firstPosition: segment.firstPosition)
+            }
+        }
+    }
+
     /// Brings the view up to date with the directory.
     func refresh(writer: Bool) throws {
+        if let at = foreignCompactionsCheckedAt, ContinuousClock.now - at < .seconds(1) {} else { takeUpForeignCompactions() }
         let headRecord = try headDescriptor(create: writer).flatMap { try HeadFile.read(fd: $0) }
         // The directory only changes when a segment is sealed or created, which moves the head to a new
         // segment; while the head still names our active segment, catching up on its frames is enough.
@@ -131,6 +148,7 @@ final class LogState {
             }
         }
         let names = try FileSystem.contentsOfDirectory(segmentsDirectory).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
+        takeUpForeignCompactions()
         let knownSealed = sealed.last?.firstPosition
         for (i, name) in names.enumerated() {
             let first = LogFormat.firstPosition(ofSegmentName: name)!

@@ -70,6 +70,16 @@ public final class FileDescriptor: @unchecked Sendable {
         return UInt64(st.st_size)
     }
 
+    /// The file's identity (device and inode): whether a path still names the file this descriptor has open.
+    ///
+    /// - Returns: The identity.
+    /// - Throws: ``SystemError`` from `fstat`.
+    public func fileID() throws(SystemError) -> FileID {
+        var st = stat()
+        _ = try syscall("fstat", path) { fstat(rawValue, &st) }
+        return FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
     /// Reads up to `count` bytes at `offset`; fewer only at end of file.
     ///
     /// - Parameters:

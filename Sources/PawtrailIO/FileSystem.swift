@@ -10,6 +10,13 @@ public enum FileSystem {
         return stat(path, &st) == 0
     }
 
+    /// The identity of the file at `path`, `nil` when there is none.
+    public static func fileID(_ path: String) -> FileID? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
     /// Whether `path` is a directory.
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

@@ -71,7 +71,7 @@ extension EventStore {
         switch source {
         case .all: return true
         case .stream(let s): return event.stream == s
-        case .category(let c): return event.stream.category == c
+        case .category(let c): return event.stream.isInCategory(c)
         }
     }
 }

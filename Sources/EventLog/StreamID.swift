@@ -31,6 +31,15 @@ public struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible 
         return rawValue[...]
     }
 
+    /// Whether the stream is in a category: its ``category`` has exactly the category's bytes (compared like stream
+    /// ids, not by Unicode canonical equivalence as `String` compares them).
+    ///
+    /// - Parameter category: The category name.
+    /// - Returns: `true` when `category` is the stream's category.
+    public func isInCategory(_ category: String) -> Bool {
+        self.category.utf8.elementsEqual(category.utf8)
+    }
+
     public var description: String { rawValue }
 
     // Stream ids compare by their bytes, not by Unicode canonical equivalence as `String` does: the log

@@ -323,6 +323,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             let end = all.lastIndex { $0.version <= from }.map { $0 + 1 } ?? 0
             candidates = ArraySlice(all[..<end].reversed())
         }
+        // Types match by their bytes, as in the log and category reads (not by `String` equality).
+        let names = request.eventTypes.map(TypeNames.init)
         var events: [RecordedEvent] = []
         var next: UInt64?
         for c in candidates {
@@ -334,7 +336,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             guard e.stream == stream, e.version == c.version else {
                 throw EventStoreError.corrupted(file: "stream index", offset: c.position, reason: "index says \(stream)@\(c.version), the log holds \(e.stream)@\(e.version)")
             }
-            if let types = request.eventTypes, !types.contains(e.type) { continue }
+            if let names {
+                var type = e.type
+                guard type.withUTF8({ names.match(UnsafeRawBufferPointer($0)) }) != nil else { continue }
+            }
             events.append(e)
         }
         return ReadBatch(events: events, next: next)

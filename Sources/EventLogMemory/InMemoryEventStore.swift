@@ -69,6 +69,8 @@ public final class InMemoryEventStore: EventStore {
                 indexes = Array(s.events.indices)
                 cursorOf = { s.events[$0].position }
             }
+            // Types and categories match by their bytes, as stream ids do (see `StreamID`), not by `String` equality.
+            let types = request.eventTypes.map { Set($0.map { Array($0.utf8) }) }
             var out: [RecordedEvent] = []
             var next: UInt64?
             let ordered: [Int]
@@ -85,8 +87,8 @@ public final class InMemoryEventStore: EventStore {
                     break
                 }
                 let e = s.events[i]
-                if case .category(let c) = request.source, e.stream.category != c { continue }
-                if let types = request.eventTypes, !types.contains(e.type) { continue }
+                if case .category(let c) = request.source, !e.stream.isInCategory(c) { continue }
+                if let types, !types.contains(Array(e.type.utf8)) { continue }
                 out.append(e)
             }
             return ReadBatch(events: out, next: next)

@@ -161,6 +161,41 @@ struct ReadTests {
                 == all.filter { $0.stream.category == "order" && $0.type == "Even" }.reversed())
     }
 
+    /// A category and an event type name bytes, as a stream id does (see `StreamID`): a category or type that is
+    /// only canonically equivalent to another (precomposed "é" against "e" + U+0301; the Kelvin sign U+212A, which
+    /// Unicode decomposes to a plain "K") is another name, and matches nothing the other names. `String` equality
+    /// would match them; a byte-comparing store (the file log, SQL text) would not.
+    @Test(arguments: Backend.allCases)
+    func categoryAndTypeFiltersCompareBytesLikeStreamIDs(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let precomposed = try sid("caf\u{E9}-1")
+        let decomposed = try sid("cafe\u{301}-2")
+        try await h.store.append(to: precomposed, [event("Kelvin")])
+        try await h.store.append(to: decomposed, [event("Kelvin")])
+        try h.checkpoint()
+        let all = try await h.store.readAll()
+        try #require(all.count == 2)
+        for direction in [ReadDirection.forward, .backward] {
+            let ordered = direction == .forward ? all : all.reversed()
+            #expect(
+                try await h.store.readAll(.category("caf\u{E9}"), direction: direction) == ordered.filter { $0.stream == precomposed },
+                "\(direction)")
+            #expect(
+                try await h.store.readAll(.category("cafe\u{301}"), direction: direction) == ordered.filter { $0.stream == decomposed },
+                "\(direction)")
+            // "\u{212A}elvin" == "Kelvin" as Strings, but it is not that type (nor any valid one: types are ASCII).
+            let kelvinSign: Set<String> = ["\u{212A}elvin"]
+            #expect(try await h.store.readAll(.all, direction: direction, eventTypes: kelvinSign).isEmpty, "\(direction)")
+            #expect(try await h.store.readAll(.stream(precomposed), direction: direction, eventTypes: kelvinSign).isEmpty, "\(direction)")
+            #expect(
+                try await h.store.readAll(.category("caf\u{E9}"), direction: direction, eventTypes: kelvinSign).isEmpty, "\(direction)")
+            #expect(try await h.store.readAll(.all, direction: direction, eventTypes: ["Kelvin"]) == ordered, "\(direction)")
+            #expect(
+                try await h.store.readAll(.stream(precomposed), direction: direction, eventTypes: ["Kelvin"])
+                    == ordered.filter { $0.stream == precomposed }, "\(direction)")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func readingPastTheEndIsEmptyWithNoNext(backend: Backend) async throws {
         let h = try Harness(backend)

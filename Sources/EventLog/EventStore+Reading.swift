@@ -43,6 +43,10 @@ extension EventStore {
                 do {
                     var nextPosition = from ?? 0
                     while !Task.isCancelled {
+                        // With a type filter the last event read need not be the log's last: what the read examined
+                        // reaches at least the end as it was before the read, or a filtered-out tail would be read
+                        // again and again (a busy loop that never suspends, holding a thread of the pool).
+                        let end = eventTypes == nil ? nil : try await self.lastPosition()
                         let batch = try await self.read(
                             ReadRequest(source: .all, from: nextPosition, limit: 1024, eventTypes: eventTypes))
                         for event in batch.events where Self.matches(event, source) {
@@ -53,6 +57,7 @@ extension EventStore {
                             continue
                         }
                         if let last = batch.events.last { nextPosition = last.position + 1 }
+                        if let end { nextPosition = max(nextPosition, end + 1) }
                         let seen: UInt64? = nextPosition == 0 ? nil : nextPosition - 1
                         _ = try await self.waitForAppends(after: seen, timeout: pollInterval)
                     }

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Synchronization
 import Testing
 
 /// Following the log and waiting for appends. No timing is asserted: waits only bound how long a broken store
@@ -59,6 +60,37 @@ struct FollowTests {
         #expect(seen.map(\.stream) == ["order-2", "order-3"])
     }
 
+    /// A follower filtered by type, at the end of a log whose last events do not match, waits for new events like
+    /// any other follower: it does not read the same filtered-out tail again and again (a busy loop), and it still
+    /// yields the next match.
+    @Test(arguments: Backend.allCases)
+    func followWithATypeFilterWaitsInsteadOfRereadingAFilteredOutTail(backend: Backend) async throws {
+        let h = try Harness(backend)
+        try await h.store.append(to: "order-1", [event("Wanted"), event("Other"), event("Other")])
+        try h.checkpoint()
+        let store = ReadCountingStore(h.store)
+        let (seenFirst, signal) = AsyncStream.makeStream(of: Void.self)
+        let follower = Task {
+            var seen: [RecordedEvent] = []
+            for try await e in store.follow(.all, eventTypes: ["Wanted"], pollInterval: .milliseconds(50)) {
+                seen.append(e)
+                if seen.count == 1 { signal.yield() }
+                if seen.count == 2 { break }
+            }
+            return seen
+        }
+        var iterator = seenFirst.makeAsyncIterator()
+        _ = await iterator.next()
+        // Caught up: the follower now only waits (a read at most every poll interval, plus a few).
+        let before = store.reads
+        try await Task.sleep(for: .milliseconds(500))
+        let during = store.reads - before
+        #expect(during <= 30, "\(during) reads in 500 ms while waiting at the end of the log")
+        try await h.store.append(to: "order-2", [event("Other"), event("Wanted")])
+        let seen = try await withWatchdog { try await follower.value }
+        #expect(seen.map(\.position) == [0, 4])
+    }
+
     @Test(arguments: Backend.allCases)
     func cancellingTheFollowerEndsIt(backend: Backend) async throws {
         let h = try Harness(backend)
@@ -108,5 +140,36 @@ struct FollowTests {
             return try await waited
         }
         #expect(woke)
+    }
+}
+
+/// Forwards to a store and counts its reads, each of which yields the thread first.
+final class ReadCountingStore: EventStore {
+    private let inner: any EventStore
+    private let count = Mutex(0)
+
+    init(_ inner: any EventStore) {
+        self.inner = inner
+    }
+
+    var reads: Int { count.withLock { $0 } }
+
+    func append(_ request: AppendRequest) async throws -> AppendResult { try await inner.append(request) }
+
+    func read(_ request: ReadRequest) async throws -> ReadBatch {
+        count.withLock { $0 += 1 }
+        // A real suspension point: a caller that reads in a loop without ever waiting (the stores' reads need not
+        // suspend) would otherwise hold a thread of the cooperative pool for good, and hang the test run instead
+        // of failing it.
+        await Task.yield()
+        return try await inner.read(request)
+    }
+
+    func streamVersion(of stream: StreamID) async throws -> UInt64? { try await inner.streamVersion(of: stream) }
+    func lastPosition() async throws -> UInt64? { try await inner.lastPosition() }
+    func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? { try await inner.lastPosition(atOrBefore: time) }
+
+    func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
+        try await inner.waitForAppends(after: position, timeout: timeout)
     }
 }

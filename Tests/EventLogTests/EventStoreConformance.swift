@@ -530,4 +530,33 @@ struct LimitTests {
         #expect(try await h.store.lastPosition() == 2)
         #expect(try await h.store.readAll().count == 3)
     }
+
+    /// An empty append to a missing stream, under each expected version: `any` and `no-stream` report no version,
+    /// `stream-exists` and every exact version fail reporting the stream missing; none creates the stream, and a
+    /// check-only condition in an empty append is checked as well (and not reported).
+    @Test(arguments: Backend.allCases)
+    func emptyAppendToAMissingStreamUnderEachExpectedVersion(backend: Backend) async throws {
+        let h = try Harness(backend)
+        try await h.store.append(to: "other-1", events(2))
+        for expected in [ExpectedVersion.any, .noStream] {
+            let r = try await h.store.append(to: "pet-1", expected: expected, [])
+            #expect(r == AppendResult(firstPosition: nil, lastPosition: nil, streams: [.init(stream: "pet-1", version: nil)]))
+        }
+        for expected in [ExpectedVersion.streamExists, .exact(0), .exact(1), .exact(UInt64.max)] {
+            await expectError(.wrongExpectedVersion(stream: "pet-1", expected: expected, actual: nil)) {
+                try await h.store.append(to: "pet-1", expected: expected, [])
+            }
+        }
+        let checked = try await h.store.append(
+            AppendRequest(entries: [], expectations: [.init(stream: "pet-1", expected: .noStream, checkOnly: true)]))
+        #expect(checked == AppendResult(firstPosition: nil, lastPosition: nil, streams: []))
+        await expectError(.wrongExpectedVersion(stream: "other-1", expected: .noStream, actual: 1)) {
+            try await h.store.append(
+                AppendRequest(entries: [], expectations: [.init(stream: "other-1", expected: .noStream, checkOnly: true)]))
+        }
+        try h.checkpoint()
+        #expect(try await h.store.streamVersion(of: "pet-1") == nil)
+        #expect(try await h.store.lastPosition() == 1)
+        #expect(try await h.store.read(ReadRequest(source: .stream("pet-1"))) == ReadBatch(events: [], next: nil))
+    }
 }

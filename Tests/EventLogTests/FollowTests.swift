@@ -91,6 +91,31 @@ struct FollowTests {
         #expect(seen.map(\.position) == [0, 4])
     }
 
+    /// Following from a position past the end yields nothing until an event at or after that position exists,
+    /// then starts exactly there.
+    @Test(arguments: Backend.allCases)
+    func followFromPastTheEndStartsAtThatPosition(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let store = h.store
+        try await store.append(to: "order-1", events(2))
+        try h.checkpoint()
+        let follower = Task {
+            var seen: [RecordedEvent] = []
+            for try await e in store.follow(.all, from: 4, pollInterval: .milliseconds(20)) {
+                seen.append(e)
+                if seen.count == 2 { break }
+            }
+            return seen
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        try await store.append(to: "order-2", events(2))  // positions 2 and 3: before the start
+        try await Task.sleep(for: .milliseconds(50))
+        try await store.append(to: "order-3", events(3))  // 4, 5, 6
+        let seen = try await withWatchdog { try await follower.value }
+        #expect(seen.map(\.position) == [4, 5])
+        #expect(seen.map(\.stream) == ["order-3", "order-3"])
+    }
+
     @Test(arguments: Backend.allCases)
     func cancellingTheFollowerEndsIt(backend: Backend) async throws {
         let h = try Harness(backend)

@@ -196,6 +196,61 @@ struct ReadTests {
         }
     }
 
+    /// `next` is the first event a page did not examine: after a full page, one past its last event (forward) or one
+    /// before it (backward), even when every event left is filtered out (the next page is then empty, with no
+    /// `next`); a page that examined the source to its end has no `next`. Pinned for stream, log and category reads.
+    @Test(arguments: Backend.allCases)
+    func nextAfterAFullFilteredPageIsTheFirstEventNotExamined(backend: Backend) async throws {
+        let h = try Harness(backend)
+        // Positions 0...5 in order-1 (versions 0...5): A B A B B B; then position 6 in pet-1: A.
+        try await h.store.append(to: "order-1", [event("A"), event("B"), event("A"), event("B"), event("B"), event("B")])
+        try await h.store.append(to: "pet-1", [event("A")])
+        try h.checkpoint()
+        let empty = ReadBatch(events: [], next: nil)
+        for source in [ReadSource.stream("order-1"), .category("order")] {
+            let page = try await h.store.read(ReadRequest(source: source, limit: 2, eventTypes: ["A"]))
+            #expect(page.events.map(\.position) == [0, 2], "\(source)")
+            #expect(page.next == 3, "\(source)")
+            #expect(try await h.store.read(ReadRequest(source: source, from: 3, limit: 2, eventTypes: ["A"])).events.isEmpty, "\(source)")
+            let back = try await h.store.read(ReadRequest(source: source, direction: .backward, limit: 1, eventTypes: ["A"]))
+            #expect(back.events.map(\.position) == [2], "\(source)")
+            #expect(back.next == 1, "\(source)")
+            let rest = try await h.store.read(ReadRequest(source: source, direction: .backward, from: 1, limit: 1, eventTypes: ["A"]))
+            #expect(rest.events.map(\.position) == [0], "\(source)")
+            #expect(rest.next == nil, "\(source)")
+        }
+        #expect(try await h.store.read(ReadRequest(source: .stream("order-1"), from: 3, limit: 2, eventTypes: ["A"])) == empty)
+        // The log: the page ends on A at 2; 3...5 are B, 6 is A again.
+        let log = try await h.store.read(ReadRequest(source: .all, limit: 2, eventTypes: ["A"]))
+        #expect(log.events.map(\.position) == [0, 2])
+        #expect(log.next == 3)
+        let tail = try await h.store.read(ReadRequest(source: .all, from: 3, limit: 2, eventTypes: ["A"]))
+        #expect(tail == ReadBatch(events: [try await h.store.readAll().last!], next: nil))
+        // The category's events end at 5, but the log goes on: a category page examines the log, not just the category.
+        let category = try await h.store.read(ReadRequest(source: .category("order"), from: 3, limit: 2, eventTypes: ["A"]))
+        #expect(category == empty)
+    }
+
+    /// Backward reads from a `from` past the end (up to `UInt64.max`) start at the end, for every source.
+    @Test(arguments: Backend.allCases)
+    func backwardReadsFromPastTheEndStartAtTheEnd(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let all = try await Self.populate(h)
+        let order1 = all.filter { $0.stream == "order-1" }
+        let order = all.filter { $0.stream.category == "order" }
+        for from in [UInt64(30), 31, 1000, UInt64.max - 1, UInt64.max] {
+            let log = try await h.store.read(ReadRequest(source: .all, direction: .backward, from: from, limit: 3))
+            #expect(log == ReadBatch(events: all.suffix(3).reversed(), next: 26), "from \(from)")
+            let category = try await h.store.read(ReadRequest(source: .category("order"), direction: .backward, from: from, limit: 3))
+            #expect(category.events == order.suffix(3).reversed(), "from \(from)")
+            #expect(category.next == order.suffix(3).first!.position - 1, "from \(from)")
+            let stream = try await h.store.read(ReadRequest(source: .stream("order-1"), direction: .backward, from: from, limit: 3))
+            #expect(stream == ReadBatch(events: order1.suffix(3).reversed(), next: 2), "from \(from)")
+            #expect(try await h.store.readAll(.stream("order-1"), direction: .backward, from: from, pageSize: 4) == order1.reversed())
+            #expect(try await h.store.readAll(.category("order"), direction: .backward, from: from, pageSize: 4) == order.reversed())
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func readingPastTheEndIsEmptyWithNoNext(backend: Backend) async throws {
         let h = try Harness(backend)

@@ -38,10 +38,14 @@ enum CrashLeftovers {
     }
 
     /// The process id in a temporary file's name (`NAME.tmp-PID`, as ``FileSystem/writeAtomically(_:to:sync:)``
-    /// names them), if it is one.
+    /// names them, or `NAME.tmp-PID-UUID`, as ``DictionarySet/addFirst(_:)`` does), if it is one.
     static func temporaryOwner(_ name: String) -> pid_t? {
         guard let range = name.range(of: ".tmp-", options: .backwards) else { return nil }
-        let digits = name[range.upperBound...]
+        var digits = name[range.upperBound...]
+        if let dash = digits.firstIndex(of: "-") {
+            guard UUID(uuidString: String(digits[digits.index(after: dash)...])) != nil else { return nil }
+            digits = digits[..<dash]
+        }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
         return pid_t(digits)
     }

@@ -60,5 +60,21 @@ import Testing
         #expect(CrashLeftovers.temporaryOwner("head.tmp-") == nil)
         #expect(CrashLeftovers.temporaryOwner("00000000000000000000.sidx") == nil)
         #expect(CrashLeftovers.temporaryOwner("x.tmp-12a") == nil)
+        #expect(CrashLeftovers.temporaryOwner("00000001.zdict.tmp-4242-7c9e6679-7425-40de-944b-e07fc1f90ae7") == 4242)
+        #expect(CrashLeftovers.temporaryOwner("00000001.zdict.tmp-4242-x") == nil)
+    }
+
+    /// A dictionary's temporary file is named `NAME.tmp-PID-UUID` (found in review: a killed trainer's stayed for
+    /// good, since only `NAME.tmp-PID` was recognized).
+    @Test func `a dead trainer's temporary dictionary file is removed`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        _ = try await store.append(to: stream("pet-1"), [.json("Fed", "{}")])
+        store.close()
+        let leftover = dir.path + "/dictionaries/00000001.zdict.tmp-\(Self.deadPID)-\(UUID().uuidString.lowercased())"
+        #expect(FileManager.default.createFile(atPath: leftover, contents: Data([1, 2, 3])))
+        let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
+        defer { reopened.close() }
+        #expect(!FileManager.default.fileExists(atPath: leftover))
     }
 }

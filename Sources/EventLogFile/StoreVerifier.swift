@@ -27,12 +27,18 @@ struct StoreVerifier {
     /// on disk (bytes past the head, a sealed segment's index files not yet written) is damage only then; otherwise
     /// it may be a writer's work in progress.
     private func whileNoWriter<T>(_ body: () throws -> T) throws -> T? {
+        let path = state.root + "/" + LogFormat.lockName
         let lock: FileDescriptor
         do {
-            lock = try FileDescriptor.open(state.root + "/" + LogFormat.lockName, .readWriteCreate)
+            lock = try FileDescriptor.open(path, .readWriteCreate)
         } catch let e where [EROFS, EACCES, EPERM].contains(e.errno) {
-            // A store nobody can write to (a read-only mount) has no writer at work.
-            return try body()
+            // This process may not write the lock file, but another may (its owner): the lock is taken on the file
+            // opened for reading, which `flock` allows. No lock file at all means no writer ever opened the store.
+            do {
+                lock = try FileDescriptor.open(path, .readOnly)
+            } catch let e where e.errno == ENOENT {
+                return try body()
+            }
         }
         guard try lock.lockExclusive(wait: false) else { return nil }
         defer { try? lock.unlock() }

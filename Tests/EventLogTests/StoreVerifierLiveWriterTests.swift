@@ -89,6 +89,55 @@ import Testing
         #expect(after.first?.message.contains("torn write") == true, "\(after)")
     }
 
+    /// Whether this process may make a file immutable (`chattr +i`: opening it for writing then fails with EPERM,
+    /// even for root), standing in for a lock file another user owns.
+    static let canMakeImmutable: Bool = {
+        let probe = FileManager.default.temporaryDirectory.path + "/pawtrail-immutable-probe-\(UUID().uuidString)"
+        guard FileManager.default.createFile(atPath: probe, contents: nil) else { return false }
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard shell("chattr", "+i", probe) == 0 else { return false }
+        _ = shell("chattr", "-i", probe)
+        return true
+    }()
+
+    static func shell(_ arguments: String...) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// A verifier that may not open `writer.lock` for writing (another user's store, readable to it) still sees
+    /// the writer holding it (found in review: EACCES and EPERM were taken for "no writer", so a segment a live
+    /// writer had just sealed was reported as missing its index files).
+    @Test(.enabled(if: canMakeImmutable, "needs chattr +i"))
+    func `a writer is seen at work even when the lock file cannot be opened for writing`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        do {
+            let store = try FileEventStore.open(path: dir.path, options: options)
+            for k in 0..<10 { _ = try await store.append(to: stream("pet-\(k % 3)"), [.json("Fed", "{\"k\":\(k)}")]) }
+            store.close()
+        }
+        let view = LogState(root: dir.path, options: options)
+        try view.refresh(writer: false)
+        try FileSystem.removeFile(dir.path + "/segments/00000000000000000000.sidx")
+        // The writer, which may open its lock file, holds it; the verifier may only read it.
+        let lockPath = dir.path + "/" + LogFormat.lockName
+        let lock = try FileDescriptor.open(lockPath, .readWriteCreate)
+        #expect(try lock.lockExclusive(wait: false))
+        #expect(Self.shell("chattr", "+i", lockPath) == 0)
+        defer { _ = Self.shell("chattr", "-i", lockPath) }
+        #expect(try StoreVerifier(state: view).run().problems == [])
+        try lock.unlock()
+        let problems = try StoreVerifier(state: view).run().problems
+        #expect(problems.map(\.file) == ["00000000000000000000.sidx"])
+    }
+
     @Test func `a sealed segment's missing index files are reported only when no writer is at work`() async throws {
         let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)

@@ -111,21 +111,26 @@ import Testing
         return process.terminationStatus
     }
 
+    /// A store of three segments, two sealed, the first without its `.sidx` (as between a writer's sealing it and
+    /// writing its index files), and a verifier's view of it taken before.
+    static func viewMissingFirstStreamIndex(_ dir: TemporaryDirectory) async throws -> LogState {
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        for k in 0..<10 { _ = try await store.append(to: stream("pet-\(k % 3)"), [.json("Fed", "{\"k\":\(k)}")]) }
+        store.close()
+        let view = LogState(root: dir.path, options: options)
+        try view.refresh(writer: false)
+        try FileSystem.removeFile(dir.path + "/segments/00000000000000000000.sidx")
+        return view
+    }
+
     /// A verifier that may not open `writer.lock` for writing (another user's store, readable to it) still sees
     /// the writer holding it (found in review: EACCES and EPERM were taken for "no writer", so a segment a live
     /// writer had just sealed was reported as missing its index files).
     @Test(.enabled(if: canMakeImmutable, "needs chattr +i"))
     func `a writer is seen at work even when the lock file cannot be opened for writing`() async throws {
         let dir = TemporaryDirectory()
-        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
-        do {
-            let store = try FileEventStore.open(path: dir.path, options: options)
-            for k in 0..<10 { _ = try await store.append(to: stream("pet-\(k % 3)"), [.json("Fed", "{\"k\":\(k)}")]) }
-            store.close()
-        }
-        let view = LogState(root: dir.path, options: options)
-        try view.refresh(writer: false)
-        try FileSystem.removeFile(dir.path + "/segments/00000000000000000000.sidx")
+        let view = try await Self.viewMissingFirstStreamIndex(dir)
         // The writer, which may open its lock file, holds it; the verifier may only read it.
         let lockPath = dir.path + "/" + LogFormat.lockName
         let lock = try FileDescriptor.open(lockPath, .readWriteCreate)
@@ -140,15 +145,7 @@ import Testing
 
     @Test func `a sealed segment's missing index files are reported only when no writer is at work`() async throws {
         let dir = TemporaryDirectory()
-        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
-        do {
-            let store = try FileEventStore.open(path: dir.path, options: options)
-            for k in 0..<10 { _ = try await store.append(to: stream("pet-\(k % 3)"), [.json("Fed", "{\"k\":\(k)}")]) }
-            store.close()
-        }
-        let view = LogState(root: dir.path, options: options)
-        try view.refresh(writer: false)
-        try FileSystem.removeFile(dir.path + "/segments/00000000000000000000.sidx")
+        let view = try await Self.viewMissingFirstStreamIndex(dir)
         // A writer holding its lock may be between sealing a segment and writing its index files.
         let lock = try FileDescriptor.open(dir.path + "/" + LogFormat.lockName, .readWriteCreate)
         #expect(try lock.lockExclusive(wait: false))

@@ -21,7 +21,7 @@ public enum ExpectedVersion: Hashable, Sendable, CustomStringConvertible {
         case "no-stream": self = .noStream
         case "stream-exists": self = .streamExists
         default:
-            guard let n = UInt64(text) else { return nil }
+            guard let n = UInt64(decimal: text) else { return nil }
             self = .exact(n)
         }
     }

@@ -12,7 +12,7 @@ struct ModelTests {
         #expect(ExpectedVersion(parsing: "stream-exists") == .streamExists)
         #expect(ExpectedVersion(parsing: "0") == .exact(0))
         #expect(ExpectedVersion(parsing: "18446744073709551615") == .exact(.max))
-        for bad in ["", "-1", "Any", "nostream", "1.0", " 1", "18446744073709551616"] {
+        for bad in ["", "-1", "+1", "Any", "nostream", "1.0", " 1", "1 ", "١", "18446744073709551616"] {
             #expect(ExpectedVersion(parsing: bad) == nil, "\(bad.debugDescription)")
         }
         for e in [ExpectedVersion.any, .noStream, .streamExists, .exact(0), .exact(42)] {

@@ -42,7 +42,7 @@ enum ViewCommand {
 
     static func moment(_ arguments: ParsedArguments) throws -> Moment {
         let at = try arguments.converted("at", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) }
-        let atPosition = try arguments.converted("at-position", expecting: "a position (a non-negative integer)") { UInt64($0) }
+        let atPosition = try arguments.converted("at-position", expecting: "a position (a non-negative integer)") { UInt64(decimal: $0) }
         let noCatchUp = arguments.flag("no-catch-up")
         switch (at, atPosition, noCatchUp) {
         case (nil, nil, let noCatchUp): return .live(catchUp: !noCatchUp)

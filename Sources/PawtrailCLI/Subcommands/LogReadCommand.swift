@@ -53,8 +53,8 @@ enum LogReadCommand {
         } else {
             source = .all
         }
-        let from = try arguments.converted("from", expecting: "a non-negative integer") { UInt64($0) }
-        let limit = try arguments.converted("limit", expecting: "a positive integer") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        let from = try arguments.converted("from", expecting: "a non-negative integer") { UInt64(decimal: $0) }
+        let limit = try arguments.converted("limit", expecting: "a positive integer") { UInt64(decimal: $0).flatMap { $0 > 0 && $0 <= UInt64(Int.max) ? Int($0) : nil } }
         let types = arguments.allValues("type")
         return Invocation(
             source: source, direction: arguments.flag("backward") ? .backward : .forward, from: from, limit: limit,

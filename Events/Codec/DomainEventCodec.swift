@@ -1,4 +1,4 @@
-public import PawtrailJSON
+import PawtrailJSON
 
 
 /// The bytes a domain event is stored as: a 0x00 marker (JSON text never starts with it, so raw events

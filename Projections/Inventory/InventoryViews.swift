@@ -1,4 +1,4 @@
-public import PawtrailJSON
+import PawtrailJSON
 
 /// `pawtrail view inventory`: every product's stock.
 public enum InventoryView: ProjectionView {

@@ -1,5 +1,5 @@
 public import EventLog
-public import Foundation
+import Foundation
 import Synchronization
 
 /// An event store held in memory: the reference implementation of ``EventStore`` semantics, for tests and

@@ -1,5 +1,5 @@
 public import EventLog
-public import Events
+import Events
 
 /// A projection's stored state together with the log position it reflects, written as one file, so a crash can
 /// neither separate them nor leave half of either.

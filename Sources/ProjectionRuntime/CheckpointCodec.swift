@@ -1,5 +1,5 @@
-public import EventLog
-public import Events
+import EventLog
+import Events
 import PawtrailIO
 
 /// The checkpoint file: `PTCK`, a format version, the header fields and the state in the field encoding, and a

@@ -191,7 +191,7 @@ struct MultiStreamAppendTests {
                 group.addTask {
                     let order = try StreamID("order-\(i)")
                     do {
-                        try await store.append(
+                        _ = try await store.append(
                             AppendRequest(
                                 entries: [
                                     .init(stream: "inventory-a", event: event("StockReserved")),

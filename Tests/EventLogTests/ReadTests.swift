@@ -21,7 +21,7 @@ struct ReadTests {
                     stream: streams[p % 5],
                     event: event(p % 2 == 0 ? "Even" : "Odd", "{\"p\":\(p),\"pad\":\"\(noise(400))\"}"))
             }
-            try await h.store.append(AppendRequest(entries: entries))
+            _ = try await h.store.append(AppendRequest(entries: entries))
             position += n
             size = size % 4 + 1
         }
@@ -327,7 +327,7 @@ struct ReadTests {
                 rare.append(e.id)
                 entries[at] = AppendRequest.Entry(stream: "rare-1", event: e)
             }
-            try await h.store.append(AppendRequest(entries: entries))
+            _ = try await h.store.append(AppendRequest(entries: entries))
         }
         try h.checkpoint()
         #expect(try await h.store.lastPosition() == 69_999)

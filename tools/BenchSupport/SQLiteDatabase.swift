@@ -1,4 +1,4 @@
-public import CSQLite3
+import CSQLite3
 
 /// An open SQLite connection (`sqlite3*`), closed in `deinit`.
 ///

@@ -1,5 +1,5 @@
 public import EventLog
-public import Events
+import Events
 public import Foundation
 
 /// Runs commands against a store: resolves the actor, loads and decides, appends the decision atomically under

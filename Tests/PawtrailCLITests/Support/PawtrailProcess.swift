@@ -23,8 +23,8 @@ enum PawtrailProcess {
         let outPath = scratch.path("stdout")
         let errPath = scratch.path("stderr")
         let inPath = try scratch.write("stdin", stdin)
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

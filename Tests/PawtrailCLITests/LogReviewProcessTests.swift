@@ -193,4 +193,24 @@ import Testing
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         #expect(try run("--store", empty, "log", "append", "--stream", "a-1", "--type", "T", "--data", "1").status == 0)
     }
+
+    /// `PAWTRAIL_SEGMENT_EVENTS` and `PAWTRAIL_INDEX_RUN_SEGMENTS` make rolls and index runs come within a few events,
+    /// for fault injection; a value out of range is bad input naming the variable.
+    @Test func segmentAndRunSizesFromTheEnvironment() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.path("s")
+        let small = ["PAWTRAIL_SEGMENT_EVENTS": "2", "PAWTRAIL_INDEX_RUN_SEGMENTS": "2"]
+        for n in 1...9 {
+            let out = try PawtrailProcess.run(
+                ["--store", store, "log", "append", "--stream", "a-\(n % 3)", "--type", "T", "--data", "\(n)"], environment: small)
+            #expect(out.status == 0, "\(out.stderr)")
+        }
+        let stats = try object(try run("--store", store, "log", "stats", "--json").lines.first ?? "")
+        #expect(stats["segments"] as? Int == 5)
+        #expect(stats["indexRuns"] as? Int == 2)
+        #expect(try run("--store", store, "log", "verify").status == 0)
+        let bad = try PawtrailProcess.run(["--store", store, "log", "stats"], environment: ["PAWTRAIL_SEGMENT_EVENTS": "1"])
+        #expect(bad.status == 65)
+        #expect(bad.stderr == "Error: PAWTRAIL_SEGMENT_EVENTS must be a number from 2 to 131072, not '1'\n")
+    }
 }

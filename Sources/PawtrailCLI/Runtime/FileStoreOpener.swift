@@ -1,4 +1,6 @@
+import EventLog
 import EventLogFile
+import Foundation
 import ProjectionRuntime
 import Synchronization
 
@@ -13,6 +15,21 @@ public final class FileStoreOpener: StoreOpener {
 
     public func open(path: String, access: StoreAccess) throws -> OpenedStore {
         var options = FileEventStoreOptions()
+        // Small segments and runs make rolls, compaction and index runs happen within a few hundred events, so
+        // that fault injection (`tools/crash-loop.sh --segment-events N`) reaches them; never needed otherwise.
+        let environment = ProcessInfo.processInfo.environment
+        if let text = environment["PAWTRAIL_SEGMENT_EVENTS"] {
+            guard let n = UInt64(decimal: text), (2...UInt64(options.maxSegmentEvents)).contains(n) else {
+                throw EventStoreError.invalidRequest("PAWTRAIL_SEGMENT_EVENTS must be a number from 2 to \(options.maxSegmentEvents), not '\(text)'")
+            }
+            options.maxSegmentEvents = Int(n)
+        }
+        if let text = environment["PAWTRAIL_INDEX_RUN_SEGMENTS"] {
+            guard let n = UInt64(decimal: text), n <= 1 << 16 else {
+                throw EventStoreError.invalidRequest("PAWTRAIL_INDEX_RUN_SEGMENTS must be a number from 0 to 65536, not '\(text)'")
+            }
+            options.indexRunSegments = Int(n)
+        }
         if case .write(let sync) = access {
             options.createIfMissing = true
             options.durability = sync ? .sync : .noSync

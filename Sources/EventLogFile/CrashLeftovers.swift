@@ -22,7 +22,7 @@ enum CrashLeftovers {
             guard let names = try? FileSystem.contentsOfDirectory(root + "/" + directory) else { continue }
             let present = Set(names)
             for name in names {
-                if let pid = temporaryOwner(name), !isAlive(pid) {
+                if let pid = FileSystem.temporaryOwner(ofName: name), !isAlive(pid) {
                     drop(prefix + name)
                 } else if directory == LogFormat.segmentsDirectory, name.hasSuffix(".seg.compacting") {
                     drop(prefix + name)
@@ -35,19 +35,6 @@ enum CrashLeftovers {
             }
         }
         return removed
-    }
-
-    /// The process id in a temporary file's name (`NAME.tmp-PID`, as ``FileSystem/writeAtomically(_:to:sync:)``
-    /// names them, or `NAME.tmp-PID-UUID`, as ``DictionarySet/addFirst(_:)`` does), if it is one.
-    static func temporaryOwner(_ name: String) -> pid_t? {
-        guard let range = name.range(of: ".tmp-", options: .backwards) else { return nil }
-        var digits = name[range.upperBound...]
-        if let dash = digits.firstIndex(of: "-") {
-            guard UUID(uuidString: String(digits[digits.index(after: dash)...])) != nil else { return nil }
-            digits = digits[..<dash]
-        }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
-        return pid_t(digits)
     }
 
     /// Whether a process with this id exists (one of another user's counts too).

@@ -30,7 +30,9 @@ struct StoreManifest {
             LogFormat.manifestName, LogFormat.lockName, LogFormat.compactionLockName, LogFormat.headName,
             LogFormat.segmentsDirectory, LogFormat.dictionariesDirectory, LogFormat.runsDirectory, "projections", "lost+found",
         ]
-        return names.contains(name) || name.hasPrefix(LogFormat.manifestName + ".tmp-") || name.hasPrefix(LogFormat.headName + ".tmp-")
+        // A manifest or head being written (or left by a creation cut short) has its final name before `.tmp-`.
+        return names.contains(name) || (FileSystem.temporaryOwner(ofName: name) != nil
+            && [LogFormat.manifestName, LogFormat.headName].contains { name.hasPrefix($0 + ".tmp-") })
     }
 
     /// Opens the store directory's manifest, creating the store when asked.

@@ -96,6 +96,40 @@ public enum FileSystem {
         try writeAtomically(parts: [bytes], to: path, sync: sync)
     }
 
+    /// Where a file is written before it is renamed (or linked) into place: `PATH.tmp-PID`, or `PATH.tmp-PID-UUID`
+    /// when several writers of one process may write the same path at once. The process id lets whoever recovers
+    /// the directory tell a dead process's leftover from a live process's work (``temporaryOwner(ofName:)``).
+    ///
+    /// - Parameters:
+    ///   - path: The final path.
+    ///   - uuid: A lowercase UUID making the name unique within the process, or `nil`.
+    /// - Returns: The temporary path.
+    public static func temporaryPath(for path: String, uuid: String? = nil) -> String {
+        path + ".tmp-\(getpid())" + (uuid.map { "-" + $0 } ?? "")
+    }
+
+    /// The id of the process that writes a temporary file, from a name ``temporaryPath(for:uuid:)`` made; `nil` for
+    /// any other name.
+    public static func temporaryOwner(ofName name: String) -> pid_t? {
+        guard let marker = name.utf8.indices.last(where: { name.utf8[$0...].starts(with: ".tmp-".utf8) }) else { return nil }
+        let rest = name.utf8[name.utf8.index(marker, offsetBy: 5)...]
+        let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let tail = Array(rest.dropFirst(digits.count))
+        guard (1...10).contains(digits.count), tail.isEmpty || (tail.first == UInt8(ascii: "-") && isLowercaseUUID(tail.dropFirst()))
+        else { return nil }
+        return pid_t(String(decoding: digits, as: UTF8.self))
+    }
+
+    /// Whether bytes spell a UUID in lowercase hex with its four dashes.
+    private static func isLowercaseUUID(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for (i, b) in bytes.enumerated() {
+            let hex = (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f"))
+            guard [8, 13, 18, 23].contains(i) ? b == UInt8(ascii: "-") : hex else { return false }
+        }
+        return true
+    }
+
     /// Replaces a file's contents with several buffers one after the other, atomically, as
     /// ``writeAtomically(_:to:sync:)`` does: a large state and the small header and checksum around it are written
     /// where they are instead of being copied into one buffer first.
@@ -106,7 +140,7 @@ public enum FileSystem {
     ///   - sync: Whether to flush the file and its directory before returning.
     /// - Throws: ``SystemError`` from `open`, `write`, `fdatasync`, `rename` or the directory's `fsync`.
     public static func writeAtomically(parts: [[UInt8]], to path: String, sync: Bool = true) throws(SystemError) {
-        let temporary = path + ".tmp-\(getpid())"
+        let temporary = temporaryPath(for: path)
         do {
             let fd = try FileDescriptor.open(temporary, .readWriteCreate)
             try fd.truncate(to: 0)

@@ -1,5 +1,6 @@
 import CSQLite3
 import Foundation
+import PawtrailIO
 public import PawtrailJSON
 
 /// Writes read models as SQLite tables an operator can query: each dictionary of a state (records with a `key`)
@@ -64,7 +65,7 @@ public enum SQLiteExport {
     /// - Returns: The number of rows written.
     /// - Throws: ``SQLiteExportError``.
     public static func write(_ tables: [Table], to path: String) throws -> Int {
-        let temporary = path + ".tmp-\(getpid())"
+        let temporary = FileSystem.temporaryPath(for: path)
         unlink(temporary)
         var db: OpaquePointer?
         guard sqlite3_open_v2(temporary, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {

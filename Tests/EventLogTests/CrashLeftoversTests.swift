@@ -56,12 +56,12 @@ import Testing
     }
 
     @Test func `temporary file names give their process id`() {
-        #expect(CrashLeftovers.temporaryOwner("00000000000000000000.sidx.tmp-4242") == 4242)
-        #expect(CrashLeftovers.temporaryOwner("head.tmp-") == nil)
-        #expect(CrashLeftovers.temporaryOwner("00000000000000000000.sidx") == nil)
-        #expect(CrashLeftovers.temporaryOwner("x.tmp-12a") == nil)
-        #expect(CrashLeftovers.temporaryOwner("00000001.zdict.tmp-4242-7c9e6679-7425-40de-944b-e07fc1f90ae7") == 4242)
-        #expect(CrashLeftovers.temporaryOwner("00000001.zdict.tmp-4242-x") == nil)
+        #expect(FileSystem.temporaryOwner(ofName: "00000000000000000000.sidx.tmp-4242") == 4242)
+        #expect(FileSystem.temporaryOwner(ofName: "head.tmp-") == nil)
+        #expect(FileSystem.temporaryOwner(ofName: "00000000000000000000.sidx") == nil)
+        #expect(FileSystem.temporaryOwner(ofName: "x.tmp-12a") == nil)
+        #expect(FileSystem.temporaryOwner(ofName: "00000001.zdict.tmp-4242-7c9e6679-7425-40de-944b-e07fc1f90ae7") == 4242)
+        #expect(FileSystem.temporaryOwner(ofName: "00000001.zdict.tmp-4242-x") == nil)
     }
 
     /// A dictionary's temporary file is named `NAME.tmp-PID-UUID` (found in review: a killed trainer's stayed for

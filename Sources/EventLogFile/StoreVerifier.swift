@@ -140,16 +140,21 @@ struct StoreVerifier {
                 }
                 streamSources.append(StreamSource(name: name, index: index, resume: resume))
             }
+            /// The stream index the data read so far gives, as the file's bytes.
+            func streamIndexBytes() -> [UInt8] {
+                StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) })
+            }
+            /// Takes up the stream index the data gives (in memory) for the check across segments.
+            func addStreamSourceFromData(_ bytes: [UInt8]) {
+                let events = order.reduce(0) { $0 + UInt64(streams[$1]!.1.count) }
+                if let index = StreamIndexFile.load(MappedFile(copying: bytes, path: name), segmentFirstPosition: header.firstPosition, segmentEvents: events) {
+                    addStreamSource(index)
+                }
+            }
             /// The data is damaged from here on: what was read of the segment before it still counts (a gap there
             /// is reported), what follows in the log is left out.
             func skipDamage() {
-                let events = order.reduce(0) { $0 + streams[$1]!.1.count }
-                if let index = StreamIndexFile.load(
-                    MappedFile(copying: StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) }), path: name),
-                    segmentFirstPosition: header.firstPosition, segmentEvents: UInt64(events))
-                {
-                    addStreamSource(index)
-                }
+                addStreamSourceFromData(streamIndexBytes())
                 skippedDamage = true
             }
             var idEntries: [(key: UInt64, position: UInt64)] = []
@@ -225,15 +230,11 @@ struct StoreVerifier {
                 events += UInt64(f.header.eventCount)
             }
             segmentStarts.append((header.firstPosition, name))
-            let expectedStreams = StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) })
+            let expectedStreams = streamIndexBytes()
             guard let footer else {
                 // The active segment: its ids and streams from the data (bounded by the roll), whole.
                 idSources.append(.keys(idEntries.sorted { ($0.key, $0.position) < ($1.key, $1.position) }))
-                if let index = StreamIndexFile.load(
-                    MappedFile(copying: expectedStreams, path: name), segmentFirstPosition: header.firstPosition, segmentEvents: segmentEvents)
-                {
-                    addStreamSource(index)
-                }
+                addStreamSourceFromData(expectedStreams)
                 continue
             }
             if crc.value != footer.checksum {
@@ -289,11 +290,8 @@ struct StoreVerifier {
                 // The file is missing or wrong: the index the data gives (only such segments cost heap).
                 idSources.append(.index(index))
             }
-            if !streamSourceAdded, let index = StreamIndexFile.load(
-                MappedFile(copying: expectedStreams, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: segmentEvents)
-            {
-                addStreamSource(index)
-            }
+            // Likewise the stream index.
+            if !streamSourceAdded { addStreamSourceFromData(expectedStreams) }
         }
         // Past damaged data the versions that follow cannot be checked against it (the damage is reported once,
         // not every version after it): the segments from the first damaged one on are left out.
@@ -339,28 +337,27 @@ struct StoreVerifier {
             sources[link.segment].resume.first { $0.hash == link.entry.hash && $0.firstVersion == link.entry.firstVersion }?.next
                 ?? link.entry.firstVersion + UInt64(link.entry.count)
         }
-        func report(_ chain: [Link], stream: String) {
+        /// The links of a stream's chain that do not start where the one before ended, with the version expected.
+        func gaps(_ chain: [Link]) -> [(link: Link, expected: UInt64)] {
             var expected: UInt64 = 0
+            var out: [(link: Link, expected: UInt64)] = []
             for link in chain {
-                if link.entry.firstVersion != expected {
-                    let index = sources[link.segment].index
-                    let position = (try? index.firstPosition(of: link.entry)).map(String.init) ?? "?"
-                    problems.append(.init(
-                        file: sources[link.segment].name, offset: nil,
-                        message: "stream '\(stream)' has version \(link.entry.firstVersion) at position \(position), expected \(expected)"))
-                }
+                if link.entry.firstVersion != expected { out.append((link, expected)) }
                 expected = next(after: link)
+            }
+            return out
+        }
+        func report(_ chain: [Link], stream: String) {
+            for (link, expected) in gaps(chain) {
+                let position = (try? sources[link.segment].index.firstPosition(of: link.entry)).map(String.init) ?? "?"
+                problems.append(.init(
+                    file: sources[link.segment].name, offset: nil,
+                    message: "stream '\(stream)' has version \(link.entry.firstVersion) at position \(position), expected \(expected)"))
             }
         }
         HashMerge.forEachHash(sources.map { HashMerge.Source($0.index) }) { hash, occurrences in
             let chain = occurrences.map { (segment: $0.source, entry: sources[$0.source].index.entry(at: $0.entry)) }
-            var expected: UInt64 = 0
-            var continues = true
-            for link in chain {
-                if link.entry.firstVersion != expected { continues = false }
-                expected = next(after: link)
-            }
-            guard !continues else { return }
+            guard !gaps(chain).isEmpty else { return }
             // The stream of each entry, from its first event; an unreadable one is damage reported elsewhere.
             var byStream: [(stream: String, chain: [Link])] = []
             for link in chain {

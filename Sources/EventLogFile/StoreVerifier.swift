@@ -260,25 +260,23 @@ struct StoreVerifier {
                     }
                     continue
                 }
-                let actual = try FileSystem.readFile(base + suffix)
-                if suffix == ".sidx", actual == expected,
-                    let index = StreamIndexFile.load(path: base + suffix, segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+                // Read once, mapped: compared with the data's index, then (when equal) merged from where it lies.
+                let actual = try MappedFile(path: base + suffix)
+                let matches = actual.bytes.elementsEqual(expected)
+                if matches, suffix == ".sidx",
+                    let index = StreamIndexFile.load(actual, segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
                 {
                     addStreamSource(index)
                     streamSourceAdded = true
                 }
-                if suffix == ".eidx" {
-                    // The file when it is right (mapped, no heap), else the index the data gives.
-                    let source = actual == expected
-                        ? EventIDIndexFile.load(path: base + suffix, segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
-                        : nil
-                    if let index = source {
-                        idSources.append(.index(index))
-                        idSourceAdded = true
-                    }
+                if matches, suffix == ".eidx",
+                    let index = EventIDIndexFile.load(actual, segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+                {
+                    idSources.append(.index(index))
+                    idSourceAdded = true
                 }
-                if actual != expected {
-                    let at = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
+                if !matches {
+                    let at = zip(actual.bytes, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.bytes.count, expected.count)
                     problems.append(.init(file: indexName, offset: UInt64(at), message: "index does not match the segment's data"))
                 } else {
                     indexEntries += UInt64(count)

@@ -122,18 +122,17 @@ struct StoreVerifier {
             var frameOffsets = Set<UInt64>()
             var segmentEvents: UInt64 = 0
             var commits: UInt64 = 0
-            var streams: [StreamID: (UInt64, [UInt64])] = [:]
+            // Each stream's first version in the segment, its positions, and its last version so far: a gap inside
+            // a segment is reported once, and the versions after it are checked against the last one, as the next
+            // segment's are (see `StreamSource.resume`).
+            var streams: [StreamID: (first: UInt64, positions: [UInt64], last: UInt64)] = [:]
             var order: [StreamID] = []
-            // Each stream's last version in the segment so far: a gap inside a segment is reported once, and the
-            // versions after it are checked against it, as the next segment's are (see `StreamSource.resume`).
-            var lastVersions: [StreamID: UInt64] = [:]
             /// Takes up the segment's stream index for the check across segments, unless damage came before it.
             func addStreamSource(_ index: StreamIndexFile) {
                 guard !skippedDamage else { return }
                 var resume: [StreamSource.Resume] = []
                 for stream in order {
-                    let (first, positions) = streams[stream]!
-                    let last = lastVersions[stream]!
+                    let (first, positions, last) = streams[stream]!
                     if last != first &+ UInt64(positions.count) &- 1 {
                         resume.append(.init(hash: Hash128(stream.rawValue), firstVersion: first, next: last &+ 1))
                     }
@@ -142,11 +141,11 @@ struct StoreVerifier {
             }
             /// The stream index the data read so far gives, as the file's bytes.
             func streamIndexBytes() -> [UInt8] {
-                StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.0, streams[$0]!.1) })
+                StreamIndexFile.encode(segmentFirstPosition: header.firstPosition, streams: order.map { ($0, streams[$0]!.first, streams[$0]!.positions) })
             }
             /// Takes up the stream index the data gives (in memory) for the check across segments.
             func addStreamSourceFromData(_ bytes: [UInt8]) {
-                let events = order.reduce(0) { $0 + UInt64(streams[$1]!.1.count) }
+                let events = order.reduce(0) { $0 + UInt64(streams[$1]!.positions.count) }
                 if let index = StreamIndexFile.load(MappedFile(copying: bytes, path: name), segmentFirstPosition: header.firstPosition, segmentEvents: events) {
                     addStreamSource(index)
                 }
@@ -205,17 +204,16 @@ struct StoreVerifier {
                             let stream = e.streamID()
                             // Within the segment here; a stream's first version in it is checked against the
                             // segments before by the merge below.
-                            if let last = lastVersions[stream] {
+                            if let last = streams[stream]?.last {
                                 let expected = last &+ 1
                                 if e.version != expected {
                                     problems.append(.init(file: name, offset: f.offset, message: "stream '\(stream)' has version \(e.version) at position \(e.position), expected \(expected)"))
                                 }
                             } else {
                                 order.append(stream)
-                                streams[stream] = (e.version, [])
                             }
-                            lastVersions[stream] = e.version
-                            streams[stream]!.1.append(e.position)
+                            streams[stream, default: (e.version, [], e.version)].last = e.version
+                            streams[stream]!.positions.append(e.position)
                             idEntries.append((EventIDIndexFile.key(e.id), e.position))
                             return true
                         }

@@ -4,8 +4,9 @@
 # a torn tail if there is one), pass `log verify`, hold every append a writer saw acknowledged at the version it
 # was told, and have gapless positions and versions. Exits 1 at the first problem, with what was wrong.
 #   tools/crash-loop.sh [--rounds N] [--writers K] [--streams S] [--segment-events E] [--dir DIR]
-# --segment-events E rolls a segment every E events and builds an index run every 2 sealed segments
-# (PAWTRAIL_SEGMENT_EVENTS, PAWTRAIL_INDEX_RUN_SEGMENTS), so kills also land in rolls, compaction and run building.
+# --segment-events E rolls a segment every E events, builds an index run every 2 sealed segments and checkpoints the
+# active segment every E/3 events (PAWTRAIL_SEGMENT_EVENTS, PAWTRAIL_INDEX_RUN_SEGMENTS, PAWTRAIL_CHECKPOINT_EVENTS),
+# so kills also land in rolls, compaction, run building and checkpoints.
 # A process killed mid-append is a crash, not a power loss: what reached the page cache survives it. A long run is
 # this script's job, not the test suite's (the suite cuts files at every byte instead).
 set -euo pipefail
@@ -21,7 +22,9 @@ while [ $# -gt 0 ]; do
     --rounds) rounds="$2"; shift 2 ;;
     --writers) writers="$2"; shift 2 ;;
     --streams) streams="$2"; shift 2 ;;
-    --segment-events) export PAWTRAIL_SEGMENT_EVENTS="$2" PAWTRAIL_INDEX_RUN_SEGMENTS=2; shift 2 ;;
+    --segment-events)
+      export PAWTRAIL_SEGMENT_EVENTS="$2" PAWTRAIL_INDEX_RUN_SEGMENTS=2 PAWTRAIL_CHECKPOINT_EVENTS=$(( $2 > 5 ? $2 / 3 : 1 ))
+      shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "Error: unknown argument '$1' (see --help)" >&2; exit 64 ;;

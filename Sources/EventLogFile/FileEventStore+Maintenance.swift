@@ -177,7 +177,7 @@ struct SegmentInspector {
         var indexIDs = eidx?.count ?? 0
         if footer == nil, let a = state.active, a.firstPosition == header.firstPosition {
             indexStreams = a.streams.count
-            indexIDs = a.eventIDs.count
+            indexIDs = a.eventIDCount
         }
         return SegmentInspection(
             name: name, formatVersion: Int(header.formatVersion), minimumReaderVersion: Int(header.minimumReaderVersion),

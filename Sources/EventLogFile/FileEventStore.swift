@@ -662,7 +662,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func scheduleCompactionIfNeeded() {
         let due = stateLock.withLock {
             (options.compactSealedSegments && state.uncompactedSegments().contains { !compactionFailed.contains($0) })
-                || indexRunDue(state) || state.indexFilesSaveDue
+                || indexRunDue(state) || state.indexFilesSaveDue || state.checkpointDue
         }
         guard due else { return }
         compaction.lock()
@@ -704,6 +704,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         stateLock.withLock {
             if state.indexFilesSaveDue { state.saveUnsavedIndexFiles() }
         }
+        writeCheckpointIfDue()
         // One process at a time; another process already at it does the work.
         let lock = try FileDescriptor.open(path + "/" + LogFormat.compactionLockName, .readWriteCreate)
         guard try lock.lockExclusive(wait: false) else { return [] }
@@ -716,6 +717,35 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         try buildIndexRuns()
         if let failure { throw failure }
         return compacted
+    }
+
+    /// Writes a checkpoint of the active segment's index when it has gained enough events since the last, from the
+    /// segment's frames (added to the newest checkpoint on disk) outside the state lock: appends go on meanwhile.
+    /// Best effort: a checkpoint only saves later opens a scan, so one that fails is tried again only after as many
+    /// events more.
+    private func writeCheckpointIfDue() {
+        let job: (segment: ActiveSegment, end: UInt64)? = stateLock.withLock {
+            guard state.checkpointDue, let a = state.active else { return nil }
+            a.checkpointedEvents = a.eventCount
+            return (a, a.endOffset)
+        }
+        guard let (a, end) = job else { return }
+        let path = ActiveCheckpoint.path(ofSegment: a.path)
+        do {
+            // Without flushes the data may not be on disk yet: a checkpoint must never name frames a crash can lose.
+            if options.durability == .noSync { try a.fd.synchronizeData() }
+            let previous = ActiveCheckpoint.load(path: path, firstPosition: a.firstPosition, fd: a.fd, durableEnd: end)
+            guard let bytes = try ActiveCheckpoint.build(
+                segment: a.path, fd: a.fd, firstPosition: a.firstPosition, upTo: end, previous: previous,
+                decompressor: ZstdDecompressor(), dictionaries: state.dictionaries)
+            else { return }
+            try FileSystem.writeAtomically(bytes, to: path, sync: false)
+        } catch {
+            return
+        }
+        // Sealed meanwhile: the seal removed the checkpoint before this one was written.
+        let sealed = stateLock.withLock { state.active !== a }
+        if sealed { try? FileSystem.removeFile(path) }
     }
 
     /// Whether enough sealed segments lie beyond the index runs to make another (under the state lock).

@@ -13,9 +13,9 @@ public struct FileEventStoreOptions: Sendable {
     /// The size at which the active segment is sealed and a new one started (default 64 MiB).
     public var segmentSize: Int
     /// The event count at which the active segment is sealed even if smaller than ``segmentSize`` (default
-    /// 131,072). The active segment's index lives in memory and is rebuilt by scanning the segment when a
-    /// process opens the store, so this bounds both that memory and the time to open (as Kafka rolls a segment
-    /// when its index is full).
+    /// 131,072). The active segment's index lives in memory and is rebuilt when a process opens the store, from
+    /// its newest checkpoint and the frames after it (see ``checkpointInterval``), so this bounds both that memory
+    /// and the time to open (as Kafka rolls a segment when its index is full).
     public var maxSegmentEvents: Int
     /// Flush policy of appends.
     public var durability: Durability
@@ -34,6 +34,11 @@ public struct FileEventStoreOptions: Sendable {
     /// Appends ask each sealed segment no run covers whether a new event id or stream exists, so this divides
     /// that work, which otherwise grows with the store.
     public var indexRunSegments: Int
+    /// How many events the active segment gains between two checkpoints of its index (default 16,384; 0: this
+    /// process writes none, though it still starts from the ones it finds). A process opening the store scans only
+    /// the active segment's frames after the newest checkpoint (see ``ActiveCheckpoint``), so this bounds the part
+    /// of the time to open that grows with the active segment.
+    public var checkpointInterval: Int
 
     /// Creates options; the defaults are what the CLI uses.
     public init(
@@ -46,7 +51,8 @@ public struct FileEventStoreOptions: Sendable {
         commitCompressionLevel: Int32 = 1,
         dictionaryTrainingThreshold: Int = 4 << 20,
         compactSealedSegments: Bool = true,
-        indexRunSegments: Int = 16
+        indexRunSegments: Int = 16,
+        checkpointInterval: Int = 16_384
     ) {
         self.createIfMissing = createIfMissing
         self.segmentSize = segmentSize
@@ -58,5 +64,6 @@ public struct FileEventStoreOptions: Sendable {
         self.dictionaryTrainingThreshold = dictionaryTrainingThreshold
         self.compactSealedSegments = compactSealedSegments
         self.indexRunSegments = indexRunSegments
+        self.checkpointInterval = checkpointInterval
     }
 }

@@ -6,7 +6,8 @@
 /// - `compaction.lock`: `flock`ed by the one process at the sealed segments' upkeep (compaction and index runs);
 /// - `head`: where the durable log ends (active segment, end offset, next position), rewritten after each flush;
 /// - `segments/<first position, 20 digits>.seg`: the log, plus `.sidx` (stream index) and `.eidx` (event-id
-///   index) beside each sealed segment;
+///   index) beside each sealed segment, and `.ckpt` (a checkpoint of its index, see ``ActiveCheckpoint``) beside the
+///   active one;
 /// - `dictionaries/<id>.zdict`: zstd dictionaries trained from the store's own events;
 /// - `runs/<first position>-<last position>.ridx` and `.eidx` (both positions in 20 digits): index runs, the merged
 ///   stream and event-id indexes of consecutive sealed segments (derived data, see ``IndexRun``).
@@ -34,6 +35,7 @@ enum LogFormat {
     static let streamIndexMagic: UInt32 = 0x5844_4953  // "SIDX"
     static let eventIDIndexMagic: UInt32 = 0x5844_4945  // "EIDX"
     static let runStreamIndexMagic: UInt32 = 0x5844_4952  // "RIDX"
+    static let checkpointMagic: UInt32 = 0x5450_4B43  // "CKPT"
 
     /// Segment header size; frames start right after it.
     static let segmentHeaderSize = 64

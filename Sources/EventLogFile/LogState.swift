@@ -203,6 +203,18 @@ final class LogState {
         }
         if let a = active {
             let durableEnd = headRecord.flatMap { $0.activeFirstPosition == a.firstPosition ? $0.endOffset : nil }
+            let checkpointPath = ActiveCheckpoint.path(ofSegment: a.path)
+            if a.frames.isEmpty, activeDamage == nil, FileSystem.exists(checkpointPath) {
+                if let durableEnd,
+                    let checkpoint = ActiveCheckpoint.load(path: checkpointPath, firstPosition: a.firstPosition, fd: a.fd, durableEnd: durableEnd)
+                {
+                    a.adopt(checkpoint)
+                } else if writer {
+                    // Damaged, or of a file the segment no longer is (a copy of the store): passed over, and removed
+                    // so that `log verify` does not report it until the upkeep writes the next one.
+                    try? FileSystem.removeFile(checkpointPath)
+                }
+            }
             try catchUp(a, durableEnd: durableEnd, writer: writer)
             if let at = a.lastRecordedAt { lastRecordedAt = max(lastRecordedAt, at) }
         }
@@ -598,8 +610,10 @@ final class LogState {
             StreamIndexFile.encode(segmentFirstPosition: a.firstPosition, streams: order.map { ($0, a.streams[$0]!.firstVersion, a.streams[$0]!.positions) }),
             to: base + ".sidx", sync: false)
         try? FileSystem.writeAtomically(
-            EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.eventIDs.map { (EventIDIndexFile.key($0.key), $0.value) }),
+            EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.idKeys()),
             to: base + ".eidx", sync: false)
+        // The checkpoint is of no more use once the segment is sealed (and is never taken for a sealed one's).
+        try? FileSystem.removeFile(ActiveCheckpoint.path(ofSegment: a.path))
         let size = a.endOffset + UInt64(bytes.count)
         guard let trailer = try SegmentFooter.readTrailer(fd: a.fd, fileSize: size) else {
             throw EventStoreError.storeFailure("the footer just written to \(a.path) does not read back")
@@ -619,6 +633,12 @@ final class LogState {
         let size = try fd.size()
         guard let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) else { return }
         sealed[i] = try loadSealed(name: old.name, path: old.path, fd: fd, size: size, trailer: trailer, reusingIndexesOf: old)
+    }
+
+    /// Whether the active segment has gained enough events since its last checkpoint for another.
+    var checkpointDue: Bool {
+        guard options.checkpointInterval > 0, activeDamage == nil, let a = active else { return false }
+        return a.eventCount >= a.checkpointedEvents + UInt64(options.checkpointInterval)
     }
 
     /// Whether the store holds enough uncompressed data and no dictionary yet, so one should be trained from its
@@ -675,7 +695,10 @@ final class LogState {
 
     /// The committed event with an id, if any.
     func committedEvent(_ id: UUID) throws -> RecordedEvent? {
-        if let p = active?.eventIDs[id] { return try event(at: p) }
+        for p in active?.candidatePositions(of: id) ?? [] {
+            let e = try event(at: p)
+            if e.id == id { return e }
+        }
         let key = EventIDIndexFile.key(id)
         if sealedIDProbesStale {
             sealedIDProbes = runs.map(\.ids.probe) + sealed[coveredSegments...].map(\.ids.probe)

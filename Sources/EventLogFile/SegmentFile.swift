@@ -149,7 +149,12 @@ final class ActiveSegment: SegmentFile {
     var allocatedEnd: UInt64
     var frames: [FrameRef] = []
     var streams: [StreamID: Stream] = [:]
+    /// The ids of the events after the checkpoint (all of them without one).
     var eventIDs: [UUID: UInt64] = [:]
+    /// The checkpoint the index started from, which keeps the ids of the events it covers.
+    private(set) var checkpoint: ActiveCheckpoint?
+    /// The events covered by the newest checkpoint this process took up, wrote or tried to write.
+    var checkpointedEvents: UInt64 = 0
     var rawBytes: UInt64 = 0
     var eventCount: UInt64 = 0
     var lastRecordedAt: Timestamp?
@@ -186,6 +191,41 @@ final class ActiveSegment: SegmentFile {
             if frames[mid].firstPosition <= ref.firstPosition { lo = mid + 1 } else { hi = mid }
         }
         return lo < frames.count ? frames[lo] : nil
+    }
+
+    /// Starts the index from a checkpoint, instead of from the frames it covers.
+    ///
+    /// - Parameter checkpoint: A checkpoint of this segment's file; the index must hold nothing yet.
+    func adopt(_ checkpoint: ActiveCheckpoint) {
+        precondition(frames.isEmpty, "a checkpoint is taken up only by an empty index")
+        let c = checkpoint.content
+        self.checkpoint = checkpoint
+        frames = c.frames
+        streams = c.streams
+        rawBytes = c.rawBytes
+        eventCount = c.eventCount
+        lastRecordedAt = c.lastRecordedAt
+        endOffset = c.coveredEnd
+        checkpointedEvents = c.eventCount
+    }
+
+    /// The number of event ids indexed.
+    var eventIDCount: Int { eventIDs.count + (checkpoint?.idCount ?? 0) }
+
+    /// The positions that may hold the event with an id: exact in the ids after the checkpoint, candidates sharing
+    /// the id's key in the checkpoint's (the caller reads them to tell).
+    func candidatePositions(of id: UUID) -> [UInt64] {
+        if let p = eventIDs[id] { return [p] }
+        return checkpoint?.positions(forKey: EventIDIndexFile.key(id)) ?? []
+    }
+
+    /// Every event's id key and position, for the sealed segment's id index.
+    func idKeys() -> [(key: UInt64, position: UInt64)] {
+        var out: [(key: UInt64, position: UInt64)] = []
+        out.reserveCapacity(eventIDCount)
+        if let checkpoint { for i in 0..<checkpoint.idCount { out.append(checkpoint.idEntry(at: i)) } }
+        for (id, p) in eventIDs { out.append((EventIDIndexFile.key(id), p)) }
+        return out
     }
 
     /// Adds a just-written frame's events to the in-memory index, from the events themselves.

@@ -7,7 +7,7 @@ import PawtrailIO
 /// Checks: segment headers; every frame's CRC32C, decompression and event decoding; gapless positions across
 /// segments; every stream's versions 0, 1, 2, ... with no gap or repeat; event ids unique; sealed footers
 /// (whole-segment checksum, counts, sparse index entries pointing at real frames); the `.sidx` and `.eidx`
-/// files equal to indexes rebuilt from the data; index runs (`runs/`) equal to runs rebuilt from the segments; the
+/// files equal to indexes rebuilt from the data, and the active segment's checkpoint; index runs (`runs/`) equal to runs rebuilt from the segments; the
 /// head file within the data; dictionaries' checksums.
 struct StoreVerifier {
     let state: LogState
@@ -21,6 +21,31 @@ struct StoreVerifier {
         self.state = state
         self.afterListingRuns = afterListingRuns
         self.afterReadingHead = afterReadingHead
+    }
+
+    /// What is wrong with the active segment's checkpoint, if it has one: it must be byte for byte the checkpoint
+    /// built from the segment's frames up to the end it covers. (A writer's upkeep may replace it meanwhile, with
+    /// one as right: the file is mapped once, and the frames it covers never change.)
+    private func checkpointProblem(segment: String, path: String, fd: FileDescriptor, firstPosition: UInt64) throws -> VerifyReport.Problem? {
+        let checkpointPath = ActiveCheckpoint.path(ofSegment: path)
+        let name = String(segment.dropLast(4)) + ".ckpt"
+        // None, or removed meanwhile by a seal.
+        guard let mapped = try? MappedFile(path: checkpointPath) else { return nil }
+        guard let end = ActiveCheckpoint.coveredEnd(ofEncoded: mapped.bytes) else {
+            return .init(file: name, offset: 0, message: "checkpoint is damaged (opens pass over it; the writer's next open removes it)")
+        }
+        let expected: [UInt8]?
+        do {
+            expected = try ActiveCheckpoint.build(
+                segment: segment, fd: fd, firstPosition: firstPosition, upTo: end, previous: nil, decompressor: ZstdDecompressor(),
+                dictionaries: state.dictionaries)
+        } catch {
+            return .init(file: name, offset: nil, message: "checkpoint covers data up to byte \(end) that does not read: \(error)")
+        }
+        guard let expected, mapped.bytes.elementsEqual(expected) else {
+            return .init(file: name, offset: nil, message: "checkpoint does not match the segment's data up to byte \(end)")
+        }
+        return nil
     }
 
     /// Runs `body` holding the writer lock, if no writer holds it now; `nil` when one does. What looks unfinished
@@ -233,6 +258,9 @@ struct StoreVerifier {
                 // The active segment: its ids and streams from the data (bounded by the roll), whole.
                 idSources.append(.keys(idEntries.sorted { ($0.key, $0.position) < ($1.key, $1.position) }))
                 addStreamSourceFromData(expectedStreams)
+                if let problem = try checkpointProblem(segment: name, path: path, fd: fd, firstPosition: header.firstPosition) {
+                    problems.append(problem)
+                }
                 continue
             }
             if crc.value != footer.checksum {

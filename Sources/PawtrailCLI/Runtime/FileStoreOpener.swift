@@ -15,8 +15,9 @@ public final class FileStoreOpener: StoreOpener {
 
     public func open(path: String, access: StoreAccess) throws -> OpenedStore {
         var options = FileEventStoreOptions()
-        // Small segments and runs make rolls, compaction and index runs happen within a few hundred events, so
-        // that fault injection (`tools/crash-loop.sh --segment-events N`) reaches them; never needed otherwise.
+        // Small segments, runs and checkpoint intervals make rolls, compaction, index runs and checkpoints happen
+        // within a few hundred events, so that fault injection (`tools/crash-loop.sh --segment-events N`) reaches
+        // them; never needed otherwise.
         let environment = ProcessInfo.processInfo.environment
         if let text = environment["PAWTRAIL_SEGMENT_EVENTS"] {
             guard let n = UInt64(decimal: text), (2...UInt64(options.maxSegmentEvents)).contains(n) else {
@@ -29,6 +30,12 @@ public final class FileStoreOpener: StoreOpener {
                 throw EventStoreError.invalidRequest("PAWTRAIL_INDEX_RUN_SEGMENTS must be a number from 0 to 65536, not '\(text)'")
             }
             options.indexRunSegments = Int(n)
+        }
+        if let text = environment["PAWTRAIL_CHECKPOINT_EVENTS"] {
+            guard let n = UInt64(decimal: text), n <= UInt64(options.maxSegmentEvents) else {
+                throw EventStoreError.invalidRequest("PAWTRAIL_CHECKPOINT_EVENTS must be a number from 0 to \(options.maxSegmentEvents), not '\(text)'")
+            }
+            options.checkpointInterval = Int(n)
         }
         if case .write(let sync) = access {
             options.createIfMissing = true

@@ -1,0 +1,243 @@
+import EventLog
+@testable import EventLogFile
+import Foundation
+import PawtrailIO
+import Testing
+
+/// The active segment's checkpoint: written by the writer's upkeep every `checkpointInterval` events, taken up by
+/// every open so that only the frames after it are scanned, and passed over whenever it is not exactly what the
+/// segment's frames give (damaged, of another file, covering more than is durable, or planted with a valid
+/// checksum). A store opened from a checkpoint answers exactly as one opened by scanning.
+@Suite struct ActiveCheckpointTests {
+    static let options = FileEventStoreOptions(createIfMissing: true, durability: .noSync, checkpointInterval: 10)
+
+    static func checkpointPath(_ dir: TemporaryDirectory) -> String { dir.path + "/segments/00000000000000000000.ckpt" }
+
+    /// The events covered by the checkpoint a store started from (`nil` without one).
+    static func adoptedEvents(_ store: FileEventStore) throws -> UInt64? {
+        try store.withState(writer: false) { $0.active?.checkpoint?.content.eventCount }
+    }
+
+    /// 41 events to 5 streams, in appends of 1 and 3 events; ids `uuid(1)`... in order.
+    static func fill(_ store: FileEventStore) async throws {
+        var n = 0
+        for k in 0..<15 {
+            let count = k % 3 == 0 ? 3 : 1
+            let batch = (0..<count).map { _ in
+                n += 1
+                return event("Fed", "{\"n\":\(n)}", id: uuid(n))
+            }
+            try await store.append(to: stream("pet-\(k % 5)"), batch)
+        }
+        precondition(n == 25)
+        for k in 0..<16 { try await store.append(to: stream("toy-\(k % 2)"), [event("Bought", "{\"k\":\(k)}", id: uuid(100 + k))]) }
+    }
+
+    /// Everything a store answers about its events: the log, each stream's events and version.
+    static func answers(_ store: FileEventStore) async throws -> [String] {
+        var out = try await store.readAll().map { "\($0.position) \($0.stream) \($0.version) \($0.id) \($0.recordedAt)" }
+        for s in (0..<5).map({ "pet-\($0)" }) + ["toy-0", "toy-1", "none-1"] {
+            let version = try await store.streamVersion(of: stream(s))
+            out.append("\(s) at \(version.map(String.init) ?? "none"): \(try await store.events(of: stream(s)).map(\.position))")
+            let backward = try await store.readAll(.stream(stream(s)), direction: .backward).map(\.position)
+            out.append("\(s) backward: \(backward)")
+        }
+        return out
+    }
+
+    @Test func `a reopened store starts from the checkpoint and answers as a full scan does`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        store.close()
+        #expect(FileManager.default.fileExists(atPath: Self.checkpointPath(dir)))
+
+        let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
+        defer { reopened.close() }
+        let covered = try #require(try Self.adoptedEvents(reopened))
+        #expect(covered >= 31 && covered <= 41, "the last checkpoint lies within one interval of the end: \(covered)")
+        // The same store scanned from its frames, beside it.
+        try FileManager.default.removeItem(atPath: Self.checkpointPath(dir))
+        let scanned = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { scanned.close() }
+        #expect(try Self.adoptedEvents(scanned) == nil)
+        #expect(try await Self.answers(reopened) == (try await Self.answers(scanned)))
+
+        // Retries of events the checkpoint covers (their ids live in it), conflicts, and appends after it.
+        let retry = try await reopened.append(
+            to: stream("pet-0"), [event("Fed", "{\"n\":1}", id: uuid(1)), event("Fed", "{\"n\":2}", id: uuid(2)), event("Fed", "{\"n\":3}", id: uuid(3))])
+        #expect(retry.firstPosition == 0 && retry.lastPosition == 2)
+        let late = try await reopened.append(to: stream("toy-1"), [event("Bought", "{\"k\":15}", id: uuid(115))])
+        #expect(late.lastPosition == 40)
+        await expectIdempotencyConflict { try await reopened.append(to: stream("pet-0"), [event("Fed", "{\"other\":1}", id: uuid(1))]) }
+        await expectError(.wrongExpectedVersion(stream: stream("toy-0"), expected: .exact(3), actual: 7)) {
+            try await reopened.append(to: stream("toy-0"), expected: .exact(3), [event()])
+        }
+        #expect(try await reopened.append(to: stream("toy-0"), expected: .exact(7), [event(id: uuid(500))]).lastPosition == 41)
+        #expect(try await reopened.append(to: stream("toy-0"), [event(id: uuid(500))]).lastPosition == 41, "a retry of an id after the checkpoint")
+        #expect(try await Self.answers(reopened) == (try await Self.answers(scanned)))
+        #expect(try reopened.verify().isOK)
+    }
+
+    @Test func `a checkpoint added to step by step is the one built from the first frame`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        store.close()
+        let onDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.checkpointPath(dir))))
+        let mapped = try MappedFile(path: Self.checkpointPath(dir))
+        let end = try #require(onDisk.withUnsafeBytes { ActiveCheckpoint.coveredEnd(ofEncoded: $0) })
+        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
+        let rebuilt = try ActiveCheckpoint.build(
+            segment: "segment", fd: fd, firstPosition: 0, upTo: end, previous: nil, decompressor: ZstdDecompressor(),
+            dictionaries: DictionarySet(directory: dir.path + "/dictionaries", commitLevel: 1, blockLevel: 6))
+        #expect(rebuilt == onDisk)
+        #expect(ActiveCheckpoint.decode(mapped, firstPosition: 0, file: try fd.fileID()) != nil)
+        #expect(ActiveCheckpoint.decode(mapped, firstPosition: 1, file: try fd.fileID()) == nil, "another segment's")
+        let other = FileID(device: try fd.fileID().device, inode: try fd.fileID().inode + 1)
+        #expect(ActiveCheckpoint.decode(mapped, firstPosition: 0, file: other) == nil, "another file's")
+        #expect(ActiveCheckpoint.load(path: Self.checkpointPath(dir), firstPosition: 0, fd: fd, durableEnd: end) != nil)
+        #expect(ActiveCheckpoint.load(path: Self.checkpointPath(dir), firstPosition: 0, fd: fd, durableEnd: end - 1) == nil,
+            "covers more than the head says is durable")
+        let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
+        defer { reopened.close() }
+        #expect(try reopened.verify().isOK)
+    }
+
+    @Test func `a damaged checkpoint is passed over, reported by verify, and removed by the next writer`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        let expected = try await Self.answers(store)
+        store.close()
+        let fd = try FileDescriptor.open(Self.checkpointPath(dir), .readWrite)
+        var byte = try fd.read(at: 100, count: 1)
+        byte[0] ^= 0x10
+        try fd.write(byte, at: 100)
+
+        let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
+        #expect(!report.isOK)
+        #expect(report.problems.contains { $0.file.hasSuffix(".ckpt") }, "\(report)")
+        let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
+        defer { reopened.close() }
+        #expect(try Self.adoptedEvents(reopened) == nil)
+        #expect(try await Self.answers(reopened) == expected)
+        #expect(!FileManager.default.fileExists(atPath: Self.checkpointPath(dir)), "the recovering writer removes it")
+        #expect(try reopened.verify().isOK)
+    }
+
+    @Test func `a copy of the store passes over the checkpoints of the files it was copied from`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        let expected = try await Self.answers(store)
+        store.close()
+        let copy = TemporaryDirectory()
+        try FileManager.default.removeItem(atPath: copy.path)
+        try FileManager.default.copyItem(atPath: dir.path, toPath: copy.path)
+        #expect(FileManager.default.fileExists(atPath: copy.path + "/segments/00000000000000000000.ckpt"))
+        let opened = try FileEventStore.open(path: copy.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { opened.close() }
+        #expect(try Self.adoptedEvents(opened) == nil)
+        #expect(try await Self.answers(opened) == expected)
+    }
+
+    @Test(arguments: PlantedCheckpoint.allCases)
+    func `a checkpoint planted with a valid checksum but a wrong structure is refused`(_ planted: PlantedCheckpoint) async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        store.close()
+        let path = Self.checkpointPath(dir)
+        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
+        let good = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
+        var content = good.content
+        var ids = (0..<good.idCount).map { good.idEntry(at: $0) }
+        switch planted {
+        case .frameMissing: content.frames.removeFirst()
+        case .positionTwice: content.streams[stream("pet-1")]!.positions[0] = content.streams[stream("pet-2")]!.positions[0]
+        case .positionOutside: content.streams[stream("pet-1")]!.positions.append(1_000)
+        case .idsUnsorted: ids.swapAt(0, 1)
+        case .idMissing: ids.removeLast()
+        case .endPastLastFrame: content.coveredEnd += 1
+        }
+        let bytes = try #require(ActiveCheckpoint.encode(content, ids: ids, file: try fd.fileID()))
+        try FileSystem.writeAtomically(bytes, to: path, sync: false)
+        #expect(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()) == nil)
+        let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { reopened.close() }
+        #expect(try Self.adoptedEvents(reopened) == nil)
+        #expect(try await reopened.readAll().count == 41)
+    }
+
+    enum PlantedCheckpoint: CaseIterable, Sendable {
+        case frameMissing, positionTwice, positionOutside, idsUnsorted, idMissing, endPastLastFrame
+    }
+
+    @Test func `a checkpoint that passes its checks but not the data is reported by verify`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        store.close()
+        let path = Self.checkpointPath(dir)
+        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
+        let good = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
+        var content = good.content
+        // pet-1's versions said to start at 7: every check of the file's own structure still holds.
+        content.streams[stream("pet-1")]!.firstVersion = 7
+        let bytes = try #require(ActiveCheckpoint.encode(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, file: try fd.fileID()))
+        try FileSystem.writeAtomically(bytes, to: path, sync: false)
+        let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
+        #expect(report.problems.map(\.file) == ["00000000000000000000.ckpt"], "\(report)")
+    }
+
+    @Test func `sealing removes the checkpoint, and a recovering writer removes one of a sealed segment`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 16, durability: .noSync, compactSealedSegments: false, checkpointInterval: 5)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        try await Self.fill(store)
+        store.close()
+        let segments = dir.path + "/segments/"
+        let names = try FileManager.default.contentsOfDirectory(atPath: segments).sorted()
+        let bases = names.filter { $0.hasSuffix(".seg") }.map { String($0.dropLast(4)) }
+        try #require(bases.count == 3, "\(names)")
+        #expect(names.filter { $0.hasSuffix(".ckpt") } == [bases[2] + ".ckpt"], "\(names)")
+        // As if written while its segment was being sealed.
+        try FileManager.default.copyItem(atPath: segments + bases[2] + ".ckpt", toPath: segments + bases[1] + ".ckpt")
+        let reopened = try FileEventStore.open(path: dir.path, options: options)
+        defer { reopened.close() }
+        #expect(!FileManager.default.fileExists(atPath: segments + bases[1] + ".ckpt"))
+        #expect(FileManager.default.fileExists(atPath: segments + bases[2] + ".ckpt"))
+        #expect(try Self.adoptedEvents(reopened) != nil)
+        #expect(try await reopened.readAll().count == 41)
+        #expect(try reopened.verify().isOK)
+    }
+
+    @Test func `a torn commit after the checkpoint is cut off, and acknowledged data lost under it is damage`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        store.close()
+        let segment = dir.path + "/segments/00000000000000000000.seg"
+        let fd = try FileDescriptor.open(segment, .readWrite)
+        let covered = try #require(try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.checkpointPath(dir)))).withUnsafeBytes {
+            ActiveCheckpoint.coveredEnd(ofEncoded: $0)
+        })
+        // A commit half-written past the head: a crash mid-write.
+        let head = try #require(try HeadFile.read(fd: try FileDescriptor.open(dir.path + "/head", .readOnly)))
+        try fd.write([40, 0, 0, 0, 1, 2, 3], at: head.endOffset)
+        let recovered = try FileEventStore.open(path: dir.path, options: Self.options)
+        #expect(recovered.recovery != nil)
+        #expect(try Self.adoptedEvents(recovered) != nil)
+        #expect(try await recovered.readAll().count == 41)
+        recovered.close()
+
+        // The file cut inside what the checkpoint covers: acknowledged commits are gone.
+        try fd.truncate(to: covered - 3)
+        let damaged = try FileEventStore.open(path: dir.path, options: Self.options)
+        defer { damaged.close() }
+        #expect(try Self.adoptedEvents(damaged) == nil)
+        await #expect(throws: EventStoreError.self) { try await damaged.append(to: stream("pet-9"), [event()]) }
+        #expect(!(try damaged.verify().isOK))
+    }
+}

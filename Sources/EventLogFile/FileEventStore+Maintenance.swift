@@ -136,6 +136,7 @@ struct SegmentInspector {
         let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
         var footer: SegmentFooter?
         var footerOK: Bool?
+        var checkpoint: ActiveCheckpoint?
         var end = size
         if let t = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
             let f = try SegmentFooter.read(fd: fd, file: path, footerOffset: t.footerOffset, footerLength: t.footerLength)
@@ -144,6 +145,8 @@ struct SegmentInspector {
             footerOK = (try? checksum(of: fd, upTo: f.dataEnd, file: path)) == f.checksum
         } else if let head = try state.peekHead(), head.activeFirstPosition == header.firstPosition {
             end = min(size, head.endOffset)
+            checkpoint = ActiveCheckpoint.load(
+                path: ActiveCheckpoint.path(ofSegment: path), firstPosition: header.firstPosition, fd: fd, durableEnd: head.endOffset)
         }
         var frames: [SegmentInspection.Frame] = []
         var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
@@ -184,7 +187,8 @@ struct SegmentInspector {
             state: footer == nil ? "active" : (header.layout == .blocks ? "compacted" : "sealed"), firstPosition: header.firstPosition,
             createdAt: header.createdAt, fileBytes: size, frames: frames, footerEvents: footer?.eventCount,
             footerLastPosition: footer?.lastPosition, footerChecksum: footer?.checksum, footerChecksumOK: footerOK,
-            indexStreams: indexStreams, indexEventIDs: indexIDs, timeIndexEntries: footer?.index.count ?? frames.count)
+            indexStreams: indexStreams, indexEventIDs: indexIDs, timeIndexEntries: footer?.index.count ?? frames.count,
+            checkpointEvents: checkpoint?.content.eventCount, checkpointEnd: checkpoint?.content.coveredEnd)
     }
 }
 

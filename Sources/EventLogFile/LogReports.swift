@@ -195,12 +195,16 @@ public struct SegmentInspection: Hashable, Sendable {
     public var indexStreams: Int
     public var indexEventIDs: Int
     public var timeIndexEntries: Int
+    /// The active segment's checkpoint on disk, when it has a valid one: the events it covers, and where they end.
+    public var checkpointEvents: UInt64?
+    public var checkpointEnd: UInt64?
 
     /// Creates an inspection.
     public init(
         name: String, formatVersion: Int, minimumReaderVersion: Int, state: String, firstPosition: UInt64,
         createdAt: Timestamp, fileBytes: UInt64, frames: [Frame], footerEvents: UInt64?, footerLastPosition: UInt64?,
-        footerChecksum: UInt32?, footerChecksumOK: Bool?, indexStreams: Int, indexEventIDs: Int, timeIndexEntries: Int
+        footerChecksum: UInt32?, footerChecksumOK: Bool?, indexStreams: Int, indexEventIDs: Int, timeIndexEntries: Int,
+        checkpointEvents: UInt64? = nil, checkpointEnd: UInt64? = nil
     ) {
         self.name = name
         self.formatVersion = formatVersion
@@ -217,5 +221,7 @@ public struct SegmentInspection: Hashable, Sendable {
         self.indexStreams = indexStreams
         self.indexEventIDs = indexEventIDs
         self.timeIndexEntries = timeIndexEntries
+        self.checkpointEvents = checkpointEvents
+        self.checkpointEnd = checkpointEnd
     }
 }

@@ -44,6 +44,8 @@ enum LogInspectCommand {
             "indexStreams": .int(Int64(s.indexStreams)),
             "indexEventIDs": .int(Int64(s.indexEventIDs)),
             "timeIndexEntries": .int(Int64(s.timeIndexEntries)),
+            "checkpointEvents": .uint(s.checkpointEvents),
+            "checkpointEnd": .uint(s.checkpointEnd),
         ])
     }
 
@@ -78,6 +80,13 @@ enum LogInspectCommand {
             out.append("Footer: none (the segment is not sealed)")
         }
         out.append("Index: \(s.indexStreams) streams, \(s.indexEventIDs) event ids, \(s.timeIndexEntries) time-index entries")
+        if s.state == "active" {
+            if let events = s.checkpointEvents, let end = s.checkpointEnd {
+                out.append("Checkpoint: \(events) events, up to byte \(end) (opens scan the frames after it)")
+            } else {
+                out.append("Checkpoint: none (opens scan the whole segment)")
+            }
+        }
         return out
     }
 

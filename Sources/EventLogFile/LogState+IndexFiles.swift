@@ -17,9 +17,8 @@ extension LogState {
         for segment in sealed where unsavedIndexFiles.contains(segment.firstPosition) {
             let base = String(segment.path.dropLast(4))
             let streams = [UInt8](segment.streams.mapped.bytes)
-            let ids = [UInt8](segment.ids.mapped.bytes)
             guard (try? FileSystem.writeAtomically(streams, to: base + ".sidx", sync: false)) != nil,
-                (try? FileSystem.writeAtomically(ids, to: base + ".eidx", sync: false)) != nil
+                segment.ids.map({ (try? FileSystem.writeAtomically([UInt8]($0.mapped.bytes), to: base + ".eidx", sync: false)) != nil }) ?? true
             else {
                 indexFilesSaveFailedAt = sealed.count
                 return false

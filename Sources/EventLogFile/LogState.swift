@@ -423,8 +423,9 @@ final class LogState {
         }
         let base = String(path.dropLast(4))
         var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
-        var ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
-        if streams == nil || ids == nil {
+        // The id index waits for its first use (see `eventIDIndex(of:)`), unless it is rebuilt here anyway.
+        var ids: EventIDIndexFile?
+        if streams == nil {
             // Missing, stale or damaged: rebuild from the segment. Saving is best effort (a reader may lack
             // write permission, or race a writer that is sealing); the rebuilt index serves from memory then.
             let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)
@@ -434,10 +435,32 @@ final class LogState {
             streams = StreamIndexFile.load(MappedFile(copying: s, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
             ids = EventIDIndexFile.load(MappedFile(copying: e, path: base + ".eidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         }
-        guard let streams, let ids else {
+        guard let streams else {
             throw EventStoreError.storeFailure("cannot load the indexes of \(path) after rebuilding them")
         }
         return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: streams, ids: ids)
+    }
+
+    /// A sealed segment's event-id index, checked (its whole file) on first use, and rebuilt from the segment when
+    /// missing, stale or damaged, like its stream index on load.
+    ///
+    /// - Parameter segment: One of ``sealed``.
+    /// - Returns: The index.
+    /// - Throws: A corruption or I/O error from reading the segment to rebuild it.
+    func eventIDIndex(of segment: SealedSegment) throws -> EventIDIndexFile {
+        if let ids = segment.ids { return ids }
+        let base = String(segment.path.dropLast(4))
+        if let ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
+            segment.ids = ids
+            return ids
+        }
+        let (_, bytes) = try indexBytes(fd: segment.fd, path: segment.path, header: segment.header, dataEnd: segment.footer.dataEnd)
+        if (try? FileSystem.writeAtomically(bytes, to: base + ".eidx", sync: false)) == nil { unsavedIndexFiles.insert(segment.firstPosition) }
+        guard let ids = EventIDIndexFile.load(MappedFile(copying: bytes, path: base + ".eidx"), segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) else {
+            throw EventStoreError.storeFailure("cannot load the event-id index of \(segment.path) after rebuilding it")
+        }
+        segment.ids = ids
+        return ids
     }
 
     /// The index files' bytes for a sealed segment, from its data.
@@ -701,7 +724,7 @@ final class LogState {
         }
         let key = EventIDIndexFile.key(id)
         if sealedIDProbesStale {
-            sealedIDProbes = runs.map(\.ids.probe) + sealed[coveredSegments...].map(\.ids.probe)
+            sealedIDProbes = try runs.map(\.ids.probe) + sealed[coveredSegments...].map { try eventIDIndex(of: $0).probe }
             sealedIDProbesStale = false
         }
         var found: RecordedEvent?

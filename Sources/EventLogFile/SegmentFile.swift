@@ -44,12 +44,15 @@ final class SealedSegment: SegmentFile {
     let footer: SegmentFooter
     let fileSize: UInt64
     let streams: StreamIndexFile
-    let ids: EventIDIndexFile
+    /// The event-id index, once checked: loaded on first use (``LogState/eventIDIndex(of:)``, under the state lock),
+    /// not when the segment is, since checking it reads the whole file, and only appends ask it, and only while no
+    /// index run covers the segment.
+    var ids: EventIDIndexFile?
 
     var firstPosition: UInt64 { header.firstPosition }
     var eventCount: UInt64 { footer.eventCount }
 
-    init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader, footer: SegmentFooter, fileSize: UInt64, streams: StreamIndexFile, ids: EventIDIndexFile) {
+    init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader, footer: SegmentFooter, fileSize: UInt64, streams: StreamIndexFile, ids: EventIDIndexFile?) {
         self.name = name
         self.path = path
         self.fd = fd

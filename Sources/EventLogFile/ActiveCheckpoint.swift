@@ -19,7 +19,7 @@ import PawtrailIO
 ///
 /// Layout: header (magic u32, version u16, reserved u16, segment first position u64, device u64, inode u64, covered
 /// end u64, event count u64, raw bytes u64, last recorded-at i64 in microseconds, frame count u32, stream count u32,
-/// ids offset u32, CRC32C of everything after the header u32) = 80 bytes; frames (offset after the previous frame's
+/// ids offset u32, CRC32C of the header before it and of everything after the header u32) = 80 bytes; frames (offset after the previous frame's
 /// end, length, event count as varints; first recorded-at as a signed varint delta from the previous frame's);
 /// streams sorted by the bytes of their ids (id length and bytes, first version, count, positions as varint deltas,
 /// the first from the segment's first position); ids (key u64, position relative to the segment u32) sorted.
@@ -139,9 +139,19 @@ final class ActiveCheckpoint {
         w.write(UInt32(content.frames.count))
         w.write(UInt32(order.count))
         w.write(UInt32(idsOffset))
-        w.write(CRC32C.checksum(body.bytes))
+        let crc = w.bytes.withUnsafeBytes { header in body.bytes.withUnsafeBytes { checksum(header: header, body: $0) } }
+        w.write(crc)
         w.write(bytes: body.bytes)
         return w.bytes
+    }
+
+    /// The checksum of a checkpoint: the header up to the checksum itself, then everything after the header. The
+    /// header's figures (raw bytes, last recorded-at) are taken up as they are, so they must be covered too.
+    private static func checksum(header: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = CRC32C()
+        crc.update(UnsafeRawBufferPointer(rebasing: header[..<(headerSize - 4)]))
+        crc.update(body)
+        return crc.value
     }
 
     /// The end offset a checkpoint's header says it covers, unchecked (for `log verify`, which rebuilds the
@@ -182,7 +192,7 @@ final class ActiveCheckpoint {
             b.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian == file.device,
             b.loadUnaligned(fromByteOffset: 24, as: UInt64.self).littleEndian == file.inode,
             b.loadUnaligned(fromByteOffset: 76, as: UInt32.self).littleEndian
-                == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...]))
+                == checksum(header: UnsafeRawBufferPointer(rebasing: b[..<headerSize]), body: UnsafeRawBufferPointer(rebasing: b[headerSize...]))
         else { return nil }
         var content = Content(firstPosition: firstPosition)
         content.coveredEnd = b.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian

@@ -240,4 +240,28 @@ import Testing
         await #expect(throws: EventStoreError.self) { try await damaged.append(to: stream("pet-9"), [event()]) }
         #expect(!(try damaged.verify().isOK))
     }
+    @Test func `a checkpoint whose header figures are damaged is passed over, not taken into the stats and footers`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        let expected = try store.stats()
+        store.close()
+        // The raw bytes (offset 48) and the last recorded-at (offset 56) of the header: a flipped bit in either, far
+        // into the future for the time; the frames, streams and ids after the header are untouched.
+        let fd = try FileDescriptor.open(Self.checkpointPath(dir), .readWrite)
+        var raw = try fd.read(at: 48, count: 16)
+        raw[2] ^= 0x01
+        raw[8 + 6] ^= 0x10
+        try fd.write(raw, at: 48)
+
+        let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
+        defer { reopened.close() }
+        let stats = try reopened.stats()
+        #expect(stats.rawBytes == expected.rawBytes)
+        #expect(stats.lastRecordedAt == expected.lastRecordedAt)
+        let appended = try await reopened.append(to: stream("pet-9"), [event()])
+        let recorded = try #require(try await reopened.readAll(from: appended.firstPosition).first?.recordedAt)
+        #expect(recorded.microsecondsSinceEpoch < Timestamp.now().microsecondsSinceEpoch + 60_000_000, "recorded far in the future: \(recorded)")
+        #expect(try reopened.verify().isOK)
+    }
 }

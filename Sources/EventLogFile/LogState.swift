@@ -900,6 +900,11 @@ final class LogState {
             let body = UnsafeRawBufferPointer(rebasing: raw[4..<(4 + bodyLength)])
             let crc = raw.loadUnaligned(fromByteOffset: 4 + bodyLength, as: UInt32.self).littleEndian
             guard let h = FrameIO.openBody(body, storedCRC: crc) else { throw corrupt("frame checksum mismatch: the commit's bytes are damaged") }
+            // The index that led here (a checkpoint's frame list, a footer) must agree with the frame: readers take
+            // positions in it relative to the frame's first.
+            guard h.firstPosition == ref.firstPosition, h.eventCount == ref.eventCount else {
+                throw corrupt("frame holds positions \(h.firstPosition) to \(h.firstPosition &+ UInt64(h.eventCount) &- 1), the index says \(ref.firstPosition) to \(ref.firstPosition &+ UInt64(ref.eventCount) &- 1)")
+            }
             do {
                 try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
             } catch let e as EventStoreError {

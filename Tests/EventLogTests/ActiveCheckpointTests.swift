@@ -264,4 +264,28 @@ import Testing
         #expect(recorded.microsecondsSinceEpoch < Timestamp.now().microsecondsSinceEpoch + 60_000_000, "recorded far in the future: \(recorded)")
         #expect(try reopened.verify().isOK)
     }
+    @Test func `reads through a checkpoint whose frames disagree with the file's fail as damage, and do not trap`() async throws {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        try await Self.fill(store)
+        store.close()
+        let path = Self.checkpointPath(dir)
+        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
+        let good = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
+        var content = good.content
+        // The first commit holds 3 events and the second 1: planted as 1 and 3, every total and the last frame hold.
+        try #require(content.frames[0].eventCount == 3 && content.frames[1].eventCount == 1)
+        content.frames[0].eventCount = 1
+        content.frames[1].eventCount = 3
+        let bytes = try #require(ActiveCheckpoint.encode(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, file: try fd.fileID()))
+        try FileSystem.writeAtomically(bytes, to: path, sync: false)
+
+        let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { reopened.close() }
+        #expect(try Self.adoptedEvents(reopened) != nil, "the planted checkpoint passes every check made when it is taken up")
+        // Position 1 is said to be in the second commit, whose header starts at position 3.
+        #expect(throws: EventStoreError.self) { try reopened.withState(writer: false) { try $0.event(at: 1) } }
+        await #expect(throws: EventStoreError.self) { try await reopened.readAll(direction: .backward, from: 2) }
+        #expect(!(try reopened.verify().isOK))
+    }
 }

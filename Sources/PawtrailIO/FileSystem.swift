@@ -120,6 +120,22 @@ public enum FileSystem {
         return pid_t(String(decoding: digits, as: UTF8.self))
     }
 
+    /// A random UUID in lowercase hex with its four dashes, for ``temporaryPath(for:uuid:)`` (no version bits: it
+    /// only makes a name unique).
+    ///
+    /// - Returns: 36 characters.
+    public static func randomUUIDString() -> String {
+        var g = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for i in 0..<32 {
+            if [8, 12, 16, 20].contains(i) { out.append(UInt8(ascii: "-")) }
+            out.append(hex[Int(g.next() & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Whether bytes spell a UUID in lowercase hex with its four dashes.
     private static func isLowercaseUUID(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard bytes.count == 36 else { return false }
@@ -140,7 +156,9 @@ public enum FileSystem {
     ///   - sync: Whether to flush the file and its directory before returning.
     /// - Throws: ``SystemError`` from `open`, `write`, `fdatasync`, `rename` or the directory's `fsync`.
     public static func writeAtomically(parts: [[UInt8]], to path: String, sync: Bool = true) throws(SystemError) {
-        let temporary = temporaryPath(for: path)
+        // Unique within the process too: two stores of one process may write the same derived file at once (their
+        // upkeeps' checkpoints, found in review), and a shared temporary file would interleave their bytes.
+        let temporary = temporaryPath(for: path, uuid: randomUUIDString())
         do {
             let fd = try FileDescriptor.open(temporary, .readWriteCreate)
             try fd.truncate(to: 0)

@@ -62,6 +62,10 @@ import Testing
         #expect(FileSystem.temporaryOwner(ofName: "x.tmp-12a") == nil)
         #expect(FileSystem.temporaryOwner(ofName: "00000001.zdict.tmp-4242-7c9e6679-7425-40de-944b-e07fc1f90ae7") == 4242)
         #expect(FileSystem.temporaryOwner(ofName: "00000001.zdict.tmp-4242-x") == nil)
+        // Atomic writes name theirs with a random UUID too (two stores of one process may write one file at once).
+        let names = (0..<50).map { _ in FileSystem.randomUUIDString() }
+        #expect(Set(names).count == 50)
+        for n in names { #expect(FileSystem.temporaryOwner(ofName: "00000000000000000000.ckpt.tmp-77-" + n) == 77, "\(n)") }
     }
 
     /// A dictionary's temporary file is named `NAME.tmp-PID-UUID` (found in review: a killed trainer's stayed for

@@ -743,9 +743,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         } catch {
             return
         }
-        // Sealed meanwhile: the seal removed the checkpoint before this one was written.
+        // Sealed meanwhile, by this process or another: the seal removed the checkpoint before this one was
+        // written. (A seal after this check removes this one itself.)
         let sealed = stateLock.withLock { state.active !== a }
-        if sealed { try? FileSystem.removeFile(path) }
+        if sealed || (try? SegmentFooter.readTrailer(fd: a.fd, fileSize: a.fd.size())) != nil { try? FileSystem.removeFile(path) }
     }
 
     /// Whether enough sealed segments lie beyond the index runs to make another (under the state lock).

@@ -597,6 +597,7 @@ final class LogState {
     /// Seals the active segment: footer with the sparse index and whole-segment checksum, then its index files.
     func sealActive() throws {
         guard let a = active, a.eventCount > 0 else { return }
+        if let checkpoint = a.checkpoint { try checkFrames(of: a, upTo: checkpoint.content.coveredEnd) }
         let wholeSegment = try checksum(of: a.fd, upTo: a.endOffset, file: a.path)
         var index: [SegmentFooter.IndexEntry] = []
         var lastIndexed: UInt64 = 0
@@ -644,6 +645,28 @@ final class LogState {
         let segment = try loadSealed(name: a.name, path: a.path, fd: a.fd, size: size, trailer: trailer)
         sealed.append(segment)
         active = nil
+    }
+
+    /// Reads the frames a checkpoint covers, which this process took on trust (only the last was read back when
+    /// the checkpoint was taken up), before a footer's whole-segment checksum vouches for them: damage there is
+    /// acknowledged data damaged, so it stops appends, as an open that scans the segment finds it.
+    private func checkFrames(of a: ActiveSegment, upTo end: UInt64) throws {
+        var scanner = FrameScanner(fd: a.fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
+        var i = 0
+        while true {
+            let (found, stop) = try scanner.next()
+            if let stop {
+                activeDamage = stop.error(file: a.path)
+                throw stop.error(file: a.path)
+            }
+            guard let f = found else { return }
+            guard i < a.frames.count, f.ref == a.frames[i] else {
+                let damage = EventStoreError.corrupted(file: a.path, offset: f.offset, reason: "the frame is not the one the checkpoint lists there")
+                activeDamage = damage
+                throw damage
+            }
+            i += 1
+        }
     }
 
     /// Replaces a sealed segment's view after it was rewritten into blocks, keeping its index files' mappings (the

@@ -288,4 +288,32 @@ import Testing
         await #expect(throws: EventStoreError.self) { try await reopened.readAll(direction: .backward, from: 2) }
         #expect(!(try reopened.verify().isOK))
     }
+
+    @Test func `damage inside what a checkpoint covers stops the seal and every append after it`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 45, durability: .noSync, checkpointInterval: 10)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        try await Self.fill(store)
+        store.close()
+        // A byte of the first commit's payload, which only the checkpoint vouches for after the next open.
+        let segment = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readWrite)
+        let offset = UInt64(LogFormat.segmentHeaderSize + 4 + LogFormat.frameHeaderSize + 2)
+        var byte = try segment.read(at: offset, count: 1)
+        byte[0] ^= 0x04
+        try segment.write(byte, at: offset)
+
+        let reopened = try FileEventStore.open(path: dir.path, options: options)
+        defer { reopened.close() }
+        #expect(try Self.adoptedEvents(reopened) != nil)
+        // Four more events fill the segment: its seal reads the covered frames first, and finds the damage.
+        for k in 0..<4 { try await reopened.append(to: stream("toy-\(k)"), [event()]) }
+        #expect(try reopened.segmentNames().count == 1, "not sealed over damaged data")
+        let error = await #expect(throws: EventStoreError.self) { try await reopened.append(to: stream("toy-9"), [event()]) }
+        guard case .corrupted(let file, _, _)? = error else {
+            Issue.record("expected corrupted, got \(String(describing: error))")
+            return
+        }
+        #expect(file.hasSuffix("00000000000000000000.seg"))
+        #expect(!(try reopened.verify().isOK))
+    }
 }

@@ -33,6 +33,25 @@ import Testing
         for k in 0..<16 { try await store.append(to: stream("toy-\(k % 2)"), [event("Bought", "{\"k\":\(k)}", id: uuid(100 + k))]) }
     }
 
+    /// A store filled and closed, with its checkpoint's path, its segment and the checkpoint decoded: where the
+    /// planted checkpoints start from.
+    static func checkpointed() async throws -> (dir: TemporaryDirectory, path: String, segment: FileDescriptor, checkpoint: ActiveCheckpoint) {
+        let dir = TemporaryDirectory()
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        try await fill(store)
+        store.close()
+        let path = checkpointPath(dir)
+        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
+        let checkpoint = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
+        return (dir, path, fd, checkpoint)
+    }
+
+    /// Writes a checkpoint of the content given, with a valid checksum, in place of the store's.
+    static func plant(_ content: ActiveCheckpoint.Content, ids: [(key: UInt64, position: UInt64)], at path: String, segment: FileDescriptor) throws {
+        let bytes = try #require(ActiveCheckpoint.encode(content, ids: ids, file: try segment.fileID()))
+        try FileSystem.writeAtomically(bytes, to: path, sync: false)
+    }
+
     /// Everything a store answers about its events: the log, each stream's events and version.
     static func answers(_ store: FileEventStore) async throws -> [String] {
         var out = try await store.readAll().map { "\($0.position) \($0.stream) \($0.version) \($0.id) \($0.recordedAt)" }
@@ -144,13 +163,7 @@ import Testing
 
     @Test(arguments: PlantedCheckpoint.allCases)
     func `a checkpoint planted with a valid checksum but a wrong structure is refused`(_ planted: PlantedCheckpoint) async throws {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
-        try await Self.fill(store)
-        store.close()
-        let path = Self.checkpointPath(dir)
-        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
-        let good = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
+        let (dir, path, fd, good) = try await Self.checkpointed()
         var content = good.content
         var ids = (0..<good.idCount).map { good.idEntry(at: $0) }
         switch planted {
@@ -161,8 +174,7 @@ import Testing
         case .idMissing: ids.removeLast()
         case .endPastLastFrame: content.coveredEnd += 1
         }
-        let bytes = try #require(ActiveCheckpoint.encode(content, ids: ids, file: try fd.fileID()))
-        try FileSystem.writeAtomically(bytes, to: path, sync: false)
+        try Self.plant(content, ids: ids, at: path, segment: fd)
         #expect(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()) == nil)
         let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
         defer { reopened.close() }
@@ -175,18 +187,11 @@ import Testing
     }
 
     @Test func `a checkpoint that passes its checks but not the data is reported by verify`() async throws {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
-        try await Self.fill(store)
-        store.close()
-        let path = Self.checkpointPath(dir)
-        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
-        let good = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
+        let (dir, path, fd, good) = try await Self.checkpointed()
         var content = good.content
         // pet-1's versions said to start at 7: every check of the file's own structure still holds.
         content.streams[stream("pet-1")]!.firstVersion = 7
-        let bytes = try #require(ActiveCheckpoint.encode(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, file: try fd.fileID()))
-        try FileSystem.writeAtomically(bytes, to: path, sync: false)
+        try Self.plant(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, at: path, segment: fd)
         let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
         #expect(report.problems.map(\.file) == ["00000000000000000000.ckpt"], "\(report)")
     }
@@ -264,21 +269,15 @@ import Testing
         #expect(recorded.microsecondsSinceEpoch < Timestamp.now().microsecondsSinceEpoch + 60_000_000, "recorded far in the future: \(recorded)")
         #expect(try reopened.verify().isOK)
     }
+
     @Test func `reads through a checkpoint whose frames disagree with the file's fail as damage, and do not trap`() async throws {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
-        try await Self.fill(store)
-        store.close()
-        let path = Self.checkpointPath(dir)
-        let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
-        let good = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
+        let (dir, path, fd, good) = try await Self.checkpointed()
         var content = good.content
         // The first commit holds 3 events and the second 1: planted as 1 and 3, every total and the last frame hold.
         try #require(content.frames[0].eventCount == 3 && content.frames[1].eventCount == 1)
         content.frames[0].eventCount = 1
         content.frames[1].eventCount = 3
-        let bytes = try #require(ActiveCheckpoint.encode(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, file: try fd.fileID()))
-        try FileSystem.writeAtomically(bytes, to: path, sync: false)
+        try Self.plant(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, at: path, segment: fd)
 
         let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
         defer { reopened.close() }

@@ -424,11 +424,14 @@ final class LogState {
         let base = String(path.dropLast(4))
         var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         // The id index waits for its first use (see `eventIDIndex(of:)`), unless it is rebuilt here anyway: with the
-        // stream index, or when its file is missing (a seal cut short between its index files), which costs a `stat`,
-        // not a read. Left missing, nothing would write it for a segment an index run covers, and `log verify` would
-        // report it for good.
+        // stream index, or when its header is not this version's for this segment, or it is missing (a seal cut short
+        // between its index files), which costs a read of its header, not of the file. Left so, nothing would write
+        // it for a segment an index run covers, and `log verify` would report it for good (found in review); a store
+        // of an older format also still migrates its id indexes on open.
         var ids: EventIDIndexFile?
-        if streams == nil || !FileSystem.exists(base + ".eidx") {
+        if streams == nil
+            || !EventIDIndexFile.headerMatches(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+        {
             // Missing, stale or damaged: rebuild from the segment. Saving is best effort (a reader may lack
             // write permission, or race a writer that is sealing); the rebuilt index serves from memory then.
             let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)

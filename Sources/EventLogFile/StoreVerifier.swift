@@ -303,7 +303,7 @@ struct StoreVerifier {
                 }
                 if !matches {
                     let at = zip(actual.bytes, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.bytes.count, expected.count)
-                    problems.append(.init(file: indexName, offset: UInt64(at), message: "index does not match the segment's data"))
+                    problems.append(.init(file: indexName, offset: UInt64(at), message: "index does not match the segment's data (derived data: remove the file, and the next open writes it again)"))
                 } else {
                     indexEntries += UInt64(count)
                 }

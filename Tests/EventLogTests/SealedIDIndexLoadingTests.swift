@@ -95,4 +95,25 @@ import Testing
         #expect(retry.lastPosition == 0, "found through the run")
         #expect(try Self.loadedIDIndexes(reopened) == [false, false])
     }
+
+    /// What the header shows is rewritten by the open itself, before any lookup: an index of an older format
+    /// version (a store written by an older release migrates on open), and one cut short.
+    @Test(arguments: ["older version", "cut short"])
+    func `an id index whose header does not fit is written again by the open`(_ fault: String) async throws {
+        let dir = TemporaryDirectory()
+        var options = Self.options
+        options.indexRunSegments = 2
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        try await Self.fill(store)
+        store.close()
+        let eidx = dir.path + "/segments/00000000000000000000.eidx"
+        let good = try Data(contentsOf: URL(fileURLWithPath: eidx))
+        let fd = try FileDescriptor.open(eidx, .readWrite)
+        if fault == "older version" { try fd.write([1, 0], at: 4) } else { try fd.truncate(to: UInt64(good.count - 1)) }
+
+        let reopened = try FileEventStore.open(path: dir.path, options: options)
+        defer { reopened.close() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: eidx)) == good, "written again, byte for byte")
+        #expect(try reopened.verify().isOK)
+    }
 }

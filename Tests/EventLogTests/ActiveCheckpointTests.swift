@@ -33,13 +33,15 @@ import Testing
         for k in 0..<16 { try await store.append(to: stream("toy-\(k % 2)"), [event("Bought", "{\"k\":\(k)}", id: uuid(100 + k))]) }
     }
 
+    /// A fresh store filled (see `fill`) and closed.
+    static func filled(_ options: FileEventStoreOptions = options) async throws -> TemporaryDirectory {
+        try await filledStore(options, fill)
+    }
+
     /// A store filled and closed, with its checkpoint's path, its segment and the checkpoint decoded: where the
     /// planted checkpoints start from.
     static func checkpointed() async throws -> (dir: TemporaryDirectory, path: String, segment: FileDescriptor, checkpoint: ActiveCheckpoint) {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: options)
-        try await fill(store)
-        store.close()
+        let dir = try await filled()
         let path = checkpointPath(dir)
         let fd = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readOnly)
         let checkpoint = try #require(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()))
@@ -65,10 +67,7 @@ import Testing
     }
 
     @Test func `a reopened store starts from the checkpoint and answers as a full scan does`() async throws {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled()
         #expect(FileManager.default.fileExists(atPath: Self.checkpointPath(dir)))
 
         let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
@@ -99,10 +98,7 @@ import Testing
     }
 
     @Test func `a checkpoint added to step by step is the one built from the first frame`() async throws {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled()
         let onDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.checkpointPath(dir))))
         let mapped = try MappedFile(path: Self.checkpointPath(dir))
         let end = try #require(onDisk.withUnsafeBytes { ActiveCheckpoint.coveredEnd(ofEncoded: $0) })
@@ -197,11 +193,8 @@ import Testing
     }
 
     @Test func `sealing removes the checkpoint, and a recovering writer removes one of a sealed segment`() async throws {
-        let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 16, durability: .noSync, compactSealedSegments: false, checkpointInterval: 5)
-        let store = try FileEventStore.open(path: dir.path, options: options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled(options)
         let segments = dir.path + "/segments/"
         let names = try FileManager.default.contentsOfDirectory(atPath: segments).sorted()
         let bases = names.filter { $0.hasSuffix(".seg") }.map { String($0.dropLast(4)) }
@@ -219,10 +212,7 @@ import Testing
     }
 
     @Test func `a torn commit after the checkpoint is cut off, and acknowledged data lost under it is damage`() async throws {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled()
         let segment = dir.path + "/segments/00000000000000000000.seg"
         let fd = try FileDescriptor.open(segment, .readWrite)
         let covered = try #require(try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.checkpointPath(dir)))).withUnsafeBytes {
@@ -289,11 +279,8 @@ import Testing
     }
 
     @Test func `damage inside what a checkpoint covers stops the seal and every append after it`() async throws {
-        let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 45, durability: .noSync, checkpointInterval: 10)
-        let store = try FileEventStore.open(path: dir.path, options: options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled(options)
         // A byte of the first commit's payload, which only the checkpoint vouches for after the next open.
         let segment = try FileDescriptor.open(dir.path + "/segments/00000000000000000000.seg", .readWrite)
         let offset = UInt64(LogFormat.segmentHeaderSize + 4 + LogFormat.frameHeaderSize + 2)

@@ -16,16 +16,18 @@ import Testing
         for n in 1...12 { try await store.append(to: stream("pet-\(n % 3)"), [event("Fed", "{\"n\":\(n)}", id: uuid(n))]) }
     }
 
+    /// A fresh store filled (see `fill`) and closed.
+    static func filled(_ options: FileEventStoreOptions = options) async throws -> TemporaryDirectory {
+        try await filledStore(options, fill)
+    }
+
     static func loadedIDIndexes(_ store: FileEventStore) throws -> [Bool] {
         try store.withState(writer: false) { s in s.sealed.map { $0.ids != nil } }
     }
 
     /// (A missing one is written again at open: see the test after this one.)
     @Test func `a damaged id index is left alone by reads and rebuilt by the first append that asks it`() async throws {
-        let dir = TemporaryDirectory()
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled()
         let eidx = dir.path + "/segments/00000000000000000000.eidx"
         let fd = try FileDescriptor.open(eidx, .readWrite)
         var byte = try fd.read(at: 30, count: 1)
@@ -56,12 +58,9 @@ import Testing
     /// the open after the crash, then `log verify`, as `tools/crash-loop.sh` does, failed for good).
     @Test(arguments: [0, 2])
     func `an id index a crash left missing is written again by the next open`(indexRunSegments: Int) async throws {
-        let dir = TemporaryDirectory()
         var options = Self.options
         options.indexRunSegments = indexRunSegments
-        let store = try FileEventStore.open(path: dir.path, options: options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled(options)
         let eidx = dir.path + "/segments/00000000000000000000.eidx"
         try FileManager.default.removeItem(atPath: eidx)
 
@@ -80,12 +79,9 @@ import Testing
     }
 
     @Test func `appends leave the id indexes of segments an index run covers unread`() async throws {
-        let dir = TemporaryDirectory()
         var options = Self.options
         options.indexRunSegments = 2
-        let store = try FileEventStore.open(path: dir.path, options: options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled(options)
         let reopened = try FileEventStore.open(path: dir.path, options: options)
         defer { reopened.close() }
         #expect(try reopened.withState(writer: false) { $0.coveredSegments } == 2)
@@ -100,12 +96,9 @@ import Testing
     /// version (a store written by an older release migrates on open), and one cut short.
     @Test(arguments: ["older version", "cut short"])
     func `an id index whose header does not fit is written again by the open`(_ fault: String) async throws {
-        let dir = TemporaryDirectory()
         var options = Self.options
         options.indexRunSegments = 2
-        let store = try FileEventStore.open(path: dir.path, options: options)
-        try await Self.fill(store)
-        store.close()
+        let dir = try await Self.filled(options)
         let eidx = dir.path + "/segments/00000000000000000000.eidx"
         let good = try Data(contentsOf: URL(fileURLWithPath: eidx))
         let fd = try FileDescriptor.open(eidx, .readWrite)

@@ -251,6 +251,9 @@ final class ActiveCheckpoint {
                     seen[Int(p - firstPosition)] = true
                     positions.append(p)
                 }
+                // A stream's version never exceeds its position (each earlier version is an earlier event): a first
+                // version past it would leave the versions of the events after the checkpoint beyond UInt64.
+                guard firstVersion <= positions[0] else { return nil }
                 content.streams[StreamID(unchecked: name)] =
                     ActiveSegment.Stream(firstVersion: firstVersion, positions: positions)
             }

@@ -185,11 +185,32 @@ import Testing
     @Test func `a checkpoint that passes its checks but not the data is reported by verify`() async throws {
         let (dir, path, fd, good) = try await Self.checkpointed()
         var content = good.content
-        // pet-1's versions said to start at 7: every check of the file's own structure still holds.
-        content.streams[stream("pet-1")]!.firstVersion = 7
+        // pet-1's versions said to start at 2 (its first event is at position 3, so a version up to 3 is possible):
+        // every check of the file's own structure still holds.
+        content.streams[stream("pet-1")]!.firstVersion = 2
         try Self.plant(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, at: path, segment: fd)
+        #expect(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()) != nil)
         let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
         #expect(report.problems.map(\.file) == ["00000000000000000000.ckpt"], "\(report)")
+    }
+
+    @Test func `a checkpoint whose stream versions leave no room for the next event is refused, not trapped on`() async throws {
+        let (dir, path, fd, good) = try await Self.checkpointed()
+        var content = good.content
+        // toy-1's versions said to end at UInt64.max - 1: the decoder's overflow check holds, but the next event
+        // of the stream (the one after the checkpoint, or the next append) has no version. Found by
+        // ActiveCheckpointFuzzTests (streamFirstVersion): `lastVersion` and the append planner's next version
+        // trapped on an arithmetic overflow.
+        let count = UInt64(content.streams[stream("toy-1")]!.positions.count)
+        content.streams[stream("toy-1")]!.firstVersion = UInt64.max - count
+        try Self.plant(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, at: path, segment: fd)
+        #expect(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()) == nil)
+        let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { reopened.close() }
+        #expect(try Self.adoptedEvents(reopened) == nil)
+        #expect(try await reopened.streamVersion(of: stream("toy-1")) == 7)
+        #expect(try await reopened.append(to: stream("toy-1"), [event(), event()]).lastPosition == 42)
+        #expect(try await reopened.events(of: stream("toy-1")).map(\.version) == Array(0...9))
     }
 
     @Test func `sealing removes the checkpoint, and a recovering writer removes one of a sealed segment`() async throws {

@@ -204,7 +204,10 @@ final class ActiveCheckpoint {
         let idsOffset = Int(b.loadUnaligned(fromByteOffset: 72, as: UInt32.self).littleEndian)
         // Every event is a frame's, a stream's and an id's exactly once; positions stay inside the segment.
         guard frameCount > 0, eventCount > 0, eventCount <= UInt64(UInt32.max), idsOffset >= headerSize, idsOffset <= b.count,
-            (b.count - idsOffset) == Int(eventCount) * idEntrySize, frameCount <= Int(eventCount), streamCount <= Int(eventCount)
+            (b.count - idsOffset) == Int(eventCount) * idEntrySize, frameCount <= Int(eventCount), streamCount <= Int(eventCount),
+            // Each frame's raw length is 32 bits: a larger total is no sum of the frames', and would overflow as
+            // the frames after the checkpoint add theirs.
+            content.rawBytes <= UInt64(frameCount) * UInt64(UInt32.max)
         else { return nil }
         do {
             var r = ByteReader(UnsafeRawBufferPointer(rebasing: b[..<idsOffset]), offset: headerSize)

@@ -213,6 +213,28 @@ import Testing
         #expect(try await reopened.events(of: stream("toy-1")).map(\.version) == Array(0...9))
     }
 
+    @Test func `a checkpoint whose raw bytes exceed what its frames can hold is refused, not trapped on`() async throws {
+        let (dir, path, fd, good) = try await Self.checkpointed()
+        let expected = try await {
+            let scanned = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+            defer { scanned.close() }
+            return try scanned.stats().rawBytes
+        }()
+        var content = good.content
+        // Each frame's raw length is 32 bits: a total past frames × UInt32.max is not one the frames give. Found by
+        // ActiveCheckpointFuzzTests (rawBytes): the next frame indexed (scanned after the checkpoint, or appended)
+        // trapped on an arithmetic overflow adding its raw length, as did `stats`.
+        content.rawBytes = UInt64.max - 10
+        try Self.plant(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, at: path, segment: fd)
+        #expect(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()) == nil)
+        let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { reopened.close() }
+        #expect(try Self.adoptedEvents(reopened) == nil)
+        #expect(try reopened.stats().rawBytes == expected)
+        #expect(try await reopened.append(to: stream("toy-1"), [event()]).lastPosition == 41)
+        #expect(try reopened.stats().rawBytes > expected)
+    }
+
     @Test func `sealing removes the checkpoint, and a recovering writer removes one of a sealed segment`() async throws {
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 16, durability: .noSync, compactSealedSegments: false, checkpointInterval: 5)
         let dir = try await Self.filled(options)

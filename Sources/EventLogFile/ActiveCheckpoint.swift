@@ -179,7 +179,10 @@ final class ActiveCheckpoint {
         else { return nil }
         // The last frame covered reads back whole, where the checkpoint says: the file is the one it was built from.
         var scanner = FrameScanner(fd: fd, from: last.offset, to: checkpoint.content.coveredEnd)
-        guard let read = try? scanner.next(), read.1 == nil, let found = read.0, found.ref == last else { return nil }
+        // Its time, too: the last recorded-at in the header is the last frame's, and later appends are recorded no earlier.
+        guard let read = try? scanner.next(), read.1 == nil, let found = read.0, found.ref == last,
+            found.header.lastRecordedAt == checkpoint.content.lastRecordedAt
+        else { return nil }
         return checkpoint
     }
 

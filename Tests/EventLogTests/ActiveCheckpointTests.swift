@@ -235,6 +235,21 @@ import Testing
         #expect(try reopened.stats().rawBytes > expected)
     }
 
+    @Test func `a checkpoint whose last recorded-at is not its last frame's is refused`() async throws {
+        let (dir, path, fd, good) = try await Self.checkpointed()
+        var content = good.content
+        // Far in the future, planted with a valid checksum: taken up, every append after it would be recorded then.
+        // Found by ActiveCheckpointFuzzTests (lastRecordedAt): such a checkpoint passed every check.
+        content.lastRecordedAt = Timestamp(microsecondsSinceEpoch: Timestamp.now().microsecondsSinceEpoch + 86_400_000_000 * 365)
+        try Self.plant(content, ids: (0..<good.idCount).map { good.idEntry(at: $0) }, at: path, segment: fd)
+        let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { reopened.close() }
+        #expect(try Self.adoptedEvents(reopened) == nil)
+        let appended = try await reopened.append(to: stream("pet-9"), [event()])
+        let recorded = try #require(try await reopened.readAll(from: appended.firstPosition).first?.recordedAt)
+        #expect(recorded.microsecondsSinceEpoch < Timestamp.now().microsecondsSinceEpoch + 60_000_000, "recorded far in the future: \(recorded)")
+    }
+
     @Test func `sealing removes the checkpoint, and a recovering writer removes one of a sealed segment`() async throws {
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 16, durability: .noSync, compactSealedSegments: false, checkpointInterval: 5)
         let dir = try await Self.filled(options)

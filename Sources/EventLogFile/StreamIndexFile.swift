@@ -88,8 +88,11 @@ struct StreamIndexFile {
         var previous: Hash128?
         for i in 0..<streams {
             let e = file.entry(at: i)
+            // A stream's version never exceeds its position, so its first version here lies before the segment's
+            // end: one at the top of the range would let the next append's version overflow (found by fuzzing the
+            // checkpoint, which had the same check).
             guard e.count > 0, e.postingsOffset < postings, previous.map({ $0 <= e.hash }) ?? true,
-                e.firstVersion <= UInt64.max - UInt64(e.count)
+                e.firstVersion < segmentFirstPosition + segmentEvents
             else { return nil }
             previous = e.hash
             total += e.count

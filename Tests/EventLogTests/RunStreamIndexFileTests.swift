@@ -14,10 +14,10 @@ import Testing
     }
 
     /// A segment index whose two entries share one hash, as two streams colliding in 128 bits would: built by
-    /// hand, since no known pair of stream ids collides.
+    /// hand, since no known pair of stream ids collides (versions no greater than positions, as in any real index).
     private func collidingSegmentIndex(_ first: UInt64, hash: Hash128) -> StreamIndexFile {
         var body = ByteWriter()
-        for (version, postings) in [(UInt64(0), 0), (UInt64(4), 1)] {
+        for (version, postings) in [(UInt64(0), 0), (UInt64(3), 1)] {
             body.write(hash.high)
             body.write(hash.low)
             body.write(version)
@@ -62,6 +62,16 @@ import Testing
         // Hashes are listed in order, so a lookup is a binary search.
         let hashes = (0..<run.streamCount).map { run.entry(at: $0).hash }
         #expect(hashes == hashes.sorted())
+    }
+
+    /// A stream's version never exceeds its position: a segment index whose first version lies past the segment's
+    /// end (planted, with a valid checksum) is refused, or the next append's version would overflow.
+    @Test func `a segment index whose versions lie past the segment's positions is refused`() throws {
+        for (version, accepted) in [(UInt64(11), true), (12, false), (UInt64.max - 2, false)] {
+            let bytes = StreamIndexFile.encode(segmentFirstPosition: 10, streams: [(stream("pet-1"), version, [10, 11])])
+            let index = StreamIndexFile.load(MappedFile(copying: bytes, path: "x.sidx"), segmentFirstPosition: 10, segmentEvents: 2)
+            #expect((index != nil) == accepted, "first version \(version)")
+        }
     }
 
     @Test func `a hash two streams share in a segment is ambiguous in the run`() throws {

@@ -215,7 +215,7 @@ import Testing
 
     @Test func `a checkpoint whose raw bytes exceed what its frames can hold is refused, not trapped on`() async throws {
         let (dir, path, fd, good) = try await Self.checkpointed()
-        let expected = try await {
+        let expected = try {
             let scanned = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
             defer { scanned.close() }
             return try scanned.stats().rawBytes

@@ -79,7 +79,8 @@ final class IndexRun {
         let events = last.lastPosition - first.firstPosition + 1
         guard let ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: first.firstPosition, segmentEvents: events),
             let streams = RunStreamIndexFile.load(
-                path: base + ".ridx", runFirstPosition: first.firstPosition, segmentCount: segments.count, identity: identity(of: segments),
+                path: base + ".ridx", runFirstPosition: first.firstPosition, runLastPosition: last.lastPosition, segmentCount: segments.count,
+                identity: identity(of: segments),
                 idsChecksum: ids.checksum)
         else { return nil }
         return IndexRun(

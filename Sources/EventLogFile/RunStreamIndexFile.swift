@@ -92,12 +92,18 @@ struct RunStreamIndexFile {
     /// its structure (hashes strictly ascending, every list inside the file, non-empty, and naming only the run's
     /// segments). `nil` when it does not belong to the run or fails a check; the caller then ignores it, and the
     /// writer builds it again.
-    static func load(path: String, runFirstPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32) -> RunStreamIndexFile? {
+    static func load(
+        path: String, runFirstPosition: UInt64, runLastPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32
+    ) -> RunStreamIndexFile? {
         guard FileSystem.exists(path), let m = try? MappedFile(path: path) else { return nil }
-        return load(m, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum)
+        return load(
+            m, runFirstPosition: runFirstPosition, runLastPosition: runLastPosition, segmentCount: segmentCount, identity: identity,
+            idsChecksum: idsChecksum)
     }
 
-    static func load(_ m: MappedFile, runFirstPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32) -> RunStreamIndexFile? {
+    static func load(
+        _ m: MappedFile, runFirstPosition: UInt64, runLastPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32
+    ) -> RunStreamIndexFile? {
         let b = m.bytes
         guard b.count >= headerSize, b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.runStreamIndexMagic,
             b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version,
@@ -117,7 +123,8 @@ struct RunStreamIndexFile {
         var previous: Hash128?
         for i in 0..<streams {
             let e = file.entry(at: i)
-            guard previous.map({ $0 < e.hash }) ?? true, e.listCount > 0, e.listCount <= segmentCount,
+            // A version never exceeds its position: one past the run's last would let the next append's overflow.
+            guard previous.map({ $0 < e.hash }) ?? true, e.listCount > 0, e.listCount <= segmentCount, (e.lastVersion ?? 0) <= runLastPosition,
                 e.listOffset < listBytes, (try? file.forEachSegmentOrdinal(of: e) { _ in }) != nil
             else { return nil }
             previous = e.hash

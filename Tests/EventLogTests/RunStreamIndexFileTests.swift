@@ -46,7 +46,7 @@ import Testing
             segmentIndex(5, [("pet-1", 3, [5, 6, 7]), ("pet-4", 0, [8])]),
         ]
         let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
-        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 3, identity: 42, idsChecksum: 7))
+        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, runLastPosition: 8, segmentCount: 3, identity: 42, idsChecksum: 7))
         #expect(run.streamCount == 4)
         func answer(_ s: String) throws -> (UInt64?, [Int])? {
             guard let e = run.entry(for: Hash128(s)) else { return nil }
@@ -78,7 +78,7 @@ import Testing
         let hash = Hash128("collides")
         let segments = [segmentIndex(0, [("collides", 0, [0]), ("other", 0, [1])]), collidingSegmentIndex(2, hash: hash)]
         let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
-        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, segmentCount: 2, identity: 42, idsChecksum: 7))
+        let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, runLastPosition: 3, segmentCount: 2, identity: 42, idsChecksum: 7))
         let e = try #require(run.entry(for: hash))
         #expect(e.lastVersion == nil)
         #expect(try run.segmentOrdinals(of: e) == [0, 1])
@@ -88,14 +88,17 @@ import Testing
     @Test func `a damaged or foreign file is refused`() throws {
         let segments = [segmentIndex(10, [("pet-1", 0, [10, 11])]), segmentIndex(12, [("pet-1", 2, [12])])]
         let bytes = RunStreamIndexFile.encode(runFirstPosition: 10, segments: segments, identity: 42, idsChecksum: 7)
-        func load(_ b: [UInt8], first: UInt64 = 10, count: Int = 2, identity: UInt64 = 42, ids: UInt32 = 7) -> RunStreamIndexFile? {
-            RunStreamIndexFile.load(MappedFile(copying: b, path: "r.ridx"), runFirstPosition: first, segmentCount: count, identity: identity, idsChecksum: ids)
+        func load(_ b: [UInt8], first: UInt64 = 10, last: UInt64 = 12, count: Int = 2, identity: UInt64 = 42, ids: UInt32 = 7) -> RunStreamIndexFile? {
+            RunStreamIndexFile.load(
+                MappedFile(copying: b, path: "r.ridx"), runFirstPosition: first, runLastPosition: last, segmentCount: count, identity: identity,
+                idsChecksum: ids)
         }
         #expect(load(bytes) != nil)
         #expect(load(bytes, identity: 43) == nil, "built from other segments")
         #expect(load(bytes, ids: 8) == nil, "built with another id index")
         #expect(load(bytes, first: 0) == nil, "another run's first position")
         #expect(load(bytes, count: 3) == nil, "another number of segments")
+        #expect(load(bytes, last: 1) == nil, "a last version (2) past the run's last position")
         #expect(load(Array(bytes.dropLast())) == nil, "truncated")
         for i in stride(from: 0, to: bytes.count, by: 1) {
             var damaged = bytes

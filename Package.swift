@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
+            dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO", "BenchSupport"]),
         .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "PawtrailJSON"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 @testable import EventLogFile
 import Foundation
@@ -14,18 +15,6 @@ import Testing
 @Suite struct ActiveCheckpointFuzzTests {
     static let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 45, durability: .noSync, checkpointInterval: 10)
 
-    /// SplitMix64: a small seeded generator, the same sequence on every platform.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Counts of what the campaign saw.
     final class Tally: @unchecked Sendable {
         var kinds: [String: Int] = [:]
@@ -40,7 +29,7 @@ import Testing
     }
 
     /// A value chosen among edge cases and small changes of `v`.
-    static func nudge(_ v: UInt64, _ rng: inout Seeded) -> UInt64 {
+    static func nudge(_ v: UInt64, _ rng: inout SplitMix64) -> UInt64 {
         switch Int.random(in: 0..<8, using: &rng) {
         case 0: return 0
         case 1: return UInt64.max
@@ -55,7 +44,7 @@ import Testing
 
     /// One random mutation of a checkpoint: its kind and the bytes to plant (`nil`: not encodable).
     static func mutant(
-        _ good: ActiveCheckpoint.Content, ids goodIDs: [(key: UInt64, position: UInt64)], file: FileID, _ rng: inout Seeded
+        _ good: ActiveCheckpoint.Content, ids goodIDs: [(key: UInt64, position: UInt64)], file: FileID, _ rng: inout SplitMix64
     ) -> (kind: String, bytes: [UInt8]?) {
         var c = good
         var ids = goodIDs
@@ -184,7 +173,7 @@ import Testing
     }
 
     /// Raw bytes of a good checkpoint changed at random, its checksum then fixed up.
-    static func rawMutant(_ good: [UInt8], _ rng: inout Seeded) -> (kind: String, bytes: [UInt8]) {
+    static func rawMutant(_ good: [UInt8], _ rng: inout SplitMix64) -> (kind: String, bytes: [UInt8]) {
         var b = good
         let kind: String
         switch Int.random(in: 0..<4, using: &rng) {
@@ -333,7 +322,7 @@ import Testing
         }
         let tally = Tally()
         for i in 0..<mutants {
-            var rng = Seeded(state: seed &+ UInt64(i) &* 0x1_0000_0001)
+            var rng = SplitMix64(seed: seed &+ UInt64(i) &* 0x1_0000_0001)
             let copy = TemporaryDirectory("pawtrail-fuzz")
             try FileManager.default.removeItem(atPath: copy.path)
             try FileManager.default.copyItem(atPath: base.path, toPath: copy.path)

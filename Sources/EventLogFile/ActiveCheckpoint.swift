@@ -5,7 +5,7 @@ import PawtrailIO
 /// A checkpoint of the active segment's index (`segments/<first position>.ckpt`): what a scan of the segment's
 /// frames up to a commit boundary gives (the frames, each stream's versions and positions, every event id), so that
 /// opening the store scans only the frames after it instead of decompressing and decoding the whole active segment,
-/// which every CLI call would otherwise pay (90 ms for a full segment of 130,000 events, against 10 ms for an empty
+/// which every CLI call would otherwise pay (120 ms for 130,000 events in the active segment, against 10 ms for an empty
 /// store).
 ///
 /// Derived data, like the sealed segments' index files: written without a flush by the writer's upkeep (see
@@ -306,22 +306,14 @@ final class ActiveCheckpoint {
             for i in 0..<previous.idCount { ids.append(previous.idEntry(at: i)) }
         }
         var scanner = FrameScanner(fd: fd, from: content.coveredEnd, to: end)
-        var payload: [UInt8] = []
-        while true {
-            let (found, stop) = try scanner.next { body, header in
-                try FrameIO.payload(of: body, header: header, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
-            }
-            if let stop { throw stop.error(file: segment) }
-            guard let f = found else { break }
+        try scanner.forEachPayload(file: segment, decompressor: decompressor, dictionaries: dictionaries) { f, payload in
             guard f.header.type == .commit, f.header.firstPosition == firstPosition + content.eventCount else {
                 throw EventStoreError.corrupted(file: segment, offset: f.offset, reason: "frame holds positions from \(f.header.firstPosition), expected \(firstPosition + content.eventCount)")
             }
-            try payload.withUnsafeBytes { raw in
-                try CommitCodec.walkEvents(UnsafeRawBufferPointer(rebasing: raw[..<Int(f.header.rawLength)]), header: f.header) { e in
-                    content.streams[e.streamID(), default: ActiveSegment.Stream(firstVersion: e.version, positions: [])].positions.append(e.position)
-                    ids.append((EventIDIndexFile.key(e.id), e.position))
-                    return true
-                }
+            try CommitCodec.walkEvents(payload, header: f.header) { e in
+                content.streams[e.streamID(), default: ActiveSegment.Stream(firstVersion: e.version, positions: [])].positions.append(e.position)
+                ids.append((EventIDIndexFile.key(e.id), e.position))
+                return true
             }
             content.frames.append(f.ref)
             content.rawBytes += UInt64(f.header.rawLength)

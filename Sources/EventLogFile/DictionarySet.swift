@@ -120,7 +120,7 @@ final class DictionarySet: @unchecked Sendable {
         w.write(UInt32(0))
         w.write(bytes: dictionary)
         let final = directory + "/" + Self.fileName(id)
-        let temporary = FileSystem.temporaryPath(for: final, uuid: UUID().uuidString.lowercased())
+        let temporary = FileSystem.temporaryPath(for: final, uuid: FileSystem.randomUUIDString())
         defer { try? FileSystem.removeFile(temporary) }
         let fd = try FileDescriptor.open(temporary, .readWriteCreate)
         try fd.truncate(to: 0)

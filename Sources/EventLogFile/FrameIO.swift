@@ -313,23 +313,21 @@ extension FrameScanner {
     ///   - file: The file's path, for errors.
     ///   - decompressor: The context to decompress with (one per thread).
     ///   - dictionaries: The store's dictionaries.
-    ///   - body: Called with each frame's header and payload.
+    ///   - body: Called with each frame (its place and header) and its payload.
     /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` at damage, a decompression error, or what
     ///   `body` throws.
     mutating func forEachPayload(
         file: String, decompressor: ZstdDecompressor, dictionaries: DictionarySet,
-        _ body: (FrameHeader, UnsafeRawBufferPointer) throws -> Void
+        _ body: (Found, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         var buffer: [UInt8] = []
         while true {
-            var header: FrameHeader?
             let (found, stop) = try next { b, h in
-                header = h
                 try FrameIO.payload(of: b, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &buffer)
             }
             if let stop { throw stop.error(file: file) }
-            guard found != nil, let h = header else { return }
-            try buffer.withUnsafeBytes { raw in try body(h, UnsafeRawBufferPointer(rebasing: raw[..<Int(h.rawLength)])) }
+            guard let found else { return }
+            try buffer.withUnsafeBytes { raw in try body(found, UnsafeRawBufferPointer(rebasing: raw[..<Int(found.header.rawLength)])) }
         }
     }
 }

@@ -36,8 +36,8 @@ struct IndexRunBuilder {
             let footer = try SegmentFooter.read(fd: fd, file: segment.path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
             var next = segment.firstPosition
             var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: footer.dataEnd)
-            try scanner.forEachPayload(file: segment.path, decompressor: decompressor, dictionaries: dictionaries) { h, raw in
-                try CommitCodec.walkEvents(raw, header: h) { e in
+            try scanner.forEachPayload(file: segment.path, decompressor: decompressor, dictionaries: dictionaries) { f, raw in
+                try CommitCodec.walkEvents(raw, header: f.header) { e in
                     guard e.position == next else {
                         throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "event at position \(e.position) where \(next) was expected")
                     }

@@ -422,29 +422,41 @@ final class LogState {
             return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: previous.streams, ids: previous.ids)
         }
         let base = String(path.dropLast(4))
-        var streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+        let loaded = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         // The id index waits for its first use (see `eventIDIndex(of:)`), unless it is rebuilt here anyway: with the
         // stream index, or when its header is not this version's for this segment, or it is missing (a seal cut short
         // between its index files), which costs a read of its header, not of the file. Left so, nothing would write
         // it for a segment an index run covers, and `log verify` would report it for good (found in review); a store
         // of an older format also still migrates its id indexes on open.
+        let streams: StreamIndexFile
         var ids: EventIDIndexFile?
-        if streams == nil
-            || !EventIDIndexFile.headerMatches(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+        if let loaded,
+            EventIDIndexFile.headerMatches(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         {
-            // Missing, stale or damaged: rebuild from the segment. Saving is best effort (a reader may lack
-            // write permission, or race a writer that is sealing); the rebuilt index serves from memory then.
-            let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)
-            let saved = (try? FileSystem.writeAtomically(s, to: base + ".sidx", sync: false)) != nil
-                && (try? FileSystem.writeAtomically(e, to: base + ".eidx", sync: false)) != nil
-            if saved { unsavedIndexFiles.remove(header.firstPosition) } else { unsavedIndexFiles.insert(header.firstPosition) }
-            streams = StreamIndexFile.load(MappedFile(copying: s, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
-            ids = EventIDIndexFile.load(MappedFile(copying: e, path: base + ".eidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
-        }
-        guard let streams else {
-            throw EventStoreError.storeFailure("cannot load the indexes of \(path) after rebuilding them")
+            streams = loaded
+        } else {
+            (streams, ids) = try rebuildIndexes(fd: fd, path: path, header: header, footer: footer)
         }
         return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: streams, ids: ids)
+    }
+
+    /// Rebuilds a sealed segment's index files from its data (they are missing, stale or damaged). Saving them is
+    /// best effort (a reader may lack write permission, or race a writer that is sealing): the rebuilt indexes serve
+    /// from memory then, and the upkeep tries again (``unsavedIndexFiles``).
+    private func rebuildIndexes(
+        fd: FileDescriptor, path: String, header: SegmentHeader, footer: SegmentFooter
+    ) throws -> (streams: StreamIndexFile, ids: EventIDIndexFile) {
+        let base = String(path.dropLast(4))
+        let (s, e) = try indexBytes(fd: fd, path: path, header: header, dataEnd: footer.dataEnd)
+        let saved = (try? FileSystem.writeAtomically(s, to: base + ".sidx", sync: false)) != nil
+            && (try? FileSystem.writeAtomically(e, to: base + ".eidx", sync: false)) != nil
+        if saved { unsavedIndexFiles.remove(header.firstPosition) } else { unsavedIndexFiles.insert(header.firstPosition) }
+        guard let streams = StreamIndexFile.load(MappedFile(copying: s, path: base + ".sidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount),
+            let ids = EventIDIndexFile.load(MappedFile(copying: e, path: base + ".eidx"), segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
+        else {
+            throw EventStoreError.storeFailure("cannot load the indexes of \(path) after rebuilding them")
+        }
+        return (streams, ids)
     }
 
     /// A sealed segment's event-id index, checked (its whole file) on first use, and rebuilt from the segment when
@@ -460,11 +472,7 @@ final class LogState {
             segment.ids = ids
             return ids
         }
-        let (_, bytes) = try indexBytes(fd: segment.fd, path: segment.path, header: segment.header, dataEnd: segment.footer.dataEnd)
-        if (try? FileSystem.writeAtomically(bytes, to: base + ".eidx", sync: false)) == nil { unsavedIndexFiles.insert(segment.firstPosition) }
-        guard let ids = EventIDIndexFile.load(MappedFile(copying: bytes, path: base + ".eidx"), segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) else {
-            throw EventStoreError.storeFailure("cannot load the event-id index of \(segment.path) after rebuilding it")
-        }
+        let ids = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer).ids
         segment.ids = ids
         return ids
     }
@@ -475,8 +483,8 @@ final class LogState {
         var streams: [StreamID: (firstVersion: UInt64, positions: [UInt64])] = [:]
         var ids: [(key: UInt64, position: UInt64)] = []
         var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: dataEnd)
-        try scanner.forEachPayload(file: path, decompressor: decompressor, dictionaries: dictionaries) { h, raw in
-            try CommitCodec.walkEvents(raw, header: h) { e in
+        try scanner.forEachPayload(file: path, decompressor: decompressor, dictionaries: dictionaries) { f, raw in
+            try CommitCodec.walkEvents(raw, header: f.header) { e in
                 let s = e.streamID()
                 if streams[s] == nil {
                     order.append(s)

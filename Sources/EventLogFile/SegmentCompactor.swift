@@ -66,8 +66,8 @@ struct SegmentCompactor {
 
         var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: source.dataEnd)
         do {
-            try scanner.forEachPayload(file: path, decompressor: decompressor, dictionaries: dictionaries) { h, raw in
-                try CommitCodec.walkCommits(raw, header: h) { c in
+            try scanner.forEachPayload(file: path, decompressor: decompressor, dictionaries: dictionaries) { f, raw in
+                try CommitCodec.walkCommits(raw, header: f.header) { c in
                     if blockEvents == 0 {
                         blockFirst = position
                         blockFirstAt = c.recordedAt

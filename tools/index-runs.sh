@@ -10,9 +10,7 @@ cd "$(dirname "$0")/.."
 . tools/env.sh
 events="${1:-2150000}"
 dir="${2:-./.scratch/index-runs}"
-swift build -c release --product pawtrail >&2
-swift build -c release --product pawtrail-bench >&2
-bin="$(swift build -c release --show-bin-path)"
+bin="$(release_build pawtrail pawtrail-bench)"
 rm -rf "$dir" && mkdir -p "$dir/parts"
 "$bin/pawtrail-bench" generate --events "$events" --seed 7 --per-commit 10000 --expected-versions | split -l 10000 - "$dir/parts/p."
 start=$(date +%s)

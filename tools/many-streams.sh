@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 . tools/env.sh
 events="${1:-1000000}"
 dir="${2:-./.scratch/many-streams}"
-swift build -c release --product pawtrail >&2
-bin="$(swift build -c release --show-bin-path)"
+bin="$(release_build pawtrail)"
 rm -rf "$dir" && mkdir -p "$dir/parts"
 streams=$(( events / 2 ))
 awk -v n="$streams" 'BEGIN { for (r = 0; r < 2; r++) for (i = 1; i <= n; i++)

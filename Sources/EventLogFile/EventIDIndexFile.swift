@@ -95,18 +95,26 @@ struct EventIDIndexFile {
     /// and the file's size is the one the header implies: what can be known from its first 24 bytes. The body (its
     /// checksum) is checked by ``load(path:segmentFirstPosition:segmentEvents:)``.
     static func headerMatches(path: String, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> Bool {
+        checksumIfHeaderMatches(path: path, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents) != nil
+    }
+
+    /// The body's checksum from an index file's header, when the header matches (see
+    /// ``headerMatches(path:segmentFirstPosition:segmentEvents:)``); `nil` otherwise. An index run's `.ridx` names
+    /// its `.eidx` by this checksum, so the pair is checked at open without reading the `.eidx` body.
+    static func checksumIfHeaderMatches(path: String, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> UInt32? {
         guard FileSystem.exists(path), let fd = try? FileDescriptor.open(path, .readOnly), let size = try? fd.size(),
             let h = try? fd.read(at: 0, count: headerSize), h.count == headerSize
-        else { return false }
+        else { return nil }
         return h.withUnsafeBytes { b in
             let bits = Int(b[6])
             let positionWidth = Int(b[7])
             let n = Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
-            return b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.eventIDIndexMagic
+            let matches = b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.eventIDIndexMagic
                 && b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version
                 && b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
                 && bits <= 24 && (positionWidth == 3 || positionWidth == 4) && UInt64(n) == segmentEvents
                 && UInt64(headerSize + ((1 << bits) + 1) * 4 + n * (3 + positionWidth)) == size
+            return matches ? b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian : nil
         }
     }
 

@@ -19,16 +19,29 @@ final class IndexRun {
     let firstPosition: UInt64
     let lastPosition: UInt64
     let streams: RunStreamIndexFile
-    let ids: EventIDIndexFile
+    /// The `.eidx` file's path.
+    let idsPath: String
+    /// The checksum of the `.eidx` body that the `.ridx` names (and the `.eidx` header carries, checked at load).
+    let idsChecksum: UInt32
+    /// The event-id index once checked (its whole file), which waits for the first id lookup that needs it (see
+    /// ``LogState/eventIDProbes(of:)``): reads never do, and checking it at open read about 6.5 bytes an event
+    /// the run covers in every process.
+    var ids: EventIDIndexFile?
+    /// Whether the `.eidx` body failed its check at first use: lookups then ask the run's segments.
+    var idsUnusable = false
 
-    init(firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, streams: RunStreamIndexFile, ids: EventIDIndexFile) {
+    init(firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, streams: RunStreamIndexFile, idsPath: String, idsChecksum: UInt32) {
         self.firstSegment = firstSegment
         self.segmentCount = segmentCount
         self.firstPosition = firstPosition
         self.lastPosition = lastPosition
         self.streams = streams
-        self.ids = ids
+        self.idsPath = idsPath
+        self.idsChecksum = idsChecksum
     }
+
+    /// The number of events the run covers.
+    var eventCount: UInt64 { lastPosition - firstPosition + 1 }
 
     /// The run's file name without extension: both positions in 20 digits.
     static func baseName(firstPosition: UInt64, lastPosition: UInt64) -> String {
@@ -66,7 +79,8 @@ final class IndexRun {
     }
 
     /// Loads and checks a run's two files against the segments it claims to cover; `nil` when either is missing,
-    /// damaged, or was built from other segments or another id index.
+    /// damaged, or was built from other segments or another id index. Of the `.eidx` only the header is read here:
+    /// its body is checked at the first lookup (``LogState/eventIDProbes(of:)``).
     ///
     /// - Parameters:
     ///   - directory: The `runs` directory.
@@ -77,14 +91,14 @@ final class IndexRun {
         guard let first = segments.first, let last = segments.last else { return nil }
         let base = directory + "/" + baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
         let events = last.lastPosition - first.firstPosition + 1
-        guard let ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: first.firstPosition, segmentEvents: events),
+        guard let idsChecksum = EventIDIndexFile.checksumIfHeaderMatches(path: base + ".eidx", segmentFirstPosition: first.firstPosition, segmentEvents: events),
             let streams = RunStreamIndexFile.load(
                 path: base + ".ridx", runFirstPosition: first.firstPosition, runLastPosition: last.lastPosition, segmentCount: segments.count,
                 identity: identity(of: segments),
-                idsChecksum: ids.checksum)
+                idsChecksum: idsChecksum)
         else { return nil }
         return IndexRun(
             firstSegment: segments.startIndex, segmentCount: segments.count, firstPosition: first.firstPosition,
-            lastPosition: last.lastPosition, streams: streams, ids: ids)
+            lastPosition: last.lastPosition, streams: streams, idsPath: base + ".eidx", idsChecksum: idsChecksum)
     }
 }

@@ -477,6 +477,29 @@ final class LogState {
         return ids
     }
 
+    /// What answers for an index run's event ids: its `.eidx`, checked (its whole file, and against the checksum its
+    /// `.ridx` names) at the first call; or, when that check fails, its segments' own id indexes. The damaged file is
+    /// then removed (best effort, like every write of derived data), so that the next open passes the run over and
+    /// the writer's upkeep builds it again, as it does for a run found damaged at open.
+    ///
+    /// - Parameter run: One of ``runs``.
+    /// - Returns: The probes, oldest first.
+    /// - Throws: A corruption or I/O error from rebuilding a segment's id index.
+    func eventIDProbes(of run: IndexRun) throws -> [EventIDIndexFile.Probe] {
+        if let ids = run.ids { return [ids.probe] }
+        if !run.idsUnusable {
+            if let ids = EventIDIndexFile.load(path: run.idsPath, segmentFirstPosition: run.firstPosition, segmentEvents: run.eventCount),
+                ids.checksum == run.idsChecksum
+            {
+                run.ids = ids
+                return [ids.probe]
+            }
+            run.idsUnusable = true
+            try? FileSystem.removeFile(run.idsPath)
+        }
+        return try sealed[run.firstSegment..<(run.firstSegment + run.segmentCount)].map { try eventIDIndex(of: $0).probe }
+    }
+
     /// The index files' bytes for a sealed segment, from its data.
     func indexBytes(fd: FileDescriptor, path: String, header: SegmentHeader, dataEnd: UInt64) throws -> (streams: [UInt8], ids: [UInt8]) {
         var order: [StreamID] = []
@@ -761,7 +784,7 @@ final class LogState {
         }
         let key = EventIDIndexFile.key(id)
         if sealedIDProbesStale {
-            sealedIDProbes = try runs.map(\.ids.probe) + sealed[coveredSegments...].map { try eventIDIndex(of: $0).probe }
+            sealedIDProbes = try runs.flatMap { try eventIDProbes(of: $0) } + sealed[coveredSegments...].map { try eventIDIndex(of: $0).probe }
             sealedIDProbesStale = false
         }
         var found: RecordedEvent?

@@ -153,6 +153,46 @@ import Testing
         #expect(try store.verify().problems == [])
     }
 
+    /// A run's `.eidx` is the largest index file (about 6.5 bytes an event it covers), and only id lookups (appends)
+    /// need it, so an open reads its header alone and the first lookup checks the rest. Damaged there, the lookup
+    /// asks the run's segments, and the file is removed so that the next open passes the run over and the upkeep
+    /// builds it again.
+    @Test func `a run's id index is checked at the first id lookup, and when damaged the segments answer and it is built again`() async throws {
+        let dir = TemporaryDirectory()
+        let written = try await Self.filledStore(dir)
+        let eidx = dir.path + "/runs/00000000000000000018-00000000000000000035.eidx"
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: eidx)))
+        bytes[bytes.count - 1] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: eidx))
+
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        func checked() throws -> [Bool] { try store.withState(writer: false) { s in s.runs.map { $0.ids != nil } } }
+        #expect(try store.stats().indexRuns == 6, "the header fits, so the run is taken up")
+        for (s, ids) in written.streams { #expect(try await store.events(of: s).map(\.id) == ids) }
+        #expect(try checked() == Array(repeating: false, count: 6), "reads leave the id indexes unread")
+        #expect(try store.verify().problems.map(\.file) == ["runs/00000000000000000018-00000000000000000035.eidx"])
+
+        // The retry of an append inside the damaged run finds it through the run's segments.
+        let (request, result) = written.appends[8]
+        let retried = try await store.append(request)
+        #expect(retried.wasAlreadyCommitted && retried.firstPosition == result.firstPosition)
+        #expect(try checked() == [true, false, true, true, true, true])
+        #expect(try store.withState(writer: false) { s in s.runs[1].idsUnusable })
+        #expect(!FileManager.default.fileExists(atPath: eidx), "removed, for the upkeep to build again")
+        await expectIdempotencyConflict { try await store.append(to: "fresh", [event("Started", "{\"other\":true}", id: written.streams["lonely-7"]![0])]) }
+        try await Self.expectAnswers(store, written)
+        store.close()
+
+        let reopened = try FileEventStore.open(path: dir.path, options: Self.options)
+        #expect(try reopened.stats().indexRuns == 1, "passed over from the damaged run on")
+        _ = try await reopened.append(to: "busy-2", [event()])
+        reopened.close()
+        #expect(try reopened.stats().indexedSegments == 18)
+        #expect(try reopened.verify().problems == [])
+        #expect(try await reopened.append(request).wasAlreadyCommitted, "found through the run built again")
+        #expect(try reopened.withState(writer: false) { s in s.runs[1].ids != nil })
+    }
+
     @Test func `a run over a damaged segment is not built and lookups ask the segments`() async throws {
         let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(

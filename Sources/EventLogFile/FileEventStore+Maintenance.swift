@@ -13,7 +13,7 @@ extension FileEventStore {
             // A run lists each of its streams once, where its segments list a busy stream in each of them. The
             // indexes are merged by hash, one cursor each, so counting holds no set of every stream.
             var sources = s.runs.map { HashMerge.Source($0.streams) }
-            sources += s.sealed[s.coveredSegments...].map { HashMerge.Source($0.streams) }
+            sources += try s.sealed[s.coveredSegments...].map { HashMerge.Source(try s.streamIndex(of: $0)) }
             if let a = s.active { sources.append(HashMerge.Source(sorted: a.streams.keys.map { Hash128($0.rawValue) }.sorted())) }
             let streamCount = HashMerge.distinctCount(sources)
             var segmentBytes: UInt64 = 0

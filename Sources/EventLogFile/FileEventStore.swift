@@ -761,20 +761,27 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func buildIndexRuns() throws {
         let builder = IndexRunBuilder(dictionaries: state.dictionaries)
         while true {
-            let pending: ArraySlice<SealedSegment>? = try withState(writer: false) { s in
+            let pending: (segments: ArraySlice<SealedSegment>, streams: [StreamIndexFile])? = try withState(writer: false) { s in
                 // Another process's upkeep may have built runs since this view last listed them (it lists them when
                 // a segment rolls): take those up rather than build them again.
                 s.loadRuns()
                 guard indexRunDue(s) else { return nil }
                 let covered = s.coveredSegments
-                return s.sealed[covered..<(covered + options.indexRunSegments)]
+                let segments = s.sealed[covered..<(covered + options.indexRunSegments)]
+                // Checked here if no lookup has yet (segments this process sealed were), rebuilt when damaged.
+                do {
+                    return (segments, try segments.map { try s.streamIndex(of: $0) })
+                } catch {
+                    indexRunFailedAt = segments.first?.firstPosition
+                    throw error
+                }
             }
-            guard let segments = pending, let first = segments.first, let last = segments.last else { break }
+            guard let (segments, streams) = pending, let first = segments.first, let last = segments.last else { break }
             let base = state.runsDirectory + "/" + IndexRun.baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
             // A run that cannot be written is given up like one over damaged segments: the upkeep runs after every
             // commit group, and each attempt reads all of the run's segments again.
             do {
-                let built = try builder.build(Array(segments))
+                let built = try builder.build(Array(segments), streams: streams)
                 if !FileSystem.exists(state.runsDirectory) { try FileSystem.createDirectory(state.runsDirectory) }
                 // Derived data, like the segments' index files: written without a flush, checked when loaded. The
                 // `.ridx` goes last, since it is the file that makes a run visible to `loadRuns`.

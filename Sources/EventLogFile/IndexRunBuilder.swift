@@ -14,10 +14,12 @@ struct IndexRunBuilder {
 
     /// The bytes of a run's `.ridx` and `.eidx` files.
     ///
-    /// - Parameter segments: Consecutive sealed segments, oldest first.
+    /// - Parameters:
+    ///   - segments: Consecutive sealed segments, oldest first.
+    ///   - streams: Their stream indexes, checked (``LogState/streamIndex(of:)``).
     /// - Throws: A corruption error when a segment's data cannot be read whole (the run is then not built), or an
     ///   I/O error.
-    func build(_ segments: [SealedSegment]) throws -> (streams: [UInt8], ids: [UInt8]) {
+    func build(_ segments: [SealedSegment], streams: [StreamIndexFile]) throws -> (streams: [UInt8], ids: [UInt8]) {
         let first = segments[0].firstPosition
         // The id index counts its entries and positions within the run in 32 bits.
         guard segments[segments.count - 1].lastPosition - first < UInt64(UInt32.max) else {
@@ -52,7 +54,7 @@ struct IndexRunBuilder {
         }
         let idBytes = EventIDIndexFile.encode(segmentFirstPosition: first, ids: ids)
         let streamBytes = RunStreamIndexFile.encode(
-            runFirstPosition: first, segments: segments.map(\.streams), identity: IndexRun.identity(of: segments),
+            runFirstPosition: first, segments: streams, identity: IndexRun.identity(of: segments),
             idsChecksum: EventIDIndexFile.checksum(ofEncoded: idBytes))
         return (streamBytes, idBytes)
     }

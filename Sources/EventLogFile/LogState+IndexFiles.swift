@@ -16,8 +16,8 @@ extension LogState {
     func saveUnsavedIndexFiles() -> Bool {
         for segment in sealed where unsavedIndexFiles.contains(segment.firstPosition) {
             let base = String(segment.path.dropLast(4))
-            let streams = [UInt8](segment.streams.mapped.bytes)
-            guard (try? FileSystem.writeAtomically(streams, to: base + ".sidx", sync: false)) != nil,
+            // A segment whose indexes were rebuilt holds both (see `rebuildIndexes`).
+            guard segment.checkedStreams.map({ (try? FileSystem.writeAtomically([UInt8]($0.mapped.bytes), to: base + ".sidx", sync: false)) != nil }) ?? true,
                 segment.ids.map({ (try? FileSystem.writeAtomically([UInt8]($0.mapped.bytes), to: base + ".eidx", sync: false)) != nil }) ?? true
             else {
                 indexFilesSaveFailedAt = sealed.count

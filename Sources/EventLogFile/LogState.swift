@@ -419,25 +419,21 @@ final class LogState {
         let footer = try SegmentFooter.read(fd: fd, file: path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
         if let previous, previous.firstPosition == header.firstPosition, previous.footer.eventCount == footer.eventCount {
             // The same events rewritten (compaction): the index files were not touched, and are already checked.
-            return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: previous.streams, ids: previous.ids)
+            return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: previous.checkedStreams, ids: previous.ids)
         }
         let base = String(path.dropLast(4))
-        let loaded = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
-        // The id index waits for its first use (see `eventIDIndex(of:)`), unless it is rebuilt here anyway: with the
-        // stream index, or when its header is not this version's for this segment, or it is missing (a seal cut short
-        // between its index files), which costs a read of its header, not of the file. Left so, nothing would write
-        // it for a segment an index run covers, and `log verify` would report it for good (found in review); a store
-        // of an older format also still migrates its id indexes on open.
-        let streams: StreamIndexFile
-        var ids: EventIDIndexFile?
-        if let loaded,
+        // Both indexes wait for their first use (see `streamIndex(of:)` and `eventIDIndex(of:)`): an open reads their
+        // headers only. Whatever the headers show (a file missing, cut short, of an older version or of another
+        // segment) is rebuilt here: a seal cut short between the index files leaves the second missing, and left so,
+        // nothing would write an `.eidx` for a segment an index run covers, and `log verify` would report it for good
+        // (found in review); a store of an older format also still migrates its indexes on open.
+        guard StreamIndexFile.headerMatches(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount),
             EventIDIndexFile.headerMatches(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
-        {
-            streams = loaded
-        } else {
-            (streams, ids) = try rebuildIndexes(fd: fd, path: path, header: header, footer: footer)
+        else {
+            let (streams, ids) = try rebuildIndexes(fd: fd, path: path, header: header, footer: footer)
+            return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: streams, ids: ids)
         }
-        return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: streams, ids: ids)
+        return SealedSegment(name: name, path: path, fd: fd, header: header, footer: footer, fileSize: size, streams: nil, ids: nil)
     }
 
     /// Rebuilds a sealed segment's index files from its data (they are missing, stale or damaged). Saving them is
@@ -459,8 +455,27 @@ final class LogState {
         return (streams, ids)
     }
 
+    /// A sealed segment's stream index, checked (its whole file) on first use, and rebuilt from the segment when
+    /// damaged (with its id index, whose file the rebuild writes again too).
+    ///
+    /// - Parameter segment: One of ``sealed``.
+    /// - Returns: The index.
+    /// - Throws: A corruption or I/O error from reading the segment to rebuild it.
+    func streamIndex(of segment: SealedSegment) throws -> StreamIndexFile {
+        if let streams = segment.checkedStreams { return streams }
+        let base = String(segment.path.dropLast(4))
+        if let streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
+            segment.checkedStreams = streams
+            return streams
+        }
+        let rebuilt = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer)
+        segment.checkedStreams = rebuilt.streams
+        if segment.ids == nil { segment.ids = rebuilt.ids }
+        return rebuilt.streams
+    }
+
     /// A sealed segment's event-id index, checked (its whole file) on first use, and rebuilt from the segment when
-    /// missing, stale or damaged, like its stream index on load.
+    /// missing, stale or damaged (with its stream index).
     ///
     /// - Parameter segment: One of ``sealed``.
     /// - Returns: The index.
@@ -472,9 +487,10 @@ final class LogState {
             segment.ids = ids
             return ids
         }
-        let ids = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer).ids
-        segment.ids = ids
-        return ids
+        let rebuilt = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer)
+        segment.ids = rebuilt.ids
+        if segment.checkedStreams == nil { segment.checkedStreams = rebuilt.streams }
+        return rebuilt.ids
     }
 
     /// What answers for an index run's event ids: its `.eidx`, checked (its whole file, and against the checksum its
@@ -763,14 +779,15 @@ final class LogState {
 
     /// A stream's last version in one sealed segment, `nil` when the segment holds none of its events.
     private func lastVersion(of stream: StreamID, hash h: Hash128, in segment: SealedSegment) throws -> UInt64? {
-        guard let first = segment.streams.firstEntry(for: h) else { return nil }
-        if first + 1 >= segment.streams.streamCount || segment.streams.entry(at: first + 1).hash != h {
-            let e = segment.streams.entry(at: first)
+        let streams = try streamIndex(of: segment)
+        guard let first = streams.firstEntry(for: h) else { return nil }
+        if first + 1 >= streams.streamCount || streams.entry(at: first + 1).hash != h {
+            let e = streams.entry(at: first)
             return e.firstVersion + UInt64(e.count) - 1
         }
-        for e in segment.streams.entries(for: h) {
+        for e in streams.entries(for: h) {
             // Two streams share a 128-bit hash: tell them apart by reading the event.
-            let positions = try segment.streams.positions(of: e)
+            let positions = try streams.positions(of: e)
             if try event(at: positions[positions.count - 1]).stream == stream { return e.firstVersion + UInt64(e.count) - 1 }
         }
         return nil
@@ -815,9 +832,10 @@ final class LogState {
         var out: [(UInt64, UInt64)] = []
         let h = Hash128(stream.rawValue)
         func collect(_ segment: SealedSegment) throws {
-            let entries = segment.streams.entries(for: h)
+            let streams = try streamIndex(of: segment)
+            let entries = streams.entries(for: h)
             for e in entries where (e.firstVersion...(e.firstVersion + UInt64(e.count) - 1)).overlaps(versions) {
-                let positions = try segment.streams.positions(of: e)
+                let positions = try streams.positions(of: e)
                 if entries.count > 1, try event(at: positions[0]).stream != stream { continue }
                 for (i, p) in positions.enumerated() { out.append((e.firstVersion + UInt64(i), p)) }
             }

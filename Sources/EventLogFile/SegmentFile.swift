@@ -43,7 +43,10 @@ final class SealedSegment: SegmentFile {
     let header: SegmentHeader
     let footer: SegmentFooter
     let fileSize: UInt64
-    let streams: StreamIndexFile
+    /// The stream index, once checked: loaded on first use (``LogState/streamIndex(of:)``, under the state lock), not
+    /// when the segment is, since checking it reads the whole file (about 4 bytes an event), and a store's reads and
+    /// appends ask only the segments that an index run names for their streams, or that no run covers.
+    var checkedStreams: StreamIndexFile?
     /// The event-id index, once checked: loaded on first use (``LogState/eventIDIndex(of:)``, under the state lock),
     /// not when the segment is, since checking it reads the whole file, and only appends ask it, and only while no
     /// index run covers the segment.
@@ -52,14 +55,14 @@ final class SealedSegment: SegmentFile {
     var firstPosition: UInt64 { header.firstPosition }
     var eventCount: UInt64 { footer.eventCount }
 
-    init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader, footer: SegmentFooter, fileSize: UInt64, streams: StreamIndexFile, ids: EventIDIndexFile?) {
+    init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader, footer: SegmentFooter, fileSize: UInt64, streams: StreamIndexFile?, ids: EventIDIndexFile?) {
         self.name = name
         self.path = path
         self.fd = fd
         self.header = header
         self.footer = footer
         self.fileSize = fileSize
-        self.streams = streams
+        self.checkedStreams = streams
         self.ids = ids
     }
 

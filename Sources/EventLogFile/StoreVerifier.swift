@@ -324,7 +324,9 @@ struct StoreVerifier {
             let segment = segmentStarts.last { $0.first <= later }?.name ?? ""
             problems.append(.init(file: segment, offset: nil, message: "event id \(id.uuidString.lowercased()) appears twice (positions \(earlier) and \(later))"))
         }
-        indexEntries += try verifyRuns(&problems)
+        // The runs are checked against the stream indexes checked above (the data's, where a file did not match it).
+        let checkedStreams = Dictionary(streamSources.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first })
+        indexEntries += try verifyRuns(&problems, checkedStreams: checkedStreams)
         if let h = head, h.nextPosition > nextPosition {
             problems.append(.init(file: LogFormat.headName, offset: 0, message: "head says the log ends before position \(h.nextPosition); the data ends before \(nextPosition)"))
         }
@@ -407,7 +409,7 @@ struct StoreVerifier {
     /// damage; when an upkeep holds the lock, a missing or vanished file is its work, not reported. (Asking for
     /// the lock only on finding a file gone, as before, took a file an upkeep removed and was done with for a
     /// missing one.)
-    private func verifyRuns(_ problems: inout [VerifyReport.Problem]) throws -> UInt64 {
+    private func verifyRuns(_ problems: inout [VerifyReport.Problem], checkedStreams: [String: StreamIndexFile]) throws -> UInt64 {
         guard FileSystem.exists(state.runsDirectory) else { return 0 }
         var checked: UInt64 = 0
         let builder = IndexRunBuilder(dictionaries: state.dictionaries)
@@ -445,7 +447,13 @@ struct StoreVerifier {
                 problems.append(.init(file: file, offset: nil, message: "index run covers positions \(first)-\(last), which do not start and end at sealed segments"))
                 continue
             }
-            guard let expected = try? builder.build(Array(state.sealed[i...j])) else { continue }
+            // Segments past damaged data have no stream source: their own files, if they pass their checks.
+            let segments = Array(state.sealed[i...j])
+            let streams = segments.compactMap { s in
+                checkedStreams[s.name] ?? s.checkedStreams
+                    ?? StreamIndexFile.load(path: String(s.path.dropLast(4)) + ".sidx", segmentFirstPosition: s.firstPosition, segmentEvents: s.eventCount)
+            }
+            guard streams.count == segments.count, let expected = try? builder.build(segments, streams: streams) else { continue }
             for (suffix, bytes) in [(".ridx", expected.streams), (".eidx", expected.ids)] {
                 let runName = LogFormat.runsDirectory + "/" + String(name.dropLast(5)) + suffix
                 guard let actual = try? FileSystem.readFile(state.runsDirectory + "/" + String(name.dropLast(5)) + suffix) else {

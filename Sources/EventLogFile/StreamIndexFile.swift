@@ -71,6 +71,23 @@ struct StreamIndexFile {
         return load(m, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents)
     }
 
+    /// Whether an index file's header names the segment (its first position and event count) and the file's size
+    /// is the one the header implies: what can be known from its first 32 bytes, which an open reads. The body
+    /// (checksum and structure) is checked by ``load(path:segmentFirstPosition:segmentEvents:)`` at first use.
+    static func headerMatches(path: String, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> Bool {
+        guard FileSystem.exists(path), let fd = try? FileDescriptor.open(path, .readOnly), let size = try? fd.size(),
+            let h = try? fd.read(at: 0, count: headerSize), h.count == headerSize
+        else { return false }
+        return h.withUnsafeBytes { b in
+            let streams = UInt64(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
+            let events = UInt64(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
+            let postings = UInt64(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
+            return b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.streamIndexMagic
+                && b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
+                && UInt64(headerSize) + streams * UInt64(entrySize) + postings == size && events == segmentEvents
+        }
+    }
+
     static func load(_ m: MappedFile, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> StreamIndexFile? {
         guard m.bytes.count >= headerSize else { return nil }
         let b = m.bytes

@@ -12,7 +12,14 @@ extension FileEventStore {
             try s.requireIntact()
             // A run lists each of its streams once, where its segments list a busy stream in each of them. The
             // indexes are merged by hash, one cursor each, so counting holds no set of every stream.
-            var sources = s.runs.map { HashMerge.Source($0.streams) }
+            var sources: [HashMerge.Source] = []
+            for run in s.runs {
+                if let streams = s.runStreams(of: run) {
+                    sources.append(HashMerge.Source(streams))
+                } else {
+                    sources += try s.sealed[run.segments].map { HashMerge.Source(try s.streamIndex(of: $0)) }
+                }
+            }
             sources += try s.sealed[s.coveredSegments...].map { HashMerge.Source(try s.streamIndex(of: $0)) }
             if let a = s.active { sources.append(HashMerge.Source(sorted: a.streams.keys.map { Hash128($0.rawValue) }.sorted())) }
             let streamCount = HashMerge.distinctCount(sources)

@@ -749,11 +749,14 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         if sealed || (try? SegmentFooter.readTrailer(fd: a.fd, fileSize: a.fd.size())) != nil { try? FileSystem.removeFile(path) }
     }
 
-    /// Whether enough sealed segments lie beyond the index runs to make another (under the state lock).
+    /// Whether enough sealed segments lie beyond the index runs to make another, or a run in use failed its check
+    /// at first use, and is to be passed over and built again (under the state lock).
     private func indexRunDue(_ s: LogState) -> Bool {
         let size = options.indexRunSegments
+        guard size > 1 else { return false }
+        if s.runs.contains(where: \.isUnusable) { return true }
         let covered = s.coveredSegments
-        return size > 1 && s.sealed.count - covered >= size && indexRunFailedAt != s.sealed[covered].firstPosition
+        return s.sealed.count - covered >= size && indexRunFailedAt != s.sealed[covered].firstPosition
     }
 
     /// Builds index runs over the sealed segments beyond the last run, `indexRunSegments` at a time, each from
@@ -792,7 +795,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 throw EventStoreError.reported(error)
             }
             // Checked here, outside the state lock (it reads both files whole), then taken up under it.
-            let run = IndexRun.load(directory: state.runsDirectory, segments: segments)
+            let run = IndexRun.load(directory: state.runsDirectory, segments: segments).flatMap { run in
+                run.checkedStreams() != nil && run.checkedIDs() != nil ? run : nil
+            }
             let advanced = try withState(writer: false) { s in
                 if let run, s.adopt(run) { return true }
                 s.loadRuns()

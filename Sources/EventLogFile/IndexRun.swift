@@ -18,7 +18,16 @@ final class IndexRun {
     let segmentCount: Int
     let firstPosition: UInt64
     let lastPosition: UInt64
-    let streams: RunStreamIndexFile
+    /// The identity of the segments the run was built from (``identity(of:)``), which its `.ridx` header carries.
+    let identity: UInt64
+    /// The `.ridx` file's path.
+    let streamsPath: String
+    /// The stream index once checked (its whole file), which waits for the first stream lookup that needs it (see
+    /// ``LogState/runStreams(of:)``): checking it reads about 32 bytes a stream the run holds, which on a store of
+    /// many short streams (an order or a booking each) is as much as the events.
+    var streams: RunStreamIndexFile?
+    /// Whether the `.ridx` body failed its check at first use: lookups then ask the run's segments.
+    var streamsUnusable = false
     /// The `.eidx` file's path.
     let idsPath: String
     /// The checksum of the `.eidx` body that the `.ridx` names (and the `.eidx` header carries, checked at load).
@@ -30,18 +39,52 @@ final class IndexRun {
     /// Whether the `.eidx` body failed its check at first use: lookups then ask the run's segments.
     var idsUnusable = false
 
-    init(firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, streams: RunStreamIndexFile, idsPath: String, idsChecksum: UInt32) {
+    init(
+        firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, identity: UInt64, streamsPath: String,
+        idsPath: String, idsChecksum: UInt32
+    ) {
         self.firstSegment = firstSegment
         self.segmentCount = segmentCount
         self.firstPosition = firstPosition
         self.lastPosition = lastPosition
-        self.streams = streams
+        self.identity = identity
+        self.streamsPath = streamsPath
         self.idsPath = idsPath
         self.idsChecksum = idsChecksum
     }
 
     /// The number of events the run covers.
     var eventCount: UInt64 { lastPosition - firstPosition + 1 }
+
+    /// Whether either file failed its check at first use: the next ``LogState/loadRuns()`` passes the run over.
+    var isUnusable: Bool { streamsUnusable || idsUnusable }
+
+    /// Where the run's segments are in the store's list of sealed segments.
+    var segments: Range<Int> { firstSegment..<(firstSegment + segmentCount) }
+
+    /// Checks the `.ridx` body, unless done: `nil` when it fails (see ``LogState/runStreams(of:)``).
+    func checkedStreams() -> RunStreamIndexFile? {
+        if let streams { return streams }
+        guard !streamsUnusable else { return nil }
+        streams = RunStreamIndexFile.load(
+            path: streamsPath, runFirstPosition: firstPosition, runLastPosition: lastPosition, segmentCount: segmentCount,
+            identity: identity, idsChecksum: idsChecksum)
+        streamsUnusable = streams == nil
+        return streams
+    }
+
+    /// Checks the `.eidx` body, unless done: `nil` when it fails (see ``LogState/eventIDProbes(of:)``).
+    func checkedIDs() -> EventIDIndexFile? {
+        if let ids { return ids }
+        guard !idsUnusable else { return nil }
+        if let loaded = EventIDIndexFile.load(path: idsPath, segmentFirstPosition: firstPosition, segmentEvents: eventCount),
+            loaded.checksum == idsChecksum
+        {
+            ids = loaded
+        }
+        idsUnusable = ids == nil
+        return ids
+    }
 
     /// The run's file name without extension: both positions in 20 digits.
     static func baseName(firstPosition: UInt64, lastPosition: UInt64) -> String {
@@ -79,8 +122,9 @@ final class IndexRun {
     }
 
     /// Loads and checks a run's two files against the segments it claims to cover; `nil` when either is missing,
-    /// damaged, or was built from other segments or another id index. Of the `.eidx` only the header is read here:
-    /// its body is checked at the first lookup (``LogState/eventIDProbes(of:)``).
+    /// damaged, or was built from other segments or another id index. Only the headers are read here: the bodies
+    /// are checked at the first lookup that needs each (``LogState/runStreams(of:)``, ``LogState/eventIDProbes(of:)``),
+    /// or by ``checkedStreams()`` and ``checkedIDs()``.
     ///
     /// - Parameters:
     ///   - directory: The `runs` directory.
@@ -91,14 +135,13 @@ final class IndexRun {
         guard let first = segments.first, let last = segments.last else { return nil }
         let base = directory + "/" + baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
         let events = last.lastPosition - first.firstPosition + 1
+        let identity = identity(of: segments)
         guard let idsChecksum = EventIDIndexFile.checksumIfHeaderMatches(path: base + ".eidx", segmentFirstPosition: first.firstPosition, segmentEvents: events),
-            let streams = RunStreamIndexFile.load(
-                path: base + ".ridx", runFirstPosition: first.firstPosition, runLastPosition: last.lastPosition, segmentCount: segments.count,
-                identity: identity(of: segments),
-                idsChecksum: idsChecksum)
+            RunStreamIndexFile.headerMatches(
+                path: base + ".ridx", runFirstPosition: first.firstPosition, segmentCount: segments.count, identity: identity, idsChecksum: idsChecksum)
         else { return nil }
         return IndexRun(
             firstSegment: segments.startIndex, segmentCount: segments.count, firstPosition: first.firstPosition,
-            lastPosition: last.lastPosition, streams: streams, idsPath: base + ".eidx", idsChecksum: idsChecksum)
+            lastPosition: last.lastPosition, identity: identity, streamsPath: base + ".ridx", idsPath: base + ".eidx", idsChecksum: idsChecksum)
     }
 }

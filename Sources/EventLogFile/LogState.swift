@@ -226,7 +226,8 @@ final class LogState {
 
     /// Takes up the index runs on disk that cover the oldest sealed segments: from the first segment on, the
     /// longest valid run starting at each run's end. Damaged or stale run files are passed over (lookups then ask
-    /// the segments), and the writer's upkeep builds them again. Runs already loaded are kept, not checked again.
+    /// the segments), and the writer's upkeep builds them again. Only the files' headers are read here (their bodies
+    /// at first use). Runs already loaded are kept, not checked again, unless one failed its check at first use.
     /// A `runs` directory that cannot be listed (missing, or damaged) means no runs: they are derived data, and
     /// must never fail the refresh that opens, reads and appends.
     func loadRuns() {
@@ -246,7 +247,9 @@ final class LogState {
         runs: while next < sealed.count, let candidates = ends[sealed[next].firstPosition] {
             for last in candidates.sorted(by: >) {
                 guard let end = segmentEnding[last] else { continue }
-                if let known = runs.first(where: { $0.firstSegment == next && $0.lastPosition == last }) {
+                // A run that failed a check at first use is not kept: its damaged file was removed, so it is passed
+                // over from here on, and the upkeep builds it again.
+                if let known = runs.first(where: { $0.firstSegment == next && $0.lastPosition == last && !$0.isUnusable }) {
                     loaded.append(known)
                 } else if let run = IndexRun.load(directory: runsDirectory, segments: sealed[next...end]) {
                     loaded.append(run)
@@ -502,18 +505,22 @@ final class LogState {
     /// - Returns: The probes, oldest first.
     /// - Throws: A corruption or I/O error from rebuilding a segment's id index.
     func eventIDProbes(of run: IndexRun) throws -> [EventIDIndexFile.Probe] {
-        if let ids = run.ids { return [ids.probe] }
-        if !run.idsUnusable {
-            if let ids = EventIDIndexFile.load(path: run.idsPath, segmentFirstPosition: run.firstPosition, segmentEvents: run.eventCount),
-                ids.checksum == run.idsChecksum
-            {
-                run.ids = ids
-                return [ids.probe]
-            }
-            run.idsUnusable = true
-            try? FileSystem.removeFile(run.idsPath)
-        }
-        return try sealed[run.firstSegment..<(run.firstSegment + run.segmentCount)].map { try eventIDIndex(of: $0).probe }
+        let unchecked = run.ids == nil && !run.idsUnusable
+        if let ids = run.checkedIDs() { return [ids.probe] }
+        if unchecked { try? FileSystem.removeFile(run.idsPath) }
+        return try sealed[run.segments].map { try eventIDIndex(of: $0).probe }
+    }
+
+    /// An index run's stream index, checked (its whole file) at the first call; `nil` when that check fails, and
+    /// lookups then ask the run's segments. The damaged file is then removed, as for ``eventIDProbes(of:)``.
+    ///
+    /// - Parameter run: One of ``runs``.
+    /// - Returns: The index, or `nil`.
+    func runStreams(of run: IndexRun) -> RunStreamIndexFile? {
+        let unchecked = run.streams == nil && !run.streamsUnusable
+        if let streams = run.checkedStreams() { return streams }
+        if unchecked { try? FileSystem.removeFile(run.streamsPath) }
+        return nil
     }
 
     /// The index files' bytes for a sealed segment, from its data.
@@ -767,10 +774,16 @@ final class LogState {
             if let v = try lastVersion(of: stream, hash: h, in: segment) { return v }
         }
         for run in runs.reversed() {
-            guard let e = run.streams.entry(for: h) else { continue }
+            guard let streams = runStreams(of: run) else {
+                for segment in sealed[run.segments].reversed() {
+                    if let v = try lastVersion(of: stream, hash: h, in: segment) { return v }
+                }
+                continue
+            }
+            guard let e = streams.entry(for: h) else { continue }
             if let v = e.lastVersion { return v }
             // The hash is two streams' within the run: ask the segments holding it.
-            for o in try run.streams.segmentOrdinals(of: e).reversed() {
+            for o in try streams.segmentOrdinals(of: e).reversed() {
                 if let v = try lastVersion(of: stream, hash: h, in: sealed[run.firstSegment + o]) { return v }
             }
         }
@@ -842,8 +855,12 @@ final class LogState {
         }
         // A run names the segments holding the stream, so a read skips the others.
         for run in runs {
-            guard let e = run.streams.entry(for: h) else { continue }
-            for o in try run.streams.segmentOrdinals(of: e) { try collect(sealed[run.firstSegment + o]) }
+            guard let streams = runStreams(of: run) else {
+                for segment in sealed[run.segments] { try collect(segment) }
+                continue
+            }
+            guard let e = streams.entry(for: h) else { continue }
+            for o in try streams.segmentOrdinals(of: e) { try collect(sealed[run.firstSegment + o]) }
         }
         for segment in sealed[coveredSegments...] { try collect(segment) }
         if let s = active?.streams[stream], versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {

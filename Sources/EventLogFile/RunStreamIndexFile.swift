@@ -101,19 +101,39 @@ struct RunStreamIndexFile {
             idsChecksum: idsChecksum)
     }
 
+    /// Whether a file's header is this version's and binds it to the run (first position, segment count, the
+    /// segments' identity, the `.eidx` checksum), and the file's size is the one the header implies: what can be
+    /// known from its first 48 bytes, which an open reads. The body is checked by
+    /// ``load(path:runFirstPosition:runLastPosition:segmentCount:identity:idsChecksum:)`` at first use.
+    static func headerMatches(path: String, runFirstPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32) -> Bool {
+        guard FileSystem.exists(path), let fd = try? FileDescriptor.open(path, .readOnly), let size = try? fd.size(),
+            let h = try? fd.read(at: 0, count: headerSize), h.count == headerSize
+        else { return false }
+        return h.withUnsafeBytes { b in
+            headerFits(b, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum)
+                && UInt64(headerSize) + UInt64(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian) * UInt64(entrySize)
+                    + UInt64(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian) == size
+        }
+    }
+
+    private static func headerFits(
+        _ b: UnsafeRawBufferPointer, runFirstPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32
+    ) -> Bool {
+        b.count >= headerSize && b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.runStreamIndexMagic
+            && b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version
+            && b.loadUnaligned(fromByteOffset: 6, as: UInt16.self) == 0
+            && b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == runFirstPosition
+            && Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian) == segmentCount
+            && b.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian == identity
+            && b.loadUnaligned(fromByteOffset: 40, as: UInt32.self).littleEndian == idsChecksum
+            && b.loadUnaligned(fromByteOffset: 44, as: UInt32.self) == 0
+    }
+
     static func load(
         _ m: MappedFile, runFirstPosition: UInt64, runLastPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32
     ) -> RunStreamIndexFile? {
         let b = m.bytes
-        guard b.count >= headerSize, b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.runStreamIndexMagic,
-            b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version,
-            b.loadUnaligned(fromByteOffset: 6, as: UInt16.self) == 0,
-            b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == runFirstPosition,
-            Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian) == segmentCount,
-            b.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian == identity,
-            b.loadUnaligned(fromByteOffset: 40, as: UInt32.self).littleEndian == idsChecksum,
-            b.loadUnaligned(fromByteOffset: 44, as: UInt32.self) == 0
-        else { return nil }
+        guard headerFits(b, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum) else { return nil }
         let streams = Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
         let listBytes = Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
         guard headerSize + streams * entrySize + listBytes == b.count else { return nil }

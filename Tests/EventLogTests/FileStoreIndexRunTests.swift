@@ -126,13 +126,14 @@ import Testing
         #expect(try store.verify().problems == [])
     }
 
-    @Test func `a damaged run is passed over, reported by verify, and built again`() async throws {
+    /// A header that does not fit (here the segments' identity) is seen at open: the run is passed over.
+    @Test func `a run whose header does not fit is passed over at open, reported by verify, and built again`() async throws {
         let dir = TemporaryDirectory()
         let written = try await Self.filledStore(dir)
         let runs = dir.path + "/runs/"
         let second = runs + "00000000000000000018-00000000000000000035.ridx"
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: second)))
-        bytes[bytes.count - 1] ^= 0x01
+        bytes[32] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: second))
 
         let store = try FileEventStore.open(path: dir.path, options: Self.options)
@@ -153,10 +154,46 @@ import Testing
         #expect(try store.verify().problems == [])
     }
 
+    /// The body of a `.ridx` (about 32 bytes a stream the run holds) is checked at the first stream lookup, not at
+    /// open. Damaged there, lookups ask the run's segments, the file is removed, and the writer's next upkeep passes
+    /// the run over and builds it again, within the same process.
+    @Test func `a run's stream index is checked at the first stream lookup, and when damaged the segments answer and it is built again`() async throws {
+        let dir = TemporaryDirectory()
+        let written = try await Self.filledStore(dir)
+        let ridx = dir.path + "/runs/00000000000000000018-00000000000000000035.ridx"
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: ridx)))
+        bytes[bytes.count - 1] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: ridx))
+
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        func checked() throws -> [Bool] { try store.withState(writer: false) { s in s.runs.map { $0.streams != nil } } }
+        #expect(try checked() == Array(repeating: false, count: 6), "the open reads the headers only")
+        let problems = try store.verify().problems
+        #expect(problems.map(\.file) == ["runs/00000000000000000018-00000000000000000035.ridx"])
+
+        for (s, ids) in written.streams {
+            #expect(try await store.streamVersion(of: s) == UInt64(ids.count - 1))
+            #expect(try await store.events(of: s).map(\.id) == ids)
+        }
+        #expect(try checked() == [true, false, true, true, true, true])
+        #expect(try store.withState(writer: false) { s in s.runs[1].isUnusable })
+        #expect(!FileManager.default.fileExists(atPath: ridx), "removed, so that no open takes the run up")
+        #expect(try store.stats().streams == UInt64(written.streams.count), "counted through the run's segments")
+        try await Self.expectAnswers(store, written)
+
+        // The next append's upkeep passes the run over and builds it again.
+        _ = try await store.append(to: "busy-2", [event()])
+        store.close()
+        #expect(try store.withState(writer: false) { s in s.runs.contains(where: \.isUnusable) } == false)
+        #expect(try store.stats().indexedSegments == 18)
+        #expect(try store.verify().problems == [])
+        #expect(FileManager.default.fileExists(atPath: ridx))
+    }
+
     /// A run's `.eidx` is the largest index file (about 6.5 bytes an event it covers), and only id lookups (appends)
     /// need it, so an open reads its header alone and the first lookup checks the rest. Damaged there, the lookup
     /// asks the run's segments, and the file is removed so that the next open passes the run over and the upkeep
-    /// builds it again.
+    /// builds it again (a writer's own upkeep does so at once, as the next test shows for the `.ridx`).
     @Test func `a run's id index is checked at the first id lookup, and when damaged the segments answer and it is built again`() async throws {
         let dir = TemporaryDirectory()
         let written = try await Self.filledStore(dir)
@@ -165,7 +202,10 @@ import Testing
         bytes[bytes.count - 1] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: eidx))
 
-        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        // This process uses the runs it finds but builds none (so no upkeep rebuilds the run behind the checks).
+        var usingRuns = Self.options
+        usingRuns.indexRunSegments = 0
+        let store = try FileEventStore.open(path: dir.path, options: usingRuns)
         func checked() throws -> [Bool] { try store.withState(writer: false) { s in s.runs.map { $0.ids != nil } } }
         #expect(try store.stats().indexRuns == 6, "the header fits, so the run is taken up")
         for (s, ids) in written.streams { #expect(try await store.events(of: s).map(\.id) == ids) }

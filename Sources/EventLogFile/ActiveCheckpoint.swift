@@ -15,7 +15,10 @@ import PawtrailIO
 /// back with the checksum it names. Anything else is passed over, and the open scans the segment as before.
 ///
 /// The event ids stay in the mapped file, sorted by their 64-bit key (``EventIDIndexFile/key(_:)``) for a binary
-/// search: building a dictionary of them was most of a scan's cost.
+/// search: building a dictionary of them was most of a scan's cost. So do the streams, found by bisecting their ids'
+/// bytes (the file's order): decoding each into a dictionary (a string, an array and a hash insert each) was most of
+/// an open's cost on a segment of many short streams (an order or a booking each), and the first event indexed
+/// after the checkpoint for a stream copies just that one out (``ActiveSegment``).
 ///
 /// Layout: header (magic u32, version u16, reserved u16, segment first position u64, device u64, inode u64, covered
 /// end u64, event count u64, raw bytes u64, last recorded-at i64 in microseconds, frame count u32, stream count u32,
@@ -41,15 +44,108 @@ final class ActiveCheckpoint {
     }
 
     let mapped: MappedFile
+    /// What the checkpoint covers, without its streams (see ``stream(_:)`` and ``fullContent()``).
     let content: Content
     private let idsOffset: Int
     let idCount: Int
+    /// Where each stream's entry starts in the mapped file, in the file's order (by the bytes of the stream ids).
+    private let streamOffsets: [UInt32]
 
-    private init(mapped: MappedFile, content: Content, idsOffset: Int, idCount: Int) {
+    private init(mapped: MappedFile, content: Content, idsOffset: Int, idCount: Int, streamOffsets: [UInt32]) {
         self.mapped = mapped
         self.content = content
         self.idsOffset = idsOffset
         self.idCount = idCount
+        self.streamOffsets = streamOffsets
+    }
+
+    // MARK: - Streams
+
+    /// The number of streams the checkpoint holds.
+    var streamCount: Int { streamOffsets.count }
+
+    /// A stream's entry, read from where the load checked it.
+    private func streamEntry(at i: Int) -> (name: UnsafeRawBufferPointer, stream: ActiveSegment.Stream) {
+        var r = ByteReader(mapped.bytes, offset: Int(streamOffsets[i]))
+        do {
+            let name = try r.readView(try r.readLength())
+            let firstVersion = try r.readVarint()
+            let count = Int(try r.readVarint())
+            var positions: [UInt64] = []
+            positions.reserveCapacity(count)
+            var p = content.firstPosition
+            for _ in 0..<count {
+                p += try r.readVarint()
+                positions.append(p)
+            }
+            return (name, ActiveSegment.Stream(firstVersion: firstVersion, positions: positions))
+        } catch {
+            // The file is mapped read-only and replaced only by renaming another over it: what the load checked
+            // stays as it was.
+            preconditionFailure("a checkpoint stream entry checked at load no longer decodes: \(error)")
+        }
+    }
+
+    /// The name of the i-th stream, without decoding the rest of its entry.
+    private func streamName(at i: Int) -> UnsafeRawBufferPointer {
+        var r = ByteReader(mapped.bytes, offset: Int(streamOffsets[i]))
+        guard let n = try? r.readLength(), let name = try? r.readView(n) else {
+            preconditionFailure("a checkpoint stream name checked at load no longer decodes")
+        }
+        return name
+    }
+
+    /// A stream's first version and positions in the events the checkpoint covers, `nil` when it has none there.
+    func stream(_ id: StreamID) -> ActiveSegment.Stream? {
+        var key = id.rawValue
+        return key.withUTF8 { utf8 -> ActiveSegment.Stream? in
+            let k = UnsafeRawBufferPointer(utf8)
+            var lo = 0
+            var hi = streamOffsets.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Self.compare(streamName(at: mid), k) < 0 { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < streamOffsets.count, Self.compare(streamName(at: lo), k) == 0 else { return nil }
+            return streamEntry(at: lo).stream
+        }
+    }
+
+    /// Visits every stream the checkpoint holds, in the order of their ids' bytes.
+    func forEachStream(_ body: (StreamID, ActiveSegment.Stream) throws -> Void) rethrows {
+        for i in 0..<streamOffsets.count {
+            let (name, stream) = streamEntry(at: i)
+            try body(StreamID(unchecked: String(decoding: name, as: UTF8.self)), stream)
+        }
+    }
+
+    /// The hash of every stream id the checkpoint holds (``Hash128``, as the stream indexes key them), from the
+    /// bytes in the file.
+    func streamHashes() -> [Hash128] {
+        (0..<streamOffsets.count).map { Hash128(bytes: streamName(at: $0)) }
+    }
+
+    /// ``content`` with every stream decoded: what a checkpoint built on this one starts from.
+    func fullContent() -> Content {
+        var c = content
+        c.streams.reserveCapacity(streamOffsets.count)
+        forEachStream { c.streams[$0] = $1 }
+        return c
+    }
+
+    /// Byte order of two stream ids (memcmp, then the shorter first): the order the file keeps them in.
+    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let n = min(a.count, b.count)
+        if n > 0 {
+            let c = memcmp(a.baseAddress!, b.baseAddress!, n)
+            if c != 0 { return Int(c) }
+        }
+        return a.count - b.count
+    }
+
+    /// Whether bytes are valid UTF-8, at the cost of a scan when they are ASCII (stream ids mostly are).
+    private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// The checkpoint file of a segment file.
@@ -198,6 +294,7 @@ final class ActiveCheckpoint {
                 == checksum(header: UnsafeRawBufferPointer(rebasing: b[..<headerSize]), body: UnsafeRawBufferPointer(rebasing: b[headerSize...]))
         else { return nil }
         var content = Content(firstPosition: firstPosition)
+        var streamOffsets: [UInt32] = []
         content.coveredEnd = b.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian
         let eventCount = b.loadUnaligned(fromByteOffset: 40, as: UInt64.self).littleEndian
         content.rawBytes = b.loadUnaligned(fromByteOffset: 48, as: UInt64.self).littleEndian
@@ -236,38 +333,36 @@ final class ActiveCheckpoint {
             }
             guard end == content.coveredEnd, next - firstPosition == eventCount else { return nil }
             var seen = [Bool](repeating: false, count: Int(eventCount))
-            var previousID: String?
-            content.streams.reserveCapacity(streamCount)
+            var previousName: UnsafeRawBufferPointer?
+            streamOffsets.reserveCapacity(streamCount)
             for _ in 0..<streamCount {
-                let name = try r.readLengthPrefixedString()
+                streamOffsets.append(UInt32(r.offset))
+                let name = try r.readView(try r.readLength())
                 let firstVersion = try r.readVarint()
                 let count = try r.readVarint()
-                guard !name.isEmpty, count > 0, count <= eventCount, firstVersion <= UInt64.max - count,
-                    previousID.map({ $0.utf8.lexicographicallyPrecedes(name.utf8) }) ?? true
+                guard name.count > 0, count > 0, count <= eventCount, firstVersion <= UInt64.max - count,
+                    previousName.map({ compare($0, name) < 0 }) ?? true, isValidUTF8(name)
                 else { return nil }
-                previousID = name
-                var positions: [UInt64] = []
-                positions.reserveCapacity(Int(count))
+                previousName = name
                 var p = firstPosition
+                var first: UInt64?
                 for i in 0..<Int(count) {
                     let delta = try r.readVarint()
                     guard i == 0 || delta > 0, delta < eventCount, p - firstPosition + delta < eventCount else { return nil }
                     p += delta
                     guard !seen[Int(p - firstPosition)] else { return nil }
                     seen[Int(p - firstPosition)] = true
-                    positions.append(p)
+                    if first == nil { first = p }
                 }
                 // A stream's version never exceeds its position (each earlier version is an earlier event): a first
                 // version past it would leave the versions of the events after the checkpoint beyond UInt64.
-                guard firstVersion <= positions[0] else { return nil }
-                content.streams[StreamID(unchecked: name)] =
-                    ActiveSegment.Stream(firstVersion: firstVersion, positions: positions)
+                guard let first, firstVersion <= first else { return nil }
             }
-            guard r.isAtEnd, content.streams.count == streamCount, !seen.contains(false) else { return nil }
+            guard r.isAtEnd, !seen.contains(false) else { return nil }
         } catch {
             return nil
         }
-        let checkpoint = ActiveCheckpoint(mapped: m, content: content, idsOffset: idsOffset, idCount: Int(eventCount))
+        let checkpoint = ActiveCheckpoint(mapped: m, content: content, idsOffset: idsOffset, idCount: Int(eventCount), streamOffsets: streamOffsets)
         var seen = [Bool](repeating: false, count: Int(eventCount))
         var previous: (key: UInt64, position: UInt64)?
         for i in 0..<Int(eventCount) {
@@ -299,7 +394,7 @@ final class ActiveCheckpoint {
         segment: String, fd: FileDescriptor, firstPosition: UInt64, upTo end: UInt64, previous: ActiveCheckpoint?,
         decompressor: ZstdDecompressor, dictionaries: DictionarySet
     ) throws -> [UInt8]? {
-        var content = previous?.content ?? Content(firstPosition: firstPosition)
+        var content = previous?.fullContent() ?? Content(firstPosition: firstPosition)
         var ids: [(key: UInt64, position: UInt64)] = []
         if let previous {
             ids.reserveCapacity(previous.idCount)

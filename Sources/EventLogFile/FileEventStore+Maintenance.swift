@@ -21,7 +21,7 @@ extension FileEventStore {
                 }
             }
             sources += try s.sealed[s.coveredSegments...].map { HashMerge.Source(try s.streamIndex(of: $0)) }
-            if let a = s.active { sources.append(HashMerge.Source(sorted: a.streams.keys.map { Hash128($0.rawValue) }.sorted())) }
+            if let a = s.active { sources.append(HashMerge.Source(sorted: a.streamHashes().sorted())) }
             let streamCount = HashMerge.distinctCount(sources)
             var segmentBytes: UInt64 = 0
             var indexBytes: UInt64 = 0
@@ -186,7 +186,7 @@ struct SegmentInspector {
         var indexStreams = sidx?.streamCount ?? 0
         var indexIDs = eidx?.count ?? 0
         if footer == nil, let a = state.active, a.firstPosition == header.firstPosition {
-            indexStreams = a.streams.count
+            indexStreams = a.streamCount
             indexIDs = a.eventIDCount
         }
         return SegmentInspection(

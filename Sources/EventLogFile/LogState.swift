@@ -687,11 +687,10 @@ final class LogState {
             throw error
         }
         let base = String(a.path.dropLast(4))
-        let order = a.streams.keys.sorted()
         // The segment is sealed once its footer is durable; its index files are derived data, rebuilt from it
         // on load if writing them fails here.
         try? FileSystem.writeAtomically(
-            StreamIndexFile.encode(segmentFirstPosition: a.firstPosition, streams: order.map { ($0, a.streams[$0]!.firstVersion, a.streams[$0]!.positions) }),
+            StreamIndexFile.encode(segmentFirstPosition: a.firstPosition, streams: a.allStreams().map { ($0.id, $0.stream.firstVersion, $0.stream.positions) }),
             to: base + ".sidx", sync: false)
         try? FileSystem.writeAtomically(
             EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.idKeys()),
@@ -767,7 +766,7 @@ final class LogState {
 
     /// The current version of a stream.
     func currentVersion(_ stream: StreamID) throws -> UInt64? {
-        if let s = active?.streams[stream] { return s.lastVersion }
+        if let s = active?.stream(stream) { return s.lastVersion }
         let h = Hash128(stream.rawValue)
         let covered = coveredSegments
         for segment in sealed[covered...].reversed() {
@@ -863,7 +862,7 @@ final class LogState {
             for o in try streams.segmentOrdinals(of: e) { try collect(sealed[run.firstSegment + o]) }
         }
         for segment in sealed[coveredSegments...] { try collect(segment) }
-        if let s = active?.streams[stream], versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {
+        if let s = active?.stream(stream), versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {
             let lo = Int(versions.lowerBound > s.firstVersion ? versions.lowerBound - s.firstVersion : 0)
             let hi = Int(min(versions.upperBound, s.lastVersion) - s.firstVersion)
             for i in lo...hi { out.append((s.firstVersion + UInt64(i), s.positions[i])) }

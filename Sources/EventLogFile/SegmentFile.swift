@@ -154,7 +154,11 @@ final class ActiveSegment: SegmentFile {
     /// flushing a commit into them does not also have to journal a new file size.
     var allocatedEnd: UInt64
     var frames: [FrameRef] = []
-    var streams: [StreamID: Stream] = [:]
+    /// The streams with events after the checkpoint (every stream without one), each whole: a stream the checkpoint
+    /// also holds is copied from it when its first event after it is indexed. Ask ``stream(_:)``, which looks in both.
+    private(set) var recentStreams: [StreamID: Stream] = [:]
+    /// How many of ``recentStreams`` were copied from the checkpoint.
+    private var recentStreamsFromCheckpoint = 0
     /// The ids of the events after the checkpoint (all of them without one).
     var eventIDs: [UUID: UInt64] = [:]
     /// The checkpoint the index started from, which keeps the ids of the events it covers.
@@ -207,12 +211,53 @@ final class ActiveSegment: SegmentFile {
         let c = checkpoint.content
         self.checkpoint = checkpoint
         frames = c.frames
-        streams = c.streams
         rawBytes = c.rawBytes
         eventCount = c.eventCount
         lastRecordedAt = c.lastRecordedAt
         endOffset = c.coveredEnd
         checkpointedEvents = c.eventCount
+    }
+
+    /// A stream's first version and positions in the segment, `nil` when it has no events here.
+    func stream(_ id: StreamID) -> Stream? {
+        recentStreams[id] ?? checkpoint?.stream(id)
+    }
+
+    /// The number of streams with events in the segment.
+    var streamCount: Int { recentStreams.count + (checkpoint?.streamCount ?? 0) - recentStreamsFromCheckpoint }
+
+    /// Every stream with events in the segment, sorted by id.
+    func allStreams() -> [(id: StreamID, stream: Stream)] {
+        var out: [(id: StreamID, stream: Stream)] = []
+        out.reserveCapacity(streamCount)
+        checkpoint?.forEachStream { id, s in if recentStreams[id] == nil { out.append((id, s)) } }
+        for (id, s) in recentStreams { out.append((id, s)) }
+        out.sort { $0.id < $1.id }
+        return out
+    }
+
+    /// The hash (``Hash128``) of every stream id with events in the segment, unsorted.
+    func streamHashes() -> [Hash128] {
+        var out = recentStreams.keys.map { Hash128($0.rawValue) }
+        if let checkpoint {
+            // A stream copied out of the checkpoint is in both: counted once.
+            let copied = Set(recentStreams.keys.filter { checkpoint.stream($0) != nil }.map { Hash128($0.rawValue) })
+            out += checkpoint.streamHashes().filter { !copied.contains($0) }
+        }
+        return out
+    }
+
+    /// Adds an event's position to its stream.
+    private func append(_ position: UInt64, version: UInt64, to id: StreamID) {
+        if let i = recentStreams.index(forKey: id) {
+            recentStreams.values[i].positions.append(position)
+        } else if var s = checkpoint?.stream(id) {
+            s.positions.append(position)
+            recentStreams[id] = s
+            recentStreamsFromCheckpoint += 1
+        } else {
+            recentStreams[id] = Stream(firstVersion: version, positions: [position])
+        }
     }
 
     /// The number of event ids indexed.
@@ -238,7 +283,7 @@ final class ActiveSegment: SegmentFile {
     func index(frame ref: FrameRef, header: FrameHeader, events: ArraySlice<AppendPlanner.PlannedEvent>) {
         var position = ref.firstPosition
         for e in events {
-            streams[e.stream, default: Stream(firstVersion: e.version, positions: [])].positions.append(position)
+            append(position, version: e.version, to: e.stream)
             eventIDs[e.event.id] = position
             position += 1
         }
@@ -266,7 +311,7 @@ final class ActiveSegment: SegmentFile {
             }
         }
         for (stream, version, id, position) in decoded {
-            streams[stream, default: Stream(firstVersion: version, positions: [])].positions.append(position)
+            append(position, version: version, to: stream)
             eventIDs[id] = position
         }
         record(ref, header)

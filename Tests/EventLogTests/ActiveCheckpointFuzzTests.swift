@@ -309,7 +309,7 @@ import Testing
         do {
             let fd = try FileDescriptor.open(base.path + segmentName, .readOnly)
             let checkpoint = try #require(ActiveCheckpoint.decode(try MappedFile(path: ActiveCheckpointTests.checkpointPath(base)), firstPosition: 0, file: try fd.fileID()))
-            good = checkpoint.content
+            good = checkpoint.fullContent()
             goodIDs = (0..<checkpoint.idCount).map { checkpoint.idEntry(at: $0) }
             goodBytes = try #require(ActiveCheckpoint.encode(good, ids: goodIDs, file: try fd.fileID()))
         }

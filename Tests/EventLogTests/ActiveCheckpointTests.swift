@@ -160,7 +160,7 @@ import Testing
     @Test(arguments: PlantedCheckpoint.allCases)
     func `a checkpoint planted with a valid checksum but a wrong structure is refused`(_ planted: PlantedCheckpoint) async throws {
         let (dir, path, fd, good) = try await Self.checkpointed()
-        var content = good.content
+        var content = good.fullContent()
         var ids = (0..<good.idCount).map { good.idEntry(at: $0) }
         switch planted {
         case .frameMissing: content.frames.removeFirst()
@@ -182,9 +182,57 @@ import Testing
         case frameMissing, positionTwice, positionOutside, idsUnsorted, idMissing, endPastLastFrame
     }
 
+    /// The streams stay in the mapped checkpoint, found by bisecting their ids' bytes, so their order and their
+    /// bytes are checked at load as the dictionary's keys were: planted here byte by byte (the encoder cannot write
+    /// either), with the checksum made valid again.
+    /// (toy-1, the last id, keeps its place with its last byte 0xFF: only the UTF-8 check refuses it.)
+    @Test(arguments: [("pet-1", UInt8(ascii: "3")), ("toy-1", 0xFF)])
+    func `a checkpoint whose stream ids are out of order or not UTF-8 is refused`(_ id: String, lastByte: UInt8) async throws {
+        let (dir, path, fd, _) = try await Self.checkpointed()
+        defer { withExtendedLifetime(dir) {} }
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        let name = Array(id.utf8)
+        let at = try #require((0...(bytes.count - name.count)).first { Array(bytes[$0..<($0 + name.count)]) == name && bytes[$0 - 1] == 5 })
+        bytes[at + 4] = lastByte
+        var crc = CRC32C()
+        bytes.withUnsafeBytes { b in
+            crc.update(UnsafeRawBufferPointer(rebasing: b[..<(ActiveCheckpoint.headerSize - 4)]))
+            crc.update(UnsafeRawBufferPointer(rebasing: b[ActiveCheckpoint.headerSize...]))
+        }
+        withUnsafeBytes(of: crc.value.littleEndian) { for (i, v) in $0.enumerated() { bytes[ActiveCheckpoint.headerSize - 4 + i] = v } }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(ActiveCheckpoint.decode(try MappedFile(path: path), firstPosition: 0, file: try fd.fileID()) == nil)
+    }
+
+    /// An open from a checkpoint decodes no stream: a lookup reads the one it asks for from the mapped file, and the
+    /// first event indexed after the checkpoint for a stream copies that stream out, alone.
+    @Test func `streams stay in the checkpoint until an append copies out its own`() async throws {
+        let dir = try await Self.filled()
+        let reopened = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer { reopened.close() }
+        func recent() throws -> [String] {
+            try reopened.withState(writer: false) { s in s.active!.recentStreams.keys.map(\.rawValue).sorted() }
+        }
+        let covered = try #require(try Self.adoptedEvents(reopened))
+        // Those after the checkpoint are indexed from the frames, the rest stay in the file.
+        let after = try await reopened.readAll(.all, from: covered).map(\.stream.rawValue)
+        #expect(try recent() == Set(after).sorted())
+        #expect(try await reopened.streamVersion(of: stream("pet-3")) == 4)
+        #expect(try await reopened.events(of: stream("pet-3")).map(\.version) == [0, 1, 2, 3, 4])
+        #expect(try reopened.stats().streams == 7)
+
+        let appended = try await reopened.append(to: stream("pet-3"), expected: .exact(4), [event()])
+        #expect(appended.streams.first?.version == 5)
+        #expect(try recent() == (Set(after).union(["pet-3"])).sorted(), "pet-3 copied out, with its versions")
+        _ = try await reopened.append(to: stream("bowl-1"), expected: .noStream, [event()])
+        #expect(try reopened.stats().streams == 8, "each stream counted once, wherever it is")
+        #expect(try await reopened.events(of: stream("pet-3")).map(\.version) == [0, 1, 2, 3, 4, 5])
+        #expect(try reopened.verify().isOK)
+    }
+
     @Test func `a checkpoint that passes its checks but not the data is reported by verify`() async throws {
         let (dir, path, fd, good) = try await Self.checkpointed()
-        var content = good.content
+        var content = good.fullContent()
         // pet-1's versions said to start at 2 (its first event is at position 3, so a version up to 3 is possible):
         // every check of the file's own structure still holds.
         content.streams[stream("pet-1")]!.firstVersion = 2
@@ -196,7 +244,7 @@ import Testing
 
     @Test func `a checkpoint whose stream versions leave no room for the next event is refused, not trapped on`() async throws {
         let (dir, path, fd, good) = try await Self.checkpointed()
-        var content = good.content
+        var content = good.fullContent()
         // toy-1's versions said to end at UInt64.max - 1: the decoder's overflow check holds, but the next event
         // of the stream (the one after the checkpoint, or the next append) has no version. Found by
         // ActiveCheckpointFuzzTests (streamFirstVersion): `lastVersion` and the append planner's next version
@@ -220,7 +268,7 @@ import Testing
             defer { scanned.close() }
             return try scanned.stats().rawBytes
         }()
-        var content = good.content
+        var content = good.fullContent()
         // Each frame's raw length is 32 bits: a total past frames × UInt32.max is not one the frames give. Found by
         // ActiveCheckpointFuzzTests (rawBytes): the next frame indexed (scanned after the checkpoint, or appended)
         // trapped on an arithmetic overflow adding its raw length, as did `stats`.
@@ -237,7 +285,7 @@ import Testing
 
     @Test func `a checkpoint whose last recorded-at is not its last frame's is refused`() async throws {
         let (dir, path, fd, good) = try await Self.checkpointed()
-        var content = good.content
+        var content = good.fullContent()
         // Far in the future, planted with a valid checksum: taken up, every append after it would be recorded then.
         // Found by ActiveCheckpointFuzzTests (lastRecordedAt): such a checkpoint passed every check.
         content.lastRecordedAt = Timestamp(microsecondsSinceEpoch: Timestamp.now().microsecondsSinceEpoch + 86_400_000_000 * 365)
@@ -320,7 +368,7 @@ import Testing
 
     @Test func `reads through a checkpoint whose frames disagree with the file's fail as damage, and do not trap`() async throws {
         let (dir, path, fd, good) = try await Self.checkpointed()
-        var content = good.content
+        var content = good.fullContent()
         // The first commit holds 3 events and the second 1: planted as 1 and 3, every total and the last frame hold.
         try #require(content.frames[0].eventCount == 3 && content.frames[1].eventCount == 1)
         content.frames[0].eventCount = 1

@@ -1,0 +1,75 @@
+import EventLog
+@testable import EventLogFile
+import Foundation
+import Glibc
+import PawtrailIO
+import Testing
+
+/// A run file whose body fails its check at first use is removed, so that the writer builds it again (from review
+/// of the lazy run checks). Removing is right for a file that was read and found damaged; not for one that could
+/// not be read at all, and not without the writer that had already checked it noticing.
+@Suite(.serialized) struct IndexRunRemovalReviewTests {
+    static let runs = [
+        "00000000000000000000-00000000000000000017", "00000000000000000018-00000000000000000035", "00000000000000000036-00000000000000000053",
+        "00000000000000000054-00000000000000000071", "00000000000000000072-00000000000000000089", "00000000000000000090-00000000000000000107",
+    ]
+
+    /// A process out of descriptors (EMFILE; ENOMEM from `mmap` is alike) cannot map a run's files: its lookups ask
+    /// the segments, but the files are sound and must stay. Removed, every run the lookups asked would be passed
+    /// over by every process, and built again (all of the store's events read) by the writer.
+    @Test func `a run file that cannot be mapped for want of descriptors is not removed`() async {
+        await #expect(processExitsWith: .success) {
+            let dir = TemporaryDirectory()
+            let written = try await FileStoreIndexRunTests.filledStore(dir)
+            var usingRuns = FileStoreIndexRunTests.options
+            usingRuns.indexRunSegments = 0
+            let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+            #expect(try store.withState(writer: false) { s in s.runs.count } == 6, "taken up, nothing checked yet")
+            let (_, result) = written.appends[8]
+            let id = written.appends[8].request.entries[0].event.id
+
+            let undo = FileStoreRollFailureTests.capDescriptors()
+            let read = await Task { try await store.events(of: "busy-3").map(\.id) }.result
+            let found = Result { try store.withState(writer: false) { s in try s.committedEvent(id)?.position } }
+            undo()
+            // The answers are right either way (through the segments' indexes, rebuilt in memory).
+            #expect(try read.get() == written.streams["busy-3"]!)
+            #expect(try found.get() == result.firstPosition)
+            for run in Self.runs {
+                #expect(FileManager.default.fileExists(atPath: dir.path + "/runs/" + run + ".ridx"), "\(run).ridx removed")
+                #expect(FileManager.default.fileExists(atPath: dir.path + "/runs/" + run + ".eidx"), "\(run).eidx removed")
+            }
+            store.close()
+            let reopened = try FileEventStore.open(path: dir.path, options: FileStoreIndexRunTests.options)
+            #expect(try reopened.stats().indexRuns == 6)
+        }
+    }
+
+    /// A writer that checked a run's `.eidx` at its first append keeps the mapping; another process that then finds
+    /// the file failing its check (damage the writer's check came before, or any failure the writer does not share)
+    /// removes it. The writer's `loadRuns` kept the run it knows as long as its `.ridx` was listed, so it never built
+    /// the `.eidx` again: every other process passed over that run and every later one (`loadRuns` stops at the
+    /// gap), for as long as the writer ran, and `log verify` said "the writer builds it again" all along.
+    @Test func `a writer builds a run again whose id index another process removed after the writer had checked it`() async throws {
+        let dir = TemporaryDirectory()
+        _ = try await FileStoreIndexRunTests.filledStore(dir)
+        let writer = try FileEventStore.open(path: dir.path, options: FileStoreIndexRunTests.options)
+        // Its first append checks every run's id index (the idempotency lookup asks them all).
+        _ = try await writer.append(to: "busy-1", [event()])
+        #expect(try writer.withState(writer: false) { s in s.runs.allSatisfy { $0.ids != nil } })
+
+        // Another process's lookup found the file failing its check and removed it (what `eventIDProbes` does).
+        let eidx = dir.path + "/runs/" + Self.runs[1] + ".eidx"
+        try FileManager.default.removeItem(atPath: eidx)
+
+        // The writer goes on: three more segments, a new run due, so its upkeep lists the runs again.
+        for k in 0..<18 { _ = try await writer.append(to: stream("later-\(k)"), [event()]) }
+        writer.close()
+        let covered = try writer.stats().indexedSegments
+        #expect(covered == 21)
+        #expect(FileManager.default.fileExists(atPath: eidx), "the writer's upkeep did not build the run again")
+        let other = try FileEventStore.open(path: dir.path, options: FileStoreIndexRunTests.options)
+        #expect(try other.stats().indexedSegments == covered, "another process passes the run over, and every later one")
+        #expect(try writer.verify().problems == [])
+    }
+}

@@ -28,6 +28,9 @@ final class IndexRun {
     var streams: RunStreamIndexFile?
     /// Whether the `.ridx` body failed its check at first use: lookups then ask the run's segments.
     var streamsUnusable = false
+    /// Whether the `.ridx` was read and found damaged, as opposed to not mapped at all (gone, or no descriptor or
+    /// memory to spare, which another try may not meet): only a damaged file is removed.
+    var streamsDamaged = false
     /// The `.eidx` file's path.
     let idsPath: String
     /// The checksum of the `.eidx` body that the `.ridx` names (and the `.eidx` header carries, checked at load).
@@ -38,6 +41,8 @@ final class IndexRun {
     var ids: EventIDIndexFile?
     /// Whether the `.eidx` body failed its check at first use: lookups then ask the run's segments.
     var idsUnusable = false
+    /// Whether the `.eidx` was read and found damaged (see ``streamsDamaged``).
+    var idsDamaged = false
 
     init(
         firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, identity: UInt64, streamsPath: String,
@@ -56,7 +61,8 @@ final class IndexRun {
     /// The number of events the run covers.
     var eventCount: UInt64 { lastPosition - firstPosition + 1 }
 
-    /// Whether either file failed its check at first use: the next ``LogState/loadRuns()`` passes the run over.
+    /// Whether either file failed its check at first use: the next ``LogState/loadRuns()`` does not keep the run (it
+    /// passes over a damaged file, which was removed, and takes up afresh one that could not be mapped).
     var isUnusable: Bool { streamsUnusable || idsUnusable }
 
     /// Where the run's segments are in the store's list of sealed segments.
@@ -66,9 +72,12 @@ final class IndexRun {
     func checkedStreams() -> RunStreamIndexFile? {
         if let streams { return streams }
         guard !streamsUnusable else { return nil }
-        streams = RunStreamIndexFile.load(
-            path: streamsPath, runFirstPosition: firstPosition, runLastPosition: lastPosition, segmentCount: segmentCount,
-            identity: identity, idsChecksum: idsChecksum)
+        if let m = try? MappedFile(path: streamsPath) {
+            streams = RunStreamIndexFile.load(
+                m, runFirstPosition: firstPosition, runLastPosition: lastPosition, segmentCount: segmentCount, identity: identity,
+                idsChecksum: idsChecksum)
+            streamsDamaged = streams == nil
+        }
         streamsUnusable = streams == nil
         return streams
     }
@@ -77,10 +86,11 @@ final class IndexRun {
     func checkedIDs() -> EventIDIndexFile? {
         if let ids { return ids }
         guard !idsUnusable else { return nil }
-        if let loaded = EventIDIndexFile.load(path: idsPath, segmentFirstPosition: firstPosition, segmentEvents: eventCount),
-            loaded.checksum == idsChecksum
-        {
-            ids = loaded
+        if let m = try? MappedFile(path: idsPath) {
+            if let loaded = EventIDIndexFile.load(m, segmentFirstPosition: firstPosition, segmentEvents: eventCount), loaded.checksum == idsChecksum {
+                ids = loaded
+            }
+            idsDamaged = ids == nil
         }
         idsUnusable = ids == nil
         return ids

@@ -235,6 +235,7 @@ final class LogState {
             runs = []
             return
         }
+        let listed = Set(names)
         var ends: [UInt64: [UInt64]] = [:]
         for name in names {
             guard let (first, last) = IndexRun.positions(ofFileName: name) else { continue }
@@ -248,8 +249,12 @@ final class LogState {
             for last in candidates.sorted(by: >) {
                 guard let end = segmentEnding[last] else { continue }
                 // A run that failed a check at first use is not kept: its damaged file was removed, so it is passed
-                // over from here on, and the upkeep builds it again.
-                if let known = runs.first(where: { $0.firstSegment == next && $0.lastPosition == last && !$0.isUnusable }) {
+                // over from here on, and the upkeep builds it again. Nor is one whose `.eidx` is gone (another
+                // process found it damaged and removed it): kept for the mapping this view checked, it would never be
+                // built again, and every other process would pass it over, and every run after it.
+                if let known = runs.first(where: { $0.firstSegment == next && $0.lastPosition == last && !$0.isUnusable }),
+                    listed.contains(IndexRun.baseName(firstPosition: known.firstPosition, lastPosition: known.lastPosition) + ".eidx")
+                {
                     loaded.append(known)
                 } else if let run = IndexRun.load(directory: runsDirectory, segments: sealed[next...end]) {
                     loaded.append(run)
@@ -507,7 +512,7 @@ final class LogState {
     func eventIDProbes(of run: IndexRun) throws -> [EventIDIndexFile.Probe] {
         let unchecked = run.ids == nil && !run.idsUnusable
         if let ids = run.checkedIDs() { return [ids.probe] }
-        if unchecked { try? FileSystem.removeFile(run.idsPath) }
+        if unchecked, run.idsDamaged { try? FileSystem.removeFile(run.idsPath) }
         return try sealed[run.segments].map { try eventIDIndex(of: $0).probe }
     }
 
@@ -519,7 +524,7 @@ final class LogState {
     func runStreams(of run: IndexRun) -> RunStreamIndexFile? {
         let unchecked = run.streams == nil && !run.streamsUnusable
         if let streams = run.checkedStreams() { return streams }
-        if unchecked { try? FileSystem.removeFile(run.streamsPath) }
+        if unchecked, run.streamsDamaged { try? FileSystem.removeFile(run.streamsPath) }
         return nil
     }
 

@@ -764,22 +764,34 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func buildIndexRuns() throws {
         let builder = IndexRunBuilder(dictionaries: state.dictionaries)
         while true {
-            let pending: (segments: ArraySlice<SealedSegment>, streams: [StreamIndexFile])? = try withState(writer: false) { s in
+            let pending: (segments: ArraySlice<SealedSegment>, checked: [StreamIndexFile?])? = try withState(writer: false) { s in
                 // Another process's upkeep may have built runs since this view last listed them (it lists them when
                 // a segment rolls): take those up rather than build them again.
                 s.loadRuns()
                 guard indexRunDue(s) else { return nil }
                 let covered = s.coveredSegments
                 let segments = s.sealed[covered..<(covered + options.indexRunSegments)]
-                // Checked here if no lookup has yet (segments this process sealed were), rebuilt when damaged.
+                return (segments, segments.map(\.checkedStreams))
+            }
+            guard let (segments, checked) = pending, let first = segments.first, let last = segments.last else { break }
+            // The segments' stream indexes no lookup has checked yet (an open and a seal read only their headers) are
+            // checked here, outside the state lock, since each is read whole; one that fails is rebuilt from its
+            // segment under the lock, as a lookup would.
+            var streams: [StreamIndexFile] = []
+            for (segment, known) in zip(segments, checked) {
+                if let index = known ?? StreamIndexFile.load(
+                    path: String(segment.path.dropLast(4)) + ".sidx", segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount)
+                {
+                    streams.append(index)
+                    continue
+                }
                 do {
-                    return (segments, try segments.map { try s.streamIndex(of: $0) })
+                    streams.append(try withState(writer: false) { s in try s.streamIndex(of: segment) })
                 } catch {
-                    indexRunFailedAt = segments.first?.firstPosition
+                    stateLock.withLock { indexRunFailedAt = first.firstPosition }
                     throw error
                 }
             }
-            guard let (segments, streams) = pending, let first = segments.first, let last = segments.last else { break }
             let base = state.runsDirectory + "/" + IndexRun.baseName(firstPosition: first.firstPosition, lastPosition: last.lastPosition)
             // A run that cannot be written is given up like one over damaged segments: the upkeep runs after every
             // commit group, and each attempt reads all of the run's segments again.
@@ -794,11 +806,18 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 stateLock.withLock { indexRunFailedAt = first.firstPosition }
                 throw EventStoreError.reported(error)
             }
-            // Checked here, outside the state lock (it reads both files whole), then taken up under it.
-            let run = IndexRun.load(directory: state.runsDirectory, segments: segments).flatMap { run in
-                run.checkedStreams() != nil && run.checkedIDs() != nil ? run : nil
+            // Checked here, outside the state lock (it reads both files whole), then taken up under it. Files just
+            // written that fail their check are removed, so that the run counts as failed rather than be taken up
+            // by its headers, found damaged at its first lookup, and built again after every commit group.
+            let loaded = IndexRun.load(directory: state.runsDirectory, segments: segments)
+            let run = loaded.flatMap { run in run.checkedStreams() != nil && run.checkedIDs() != nil ? run : nil }
+            if loaded != nil, run == nil {
+                try? FileSystem.removeFile(base + ".ridx")
+                try? FileSystem.removeFile(base + ".eidx")
             }
             let advanced = try withState(writer: false) { s in
+                // The stream indexes checked above spare the lookups that check.
+                for (segment, index) in zip(segments, streams) where segment.checkedStreams == nil { segment.checkedStreams = index }
                 if let run, s.adopt(run) { return true }
                 s.loadRuns()
                 return (s.runs.last?.lastPosition).map { $0 >= last.lastPosition } ?? false

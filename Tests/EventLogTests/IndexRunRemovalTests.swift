@@ -8,7 +8,7 @@ import Testing
 /// A run file whose body fails its check at first use is removed, so that the writer builds it again (from review
 /// of the lazy run checks). Removing is right for a file that was read and found damaged; not for one that could
 /// not be read at all, and not without the writer that had already checked it noticing.
-@Suite(.serialized) struct IndexRunRemovalReviewTests {
+@Suite(.serialized) struct IndexRunRemovalTests {
     static let runs = [
         "00000000000000000000-00000000000000000017", "00000000000000000018-00000000000000000035", "00000000000000000036-00000000000000000053",
         "00000000000000000054-00000000000000000071", "00000000000000000072-00000000000000000089", "00000000000000000090-00000000000000000107",

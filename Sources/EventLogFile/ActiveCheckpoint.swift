@@ -95,10 +95,11 @@ final class ActiveCheckpoint {
         return name
     }
 
-    /// A stream's first version and positions in the events the checkpoint covers, `nil` when it has none there.
-    func stream(_ id: StreamID) -> ActiveSegment.Stream? {
+    /// Where a stream's entry is in the file's order, found by bisecting the ids' bytes; `nil` when the checkpoint
+    /// holds none of its events.
+    private func entryIndex(of id: StreamID) -> Int? {
         var key = id.rawValue
-        return key.withUTF8 { utf8 -> ActiveSegment.Stream? in
+        return key.withUTF8 { utf8 -> Int? in
             let k = UnsafeRawBufferPointer(utf8)
             var lo = 0
             var hi = streamOffsets.count
@@ -107,8 +108,26 @@ final class ActiveCheckpoint {
                 if Self.compare(streamName(at: mid), k) < 0 { lo = mid + 1 } else { hi = mid }
             }
             guard lo < streamOffsets.count, Self.compare(streamName(at: lo), k) == 0 else { return nil }
-            return streamEntry(at: lo).stream
+            return lo
         }
+    }
+
+    /// A stream's first version and positions in the events the checkpoint covers, `nil` when it has none there.
+    /// It decodes the stream's whole position list: ask ``lastVersion(of:)`` for its version alone.
+    func stream(_ id: StreamID) -> ActiveSegment.Stream? {
+        entryIndex(of: id).map { streamEntry(at: $0).stream }
+    }
+
+    /// A stream's last version in the events the checkpoint covers, from its entry's head alone (its positions
+    /// are not decoded); `nil` when it has none there.
+    func lastVersion(of id: StreamID) -> UInt64? {
+        guard let i = entryIndex(of: id) else { return nil }
+        var r = ByteReader(mapped.bytes, offset: Int(streamOffsets[i]))
+        guard let n = try? r.readLength(), (try? r.readView(n)) != nil, let firstVersion = try? r.readVarint(), let count = try? r.readVarint()
+        else {
+            preconditionFailure("a checkpoint stream entry checked at load no longer decodes")
+        }
+        return firstVersion + count - 1
     }
 
     /// Visits every stream the checkpoint holds, in the order of their ids' bytes.

@@ -771,7 +771,7 @@ final class LogState {
 
     /// The current version of a stream.
     func currentVersion(_ stream: StreamID) throws -> UInt64? {
-        if let s = active?.stream(stream) { return s.lastVersion }
+        if let v = active?.lastVersion(of: stream) { return v }
         let h = Hash128(stream.rawValue)
         let covered = coveredSegments
         for segment in sealed[covered...].reversed() {

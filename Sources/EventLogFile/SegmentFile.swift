@@ -218,9 +218,32 @@ final class ActiveSegment: SegmentFile {
         checkpointedEvents = c.eventCount
     }
 
+    /// The stream last decoded out of the checkpoint by a lookup (`nil` for one it does not hold), kept so that
+    /// paging through a stream, or asking for it again, does not decode its whole position list at every call. Like
+    /// the rest of the index, used under the store's state lock.
+    private var checkpointLookup: (id: StreamID, stream: Stream?)?
+
     /// A stream's first version and positions in the segment, `nil` when it has no events here.
     func stream(_ id: StreamID) -> Stream? {
-        recentStreams[id] ?? checkpoint?.stream(id)
+        if let s = recentStreams[id] { return s }
+        return checkpointStream(id)
+    }
+
+    /// A stream as the checkpoint holds it (``checkpointLookup``).
+    private func checkpointStream(_ id: StreamID) -> Stream? {
+        guard let checkpoint else { return nil }
+        if let l = checkpointLookup, l.id == id { return l.stream }
+        let s = checkpoint.stream(id)
+        checkpointLookup = (id, s)
+        return s
+    }
+
+    /// A stream's last version in the segment, `nil` when it has no events here: a stream only the checkpoint
+    /// holds is not decoded for it (every append asks it of the streams it writes to).
+    func lastVersion(of id: StreamID) -> UInt64? {
+        if let s = recentStreams[id] { return s.lastVersion }
+        if let l = checkpointLookup, l.id == id { return l.stream?.lastVersion }
+        return checkpoint?.lastVersion(of: id)
     }
 
     /// The number of streams with events in the segment.
@@ -241,7 +264,7 @@ final class ActiveSegment: SegmentFile {
         var out = recentStreams.keys.map { Hash128($0.rawValue) }
         if let checkpoint {
             // A stream copied out of the checkpoint is in both: counted once.
-            let copied = Set(recentStreams.keys.filter { checkpoint.stream($0) != nil }.map { Hash128($0.rawValue) })
+            let copied = Set(recentStreams.keys.filter { checkpoint.lastVersion(of: $0) != nil }.map { Hash128($0.rawValue) })
             out += checkpoint.streamHashes().filter { !copied.contains($0) }
         }
         return out
@@ -251,7 +274,8 @@ final class ActiveSegment: SegmentFile {
     private func append(_ position: UInt64, version: UInt64, to id: StreamID) {
         if let i = recentStreams.index(forKey: id) {
             recentStreams.values[i].positions.append(position)
-        } else if var s = checkpoint?.stream(id) {
+        } else if var s = checkpointStream(id) {
+            checkpointLookup = nil
             s.positions.append(position)
             recentStreams[id] = s
             recentStreamsFromCheckpoint += 1

@@ -111,4 +111,38 @@ import Testing
         #expect(sidx.streamCount == Self.ids.count + 1)
         #expect(try reopened.verify().isOK)
     }
+
+    /// A stream the checkpoint holds, and no event after it, was decoded whole from the mapped file at every lookup:
+    /// its version (`streamVersion`, every append's expected-version check) and every page of a read decoded its
+    /// whole position list, where the dictionary before, and a stream index's directory entry for a sealed segment,
+    /// answer at once. Found in review: 2.8 ms a `streamVersion` of a stream of 100,000 events against 3 µs once
+    /// the stream is in memory (debug build), and paging through it quadratic in its length.
+    @Test func `a long stream held in the checkpoint is not decoded whole at every lookup`() async throws {
+        let options = FileEventStoreOptions(createIfMissing: true, durability: .noSync, checkpointInterval: 50_000)
+        let dir = try await filledStore(options) { store in
+            for _ in 0..<50 { try await store.append(to: stream("hot-1"), events(1000)) }
+        }
+        let (checkpointed, scanned) = try Self.openBoth(dir, options: FileEventStoreOptions(checkpointInterval: 0))
+        defer {
+            checkpointed.close()
+            scanned.close()
+        }
+        #expect(try ActiveCheckpointTests.adoptedEvents(checkpointed) == 50_000, "the checkpoint covers the whole stream")
+        func cost(_ store: FileEventStore) async throws -> TimeInterval {
+            let start = Date()
+            for _ in 0..<200 { #expect(try await store.streamVersion(of: stream("hot-1")) == 49_999) }
+            for k in 0..<200 {
+                let page = try await store.read(ReadRequest(source: .stream(stream("hot-1")), from: UInt64(k * 250), limit: 5))
+                #expect(page.events.map(\.version) == Array(UInt64(k * 250)..<UInt64(k * 250 + 5)))
+            }
+            return Date().timeIntervalSince(start)
+        }
+        // Each measured once the frames it reads are cached.
+        _ = try await cost(scanned)
+        _ = try await cost(checkpointed)
+        let fromMemory = try await cost(scanned)
+        let fromCheckpoint = try await cost(checkpointed)
+        #expect(fromCheckpoint < 4 * fromMemory + 0.1, "\(fromCheckpoint) s from the checkpoint, \(fromMemory) s from memory")
+        #expect(try checkpointed.withState(writer: false) { $0.active!.recentStreams.isEmpty }, "still in the checkpoint only")
+    }
 }

@@ -808,13 +808,11 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             }
             // Checked here, outside the state lock (it reads both files whole), then taken up under it. Files just
             // written that fail their check are removed, so that the run counts as failed rather than be taken up
-            // by its headers, found damaged at its first lookup, and built again after every commit group.
+            // by its headers, found damaged at its first lookup, and built again after every commit group; files
+            // that could not be mapped (EMFILE, ENOMEM) are sound, and stay to be taken up by their headers.
             let loaded = IndexRun.load(directory: state.runsDirectory, segments: segments)
             let run = loaded.flatMap { run in run.checkedStreams() != nil && run.checkedIDs() != nil ? run : nil }
-            if loaded != nil, run == nil {
-                try? FileSystem.removeFile(base + ".ridx")
-                try? FileSystem.removeFile(base + ".eidx")
-            }
+            if let loaded, run == nil { loaded.removeFilesIfDamaged() }
             let advanced = try withState(writer: false) { s in
                 // The stream indexes checked above spare the lookups that check.
                 for (segment, index) in zip(segments, streams) where segment.checkedStreams == nil { segment.checkedStreams = index }

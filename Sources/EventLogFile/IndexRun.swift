@@ -96,6 +96,15 @@ final class IndexRun {
         return ids
     }
 
+    /// Removes both of the run's files when ``checkedStreams()`` or ``checkedIDs()`` read one and found it damaged;
+    /// not when a file could not be mapped at all (no descriptor or memory to spare): those are sound, and another
+    /// try may map them (see ``streamsDamaged``).
+    func removeFilesIfDamaged() {
+        guard streamsDamaged || idsDamaged else { return }
+        try? FileSystem.removeFile(streamsPath)
+        try? FileSystem.removeFile(idsPath)
+    }
+
     /// The run's file name without extension: both positions in 20 digits.
     static func baseName(firstPosition: UInt64, lastPosition: UInt64) -> String {
         func digits(_ v: UInt64) -> String {

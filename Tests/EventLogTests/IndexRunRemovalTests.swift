@@ -72,4 +72,38 @@ import Testing
         #expect(try other.stats().indexedSegments == covered, "another process passes the run over, and every later one")
         #expect(try writer.verify().problems == [])
     }
+
+    /// The run builder checks the files of a run it has just written and removed them when the check failed (95fc5a0),
+    /// whatever the failure: files it could not map for want of descriptors (EMFILE; ENOMEM from `mmap` is alike)
+    /// were removed as if damaged, the run counted as failed and never built again by this writer, against the rule
+    /// above. What the builder does with a run whose check failed (`removeFilesIfDamaged`), for both failures.
+    @Test func `a run just written whose check fails for want of descriptors keeps its files`() async {
+        await #expect(processExitsWith: .success) {
+            let dir = TemporaryDirectory()
+            _ = try await FileStoreIndexRunTests.filledStore(dir)
+            var usingRuns = FileStoreIndexRunTests.options
+            usingRuns.indexRunSegments = 0
+            let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+            let (unmapped, damaged) = try store.withState(writer: false) { s in (s.runs[0], s.runs[1]) }
+
+            let undo = FileStoreRollFailureTests.capDescriptors()
+            let checked = unmapped.checkedStreams()
+            unmapped.removeFilesIfDamaged()
+            undo()
+            #expect(checked == nil && !unmapped.streamsDamaged)
+            #expect(FileManager.default.fileExists(atPath: unmapped.streamsPath), "a sound .ridx removed")
+            #expect(FileManager.default.fileExists(atPath: unmapped.idsPath), "a sound .eidx removed")
+
+            // A byte of the body flipped: read, found damaged, removed with its .eidx.
+            let fd = try FileDescriptor.open(damaged.streamsPath, .readWrite)
+            let at = try fd.size() - 1
+            var byte = try fd.read(at: at, count: 1)
+            byte[0] ^= 0x20
+            try fd.write(byte, at: at)
+            #expect(damaged.checkedStreams() == nil && damaged.streamsDamaged)
+            damaged.removeFilesIfDamaged()
+            #expect(!FileManager.default.fileExists(atPath: damaged.streamsPath))
+            #expect(!FileManager.default.fileExists(atPath: damaged.idsPath))
+        }
+    }
 }

@@ -222,6 +222,8 @@ final class ActiveSegment: SegmentFile {
     /// paging through a stream, or asking for it again, does not decode its whole position list at every call. Like
     /// the rest of the index, used under the store's state lock.
     private var checkpointLookup: (id: StreamID, stream: Stream?)?
+    /// How many lookups decoded a stream out of the checkpoint (for tests).
+    private(set) var checkpointStreamDecodes = 0
 
     /// A stream's first version and positions in the segment, `nil` when it has no events here.
     func stream(_ id: StreamID) -> Stream? {
@@ -233,6 +235,7 @@ final class ActiveSegment: SegmentFile {
     private func checkpointStream(_ id: StreamID) -> Stream? {
         guard let checkpoint else { return nil }
         if let l = checkpointLookup, l.id == id { return l.stream }
+        checkpointStreamDecodes += 1
         let s = checkpoint.stream(id)
         checkpointLookup = (id, s)
         return s

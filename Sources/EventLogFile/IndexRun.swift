@@ -30,7 +30,9 @@ final class IndexRun {
     var streamsUnusable = false
     /// Whether the `.ridx` was read and found damaged, as opposed to not mapped at all (gone, or no descriptor or
     /// memory to spare, which another try may not meet): only a damaged file is removed.
-    var streamsDamaged = false
+    var streamsDamaged: Bool { damagedStreamsFile != nil }
+    /// The `.ridx` file found damaged.
+    private var damagedStreamsFile: FileID?
     /// The `.eidx` file's path.
     let idsPath: String
     /// The checksum of the `.eidx` body that the `.ridx` names (and the `.eidx` header carries, checked at load).
@@ -42,7 +44,9 @@ final class IndexRun {
     /// Whether the `.eidx` body failed its check at first use: lookups then ask the run's segments.
     var idsUnusable = false
     /// Whether the `.eidx` was read and found damaged (see ``streamsDamaged``).
-    var idsDamaged = false
+    var idsDamaged: Bool { damagedIDsFile != nil }
+    /// The `.eidx` file found damaged.
+    private var damagedIDsFile: FileID?
 
     init(
         firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, identity: UInt64, streamsPath: String,
@@ -76,7 +80,7 @@ final class IndexRun {
             streams = RunStreamIndexFile.load(
                 m, runFirstPosition: firstPosition, runLastPosition: lastPosition, segmentCount: segmentCount, identity: identity,
                 idsChecksum: idsChecksum)
-            streamsDamaged = streams == nil
+            if streams == nil { damagedStreamsFile = m.fileID }
         }
         streamsUnusable = streams == nil
         return streams
@@ -90,10 +94,21 @@ final class IndexRun {
             if let loaded = EventIDIndexFile.load(m, segmentFirstPosition: firstPosition, segmentEvents: eventCount), loaded.checksum == idsChecksum {
                 ids = loaded
             }
-            idsDamaged = ids == nil
+            if ids == nil { damagedIDsFile = m.fileID }
         }
         idsUnusable = ids == nil
         return ids
+    }
+
+    /// Removes the `.ridx` found damaged at first use, unless another process has replaced it since (the writer's
+    /// upkeep builds a run it passed over again): so that later opens pass the run over until then.
+    func removeDamagedStreamsFile() {
+        if let damaged = damagedStreamsFile, FileSystem.fileID(streamsPath) == damaged { try? FileSystem.removeFile(streamsPath) }
+    }
+
+    /// Removes the `.eidx` found damaged at first use, unless replaced since (see ``removeDamagedStreamsFile()``).
+    func removeDamagedIDsFile() {
+        if let damaged = damagedIDsFile, FileSystem.fileID(idsPath) == damaged { try? FileSystem.removeFile(idsPath) }
     }
 
     /// Removes both of the run's files when ``checkedStreams()`` or ``checkedIDs()`` read one and found it damaged;

@@ -512,7 +512,7 @@ final class LogState {
     func eventIDProbes(of run: IndexRun) throws -> [EventIDIndexFile.Probe] {
         let unchecked = run.ids == nil && !run.idsUnusable
         if let ids = run.checkedIDs() { return [ids.probe] }
-        if unchecked, run.idsDamaged { try? FileSystem.removeFile(run.idsPath) }
+        if unchecked { run.removeDamagedIDsFile() }
         return try sealed[run.segments].map { try eventIDIndex(of: $0).probe }
     }
 
@@ -524,7 +524,7 @@ final class LogState {
     func runStreams(of run: IndexRun) -> RunStreamIndexFile? {
         let unchecked = run.streams == nil && !run.streamsUnusable
         if let streams = run.checkedStreams() { return streams }
-        if unchecked, run.streamsDamaged { try? FileSystem.removeFile(run.streamsPath) }
+        if unchecked { run.removeDamagedStreamsFile() }
         return nil
     }
 

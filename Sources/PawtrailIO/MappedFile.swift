@@ -8,6 +8,9 @@ public final class MappedFile: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
     /// The path mapped.
     public let path: String
+    /// The identity of the file mapped (`nil` for a copy held in memory): what a caller that found the contents
+    /// damaged compares before removing the path, which another process may have replaced with a sound file since.
+    public let fileID: FileID?
 
     /// Maps a file.
     ///
@@ -17,6 +20,7 @@ public final class MappedFile: @unchecked Sendable {
         self.path = path
         ownsHeapCopy = false
         let fd = try FileDescriptor.open(path, .readOnly)
+        fileID = try fd.fileID()
         let size = Int(try fd.size())
         if size == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -37,6 +41,7 @@ public final class MappedFile: @unchecked Sendable {
     ///   - path: The path the contents stand for (for messages).
     public init(copying bytes: [UInt8], path: String) {
         self.path = path
+        fileID = nil
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
         self.bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: bytes.count)

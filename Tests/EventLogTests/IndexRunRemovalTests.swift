@@ -106,4 +106,31 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: damaged.idsPath))
         }
     }
+
+    /// A lookup that finds a run file damaged removes it by path, and another process's upkeep may have written a
+    /// sound one there since (it builds the run again once it is passed over): that one must stay, or the writer
+    /// would count its own run as failed. The file is removed only while it is still the one found damaged.
+    @Test func `a damaged run file replaced by a sound one before its removal is kept`() async throws {
+        let dir = TemporaryDirectory()
+        _ = try await FileStoreIndexRunTests.filledStore(dir)
+        var usingRuns = FileStoreIndexRunTests.options
+        usingRuns.indexRunSegments = 0
+        let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+        defer { store.close() }
+        let (replaced, left) = try store.withState(writer: false) { s in (s.runs[1], s.runs[2]) }
+        var sound: [String: [UInt8]] = [:]
+        for run in [replaced, left] {
+            sound[run.streamsPath] = try FileSystem.readFile(run.streamsPath)
+            var bytes = sound[run.streamsPath]!
+            bytes[bytes.count - 1] ^= 0x20
+            try FileSystem.writeAtomically(bytes, to: run.streamsPath, sync: false)
+            #expect(run.checkedStreams() == nil && run.streamsDamaged)
+        }
+        // Another process writes the first run's sound file again (a new file, renamed over the damaged one).
+        try FileSystem.writeAtomically(sound[replaced.streamsPath]!, to: replaced.streamsPath, sync: false)
+        replaced.removeDamagedStreamsFile()
+        left.removeDamagedStreamsFile()
+        #expect(try FileSystem.readFile(replaced.streamsPath) == sound[replaced.streamsPath]!, "the sound file stays")
+        #expect(!FileManager.default.fileExists(atPath: left.streamsPath), "the damaged one is removed")
+    }
 }

@@ -471,15 +471,12 @@ final class LogState {
     /// - Throws: A corruption or I/O error from reading the segment to rebuild it.
     func streamIndex(of segment: SealedSegment) throws -> StreamIndexFile {
         if let streams = segment.checkedStreams { return streams }
-        let base = String(segment.path.dropLast(4))
-        if let streams = StreamIndexFile.load(path: base + ".sidx", segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
+        let path = String(segment.path.dropLast(4)) + ".sidx"
+        if let streams = StreamIndexFile.load(path: path, segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
             segment.checkedStreams = streams
             return streams
         }
-        let rebuilt = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer)
-        segment.checkedStreams = rebuilt.streams
-        if segment.ids == nil { segment.ids = rebuilt.ids }
-        return rebuilt.streams
+        return try rebuildIndexes(of: segment).streams
     }
 
     /// A sealed segment's event-id index, checked (its whole file) on first use, and rebuilt from the segment when
@@ -490,15 +487,21 @@ final class LogState {
     /// - Throws: A corruption or I/O error from reading the segment to rebuild it.
     func eventIDIndex(of segment: SealedSegment) throws -> EventIDIndexFile {
         if let ids = segment.ids { return ids }
-        let base = String(segment.path.dropLast(4))
-        if let ids = EventIDIndexFile.load(path: base + ".eidx", segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
+        let path = String(segment.path.dropLast(4)) + ".eidx"
+        if let ids = EventIDIndexFile.load(path: path, segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
             segment.ids = ids
             return ids
         }
+        return try rebuildIndexes(of: segment).ids
+    }
+
+    /// Rebuilds a sealed segment's index files from its data, and takes up the rebuilt indexes the segment has not
+    /// checked yet (one it has stays: its mapping outlives the file it was of).
+    private func rebuildIndexes(of segment: SealedSegment) throws -> (streams: StreamIndexFile, ids: EventIDIndexFile) {
         let rebuilt = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer)
-        segment.ids = rebuilt.ids
         if segment.checkedStreams == nil { segment.checkedStreams = rebuilt.streams }
-        return rebuilt.ids
+        if segment.ids == nil { segment.ids = rebuilt.ids }
+        return rebuilt
     }
 
     /// What answers for an index run's event ids: its `.eidx`, checked (its whole file, and against the checksum its

@@ -30,9 +30,11 @@ final class IndexRun {
     var streamsUnusable = false
     /// Whether the `.ridx` was read and found damaged, as opposed to not mapped at all (gone, or no descriptor or
     /// memory to spare, which another try may not meet): only a damaged file is removed.
-    var streamsDamaged: Bool { damagedStreamsFile != nil }
-    /// The `.ridx` file found damaged.
-    private var damagedStreamsFile: FileID?
+    private(set) var streamsDamaged = false
+    /// The `.ridx` file found damaged, kept mapped until ``removeDamagedStreamsFile()``: held, its inode cannot be
+    /// freed and given to a file written there since (a sound one, which would then pass for it), so its
+    /// ``MappedFile/fileID`` names it alone.
+    private var damagedStreamsFile: MappedFile?
     /// The `.eidx` file's path.
     let idsPath: String
     /// The checksum of the `.eidx` body that the `.ridx` names (and the `.eidx` header carries, checked at load).
@@ -44,9 +46,9 @@ final class IndexRun {
     /// Whether the `.eidx` body failed its check at first use: lookups then ask the run's segments.
     var idsUnusable = false
     /// Whether the `.eidx` was read and found damaged (see ``streamsDamaged``).
-    var idsDamaged: Bool { damagedIDsFile != nil }
-    /// The `.eidx` file found damaged.
-    private var damagedIDsFile: FileID?
+    private(set) var idsDamaged = false
+    /// The `.eidx` file found damaged, kept mapped until ``removeDamagedIDsFile()`` (see ``damagedStreamsFile``).
+    private var damagedIDsFile: MappedFile?
 
     init(
         firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, identity: UInt64, streamsPath: String,
@@ -80,7 +82,10 @@ final class IndexRun {
             streams = RunStreamIndexFile.load(
                 m, runFirstPosition: firstPosition, runLastPosition: lastPosition, segmentCount: segmentCount, identity: identity,
                 idsChecksum: idsChecksum)
-            if streams == nil { damagedStreamsFile = m.fileID }
+            if streams == nil {
+                streamsDamaged = true
+                damagedStreamsFile = m
+            }
         }
         streamsUnusable = streams == nil
         return streams
@@ -94,7 +99,10 @@ final class IndexRun {
             if let loaded = EventIDIndexFile.load(m, segmentFirstPosition: firstPosition, segmentEvents: eventCount), loaded.checksum == idsChecksum {
                 ids = loaded
             }
-            if ids == nil { damagedIDsFile = m.fileID }
+            if ids == nil {
+                idsDamaged = true
+                damagedIDsFile = m
+            }
         }
         idsUnusable = ids == nil
         return ids
@@ -103,12 +111,14 @@ final class IndexRun {
     /// Removes the `.ridx` found damaged at first use, unless another process has replaced it since (the writer's
     /// upkeep builds a run it passed over again): so that later opens pass the run over until then.
     func removeDamagedStreamsFile() {
-        if let damaged = damagedStreamsFile, FileSystem.fileID(streamsPath) == damaged { try? FileSystem.removeFile(streamsPath) }
+        defer { damagedStreamsFile = nil }
+        if let damaged = damagedStreamsFile?.fileID, FileSystem.fileID(streamsPath) == damaged { try? FileSystem.removeFile(streamsPath) }
     }
 
     /// Removes the `.eidx` found damaged at first use, unless replaced since (see ``removeDamagedStreamsFile()``).
     func removeDamagedIDsFile() {
-        if let damaged = damagedIDsFile, FileSystem.fileID(idsPath) == damaged { try? FileSystem.removeFile(idsPath) }
+        defer { damagedIDsFile = nil }
+        if let damaged = damagedIDsFile?.fileID, FileSystem.fileID(idsPath) == damaged { try? FileSystem.removeFile(idsPath) }
     }
 
     /// Removes both of the run's files when ``checkedStreams()`` or ``checkedIDs()`` read one and found it damaged;

@@ -134,3 +134,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: left.streamsPath), "the damaged one is removed")
     }
 }
+
+/// Review of e12ff66: the identity a damaged run file is known by (device and inode) names that file only while
+/// something holds it. `checkedStreams()` let go of the damaged file's mapping at once, so once another process had
+/// removed it (it found it damaged too) the file system could give its inode to the next file created, such as the
+/// sound `.ridx` the writer's upkeep writes there: that file then passed for the damaged one and was removed.
+@Suite(.serialized) struct IndexRunRemovalIdentityTests {
+    @Test func `a sound run file given the inode of the damaged one it replaced is kept`() async throws {
+        let dir = TemporaryDirectory()
+        _ = try await FileStoreIndexRunTests.filledStore(dir)
+        var usingRuns = FileStoreIndexRunTests.options
+        usingRuns.indexRunSegments = 0
+        let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+        defer { store.close() }
+        let run = try store.withState(writer: false) { s in s.runs[1] }
+        let sound = try FileSystem.readFile(run.streamsPath)
+        var bytes = sound
+        bytes[bytes.count - 1] ^= 0x20
+        try FileSystem.writeAtomically(bytes, to: run.streamsPath, sync: false)
+        let damaged = try #require(FileSystem.fileID(run.streamsPath))
+        #expect(run.checkedStreams() == nil && run.streamsDamaged)
+
+        // Another process that found it damaged removes it, and the writer's upkeep writes the run again. The file
+        // system may or may not hand the freed inode to the new file at once (ext4 and tmpfs mostly do): try a few
+        // times, as the file is removed and written again.
+        var reused = false
+        for _ in 0..<20 where !reused {
+            try FileSystem.removeFile(run.streamsPath)
+            try FileSystem.writeAtomically(sound, to: run.streamsPath, sync: false)
+            reused = FileSystem.fileID(run.streamsPath) == damaged
+        }
+        run.removeDamagedStreamsFile()
+        #expect(FileManager.default.fileExists(atPath: run.streamsPath), "the sound file removed (its inode reused: \(reused))")
+    }
+}

@@ -133,13 +133,11 @@ import Testing
         #expect(try FileSystem.readFile(replaced.streamsPath) == sound[replaced.streamsPath]!, "the sound file stays")
         #expect(!FileManager.default.fileExists(atPath: left.streamsPath), "the damaged one is removed")
     }
-}
 
-/// Review of e12ff66: the identity a damaged run file is known by (device and inode) names that file only while
-/// something holds it. `checkedStreams()` let go of the damaged file's mapping at once, so once another process had
-/// removed it (it found it damaged too) the file system could give its inode to the next file created, such as the
-/// sound `.ridx` the writer's upkeep writes there: that file then passed for the damaged one and was removed.
-@Suite(.serialized) struct IndexRunRemovalIdentityTests {
+    /// The identity a damaged run file is known by (device and inode) names that file only while something holds it
+    /// (found in review). `checkedStreams()` let go of the damaged file's mapping at once, so once another process
+    /// had removed it (it found it damaged too) the file system could give its inode to the next file created, such
+    /// as the sound `.ridx` the writer's upkeep writes there: that file then passed for the damaged one and was removed.
     @Test func `a sound run file given the inode of the damaged one it replaced is kept`() async throws {
         let dir = TemporaryDirectory()
         _ = try await FileStoreIndexRunTests.filledStore(dir)

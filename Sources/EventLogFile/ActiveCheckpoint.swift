@@ -130,11 +130,16 @@ final class ActiveCheckpoint {
         return firstVersion + count - 1
     }
 
-    /// Visits every stream the checkpoint holds, in the order of their ids' bytes.
-    func forEachStream(_ body: (StreamID, ActiveSegment.Stream) throws -> Void) rethrows {
+    /// Visits the streams the checkpoint holds, in the order of their ids' bytes.
+    ///
+    /// - Parameters:
+    ///   - keep: Which streams to visit, asked before a stream's positions are decoded.
+    ///   - body: Takes each stream visited.
+    func forEachStream(where keep: (StreamID) -> Bool = { _ in true }, _ body: (StreamID, ActiveSegment.Stream) throws -> Void) rethrows {
         for i in 0..<streamOffsets.count {
-            let (name, stream) = streamEntry(at: i)
-            try body(StreamID(unchecked: String(decoding: name, as: UTF8.self)), stream)
+            let id = StreamID(unchecked: String(decoding: streamName(at: i), as: UTF8.self))
+            guard keep(id) else { continue }
+            try body(id, streamEntry(at: i).stream)
         }
     }
 

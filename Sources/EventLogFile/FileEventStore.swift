@@ -779,9 +779,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             // segment under the lock, as a lookup would.
             var streams: [StreamIndexFile] = []
             for (segment, known) in zip(segments, checked) {
-                if let index = known ?? StreamIndexFile.load(
-                    path: String(segment.path.dropLast(4)) + ".sidx", segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount)
-                {
+                if let index = known ?? segment.loadStreamIndexFile() {
                     streams.append(index)
                     continue
                 }

@@ -20,35 +20,20 @@ final class IndexRun {
     let lastPosition: UInt64
     /// The identity of the segments the run was built from (``identity(of:)``), which its `.ridx` header carries.
     let identity: UInt64
-    /// The `.ridx` file's path.
-    let streamsPath: String
-    /// The stream index once checked (its whole file), which waits for the first stream lookup that needs it (see
-    /// ``LogState/runStreams(of:)``): checking it reads about 32 bytes a stream the run holds, which on a store of
-    /// many short streams (an order or a booking each) is as much as the events.
-    var streams: RunStreamIndexFile?
-    /// Whether the `.ridx` body failed its check at first use: lookups then ask the run's segments.
-    var streamsUnusable = false
-    /// Whether the `.ridx` was read and found damaged, as opposed to not mapped at all (gone, or no descriptor or
-    /// memory to spare, which another try may not meet): only a damaged file is removed.
-    private(set) var streamsDamaged = false
-    /// The `.ridx` file found damaged, kept mapped until ``removeDamagedStreamsFile()``: held, its inode cannot be
-    /// freed and given to a file written there since (a sound one, which would then pass for it), so its
-    /// ``MappedFile/fileID`` names it alone.
-    private var damagedStreamsFile: MappedFile?
-    /// The `.eidx` file's path.
-    let idsPath: String
+    /// The `.ridx` file and its check. Checking it reads about 32 bytes a stream the run holds, which on a store of
+    /// many short streams (an order or a booking each) is as much as the events: it waits for the first stream lookup
+    /// (``LogState/runStreams(of:)``).
+    var streamsFile: RunFileCheck<RunStreamIndexFile>
     /// The checksum of the `.eidx` body that the `.ridx` names (and the `.eidx` header carries, checked at load).
     let idsChecksum: UInt32
-    /// The event-id index once checked (its whole file), which waits for the first id lookup that needs it (see
-    /// ``LogState/eventIDProbes(of:)``): reads never do, and checking it at open read about 6.5 bytes an event
-    /// the run covers in every process.
-    var ids: EventIDIndexFile?
-    /// Whether the `.eidx` body failed its check at first use: lookups then ask the run's segments.
-    var idsUnusable = false
-    /// Whether the `.eidx` was read and found damaged (see ``streamsDamaged``).
-    private(set) var idsDamaged = false
-    /// The `.eidx` file found damaged, kept mapped until ``removeDamagedIDsFile()`` (see ``damagedStreamsFile``).
-    private var damagedIDsFile: MappedFile?
+    /// The `.eidx` file and its check, which waits for the first id lookup (``LogState/eventIDProbes(of:)``): reads
+    /// never make one, and checking it at open read about 6.5 bytes an event the run covers in every process.
+    var idsFile: RunFileCheck<EventIDIndexFile>
+
+    /// The stream index, once checked.
+    var streams: RunStreamIndexFile? { streamsFile.index }
+    /// The event-id index, once checked.
+    var ids: EventIDIndexFile? { idsFile.index }
 
     init(
         firstSegment: Int, segmentCount: Int, firstPosition: UInt64, lastPosition: UInt64, identity: UInt64, streamsPath: String,
@@ -59,8 +44,8 @@ final class IndexRun {
         self.firstPosition = firstPosition
         self.lastPosition = lastPosition
         self.identity = identity
-        self.streamsPath = streamsPath
-        self.idsPath = idsPath
+        self.streamsFile = RunFileCheck(path: streamsPath)
+        self.idsFile = RunFileCheck(path: idsPath)
         self.idsChecksum = idsChecksum
     }
 
@@ -69,65 +54,34 @@ final class IndexRun {
 
     /// Whether either file failed its check at first use: the next ``LogState/loadRuns()`` does not keep the run (it
     /// passes over a damaged file, which was removed, and takes up afresh one that could not be mapped).
-    var isUnusable: Bool { streamsUnusable || idsUnusable }
+    var isUnusable: Bool { streamsFile.failed || idsFile.failed }
 
     /// Where the run's segments are in the store's list of sealed segments.
     var segments: Range<Int> { firstSegment..<(firstSegment + segmentCount) }
 
     /// Checks the `.ridx` body, unless done: `nil` when it fails (see ``LogState/runStreams(of:)``).
     func checkedStreams() -> RunStreamIndexFile? {
-        if let streams { return streams }
-        guard !streamsUnusable else { return nil }
-        if let m = try? MappedFile(path: streamsPath) {
-            streams = RunStreamIndexFile.load(
+        streamsFile.check { m in
+            RunStreamIndexFile.load(
                 m, runFirstPosition: firstPosition, runLastPosition: lastPosition, segmentCount: segmentCount, identity: identity,
                 idsChecksum: idsChecksum)
-            if streams == nil {
-                streamsDamaged = true
-                damagedStreamsFile = m
-            }
         }
-        streamsUnusable = streams == nil
-        return streams
     }
 
     /// Checks the `.eidx` body, unless done: `nil` when it fails (see ``LogState/eventIDProbes(of:)``).
     func checkedIDs() -> EventIDIndexFile? {
-        if let ids { return ids }
-        guard !idsUnusable else { return nil }
-        if let m = try? MappedFile(path: idsPath) {
-            if let loaded = EventIDIndexFile.load(m, segmentFirstPosition: firstPosition, segmentEvents: eventCount), loaded.checksum == idsChecksum {
-                ids = loaded
-            }
-            if ids == nil {
-                idsDamaged = true
-                damagedIDsFile = m
-            }
+        idsFile.check { m in
+            EventIDIndexFile.load(m, segmentFirstPosition: firstPosition, segmentEvents: eventCount).flatMap { $0.checksum == idsChecksum ? $0 : nil }
         }
-        idsUnusable = ids == nil
-        return ids
     }
 
-    /// Removes the `.ridx` found damaged at first use, unless another process has replaced it since (the writer's
-    /// upkeep builds a run it passed over again): so that later opens pass the run over until then.
-    func removeDamagedStreamsFile() {
-        defer { damagedStreamsFile = nil }
-        if let damaged = damagedStreamsFile?.fileID, FileSystem.fileID(streamsPath) == damaged { try? FileSystem.removeFile(streamsPath) }
-    }
-
-    /// Removes the `.eidx` found damaged at first use, unless replaced since (see ``removeDamagedStreamsFile()``).
-    func removeDamagedIDsFile() {
-        defer { damagedIDsFile = nil }
-        if let damaged = damagedIDsFile?.fileID, FileSystem.fileID(idsPath) == damaged { try? FileSystem.removeFile(idsPath) }
-    }
-
-    /// Removes both of the run's files when ``checkedStreams()`` or ``checkedIDs()`` read one and found it damaged;
-    /// not when a file could not be mapped at all (no descriptor or memory to spare): those are sound, and another
-    /// try may map them (see ``streamsDamaged``).
+    /// Removes both of the run's files when ``checkedStreams()`` or ``checkedIDs()`` read one and found it damaged
+    /// (not when a file could not be mapped at all: see ``RunFileCheck``). For the writer that has just built the run,
+    /// under the upkeep's lock, where no other process writes the run's files.
     func removeFilesIfDamaged() {
-        guard streamsDamaged || idsDamaged else { return }
-        try? FileSystem.removeFile(streamsPath)
-        try? FileSystem.removeFile(idsPath)
+        guard streamsFile.damaged || idsFile.damaged else { return }
+        try? FileSystem.removeFile(streamsFile.path)
+        try? FileSystem.removeFile(idsFile.path)
     }
 
     /// The run's file name without extension: both positions in 20 digits.

@@ -15,10 +15,11 @@ extension LogState {
     @discardableResult
     func saveUnsavedIndexFiles() -> Bool {
         for segment in sealed where unsavedIndexFiles.contains(segment.firstPosition) {
-            let base = String(segment.path.dropLast(4))
             // A segment whose indexes were rebuilt holds both (see `rebuildIndexes`).
-            guard segment.checkedStreams.map({ (try? FileSystem.writeAtomically([UInt8]($0.mapped.bytes), to: base + ".sidx", sync: false)) != nil }) ?? true,
-                segment.ids.map({ (try? FileSystem.writeAtomically([UInt8]($0.mapped.bytes), to: base + ".eidx", sync: false)) != nil }) ?? true
+            func save(_ index: MappedFile?, _ suffix: String) -> Bool {
+                index.map { (try? FileSystem.writeAtomically([UInt8]($0.bytes), to: segment.indexFilePath(suffix), sync: false)) != nil } ?? true
+            }
+            guard save(segment.checkedStreams?.mapped, ".sidx"), save(segment.ids?.mapped, ".eidx")
             else {
                 indexFilesSaveFailedAt = sealed.count
                 return false

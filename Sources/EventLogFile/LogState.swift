@@ -471,8 +471,7 @@ final class LogState {
     /// - Throws: A corruption or I/O error from reading the segment to rebuild it.
     func streamIndex(of segment: SealedSegment) throws -> StreamIndexFile {
         if let streams = segment.checkedStreams { return streams }
-        let path = String(segment.path.dropLast(4)) + ".sidx"
-        if let streams = StreamIndexFile.load(path: path, segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
+        if let streams = segment.loadStreamIndexFile() {
             segment.checkedStreams = streams
             return streams
         }
@@ -487,8 +486,7 @@ final class LogState {
     /// - Throws: A corruption or I/O error from reading the segment to rebuild it.
     func eventIDIndex(of segment: SealedSegment) throws -> EventIDIndexFile {
         if let ids = segment.ids { return ids }
-        let path = String(segment.path.dropLast(4)) + ".eidx"
-        if let ids = EventIDIndexFile.load(path: path, segmentFirstPosition: segment.firstPosition, segmentEvents: segment.eventCount) {
+        if let ids = segment.loadEventIDIndexFile() {
             segment.ids = ids
             return ids
         }
@@ -513,9 +511,8 @@ final class LogState {
     /// - Returns: The probes, oldest first.
     /// - Throws: A corruption or I/O error from rebuilding a segment's id index.
     func eventIDProbes(of run: IndexRun) throws -> [EventIDIndexFile.Probe] {
-        let unchecked = run.ids == nil && !run.idsUnusable
         if let ids = run.checkedIDs() { return [ids.probe] }
-        if unchecked { run.removeDamagedIDsFile() }
+        run.idsFile.removeIfDamaged()
         return try sealed[run.segments].map { try eventIDIndex(of: $0).probe }
     }
 
@@ -525,9 +522,8 @@ final class LogState {
     /// - Parameter run: One of ``runs``.
     /// - Returns: The index, or `nil`.
     func runStreams(of run: IndexRun) -> RunStreamIndexFile? {
-        let unchecked = run.streams == nil && !run.streamsUnusable
         if let streams = run.checkedStreams() { return streams }
-        if unchecked { run.removeDamagedStreamsFile() }
+        run.streamsFile.removeIfDamaged()
         return nil
     }
 

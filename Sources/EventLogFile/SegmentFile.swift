@@ -55,6 +55,23 @@ final class SealedSegment: SegmentFile {
     var firstPosition: UInt64 { header.firstPosition }
     var eventCount: UInt64 { footer.eventCount }
 
+    /// The path of one of the segment's index files.
+    ///
+    /// - Parameter suffix: `.sidx` or `.eidx`.
+    /// - Returns: The path beside the segment's file.
+    func indexFilePath(_ suffix: String) -> String { String(path.dropLast(4)) + suffix }
+
+    /// Maps the segment's `.sidx` and checks it whole; `nil` when it is missing or fails the check. Touches no state
+    /// of the segment's, so the upkeep calls it outside the state lock.
+    func loadStreamIndexFile() -> StreamIndexFile? {
+        StreamIndexFile.load(path: indexFilePath(".sidx"), segmentFirstPosition: firstPosition, segmentEvents: eventCount)
+    }
+
+    /// Maps the segment's `.eidx` and checks it whole; `nil` when it is missing or fails the check.
+    func loadEventIDIndexFile() -> EventIDIndexFile? {
+        EventIDIndexFile.load(path: indexFilePath(".eidx"), segmentFirstPosition: firstPosition, segmentEvents: eventCount)
+    }
+
     init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader, footer: SegmentFooter, fileSize: UInt64, streams: StreamIndexFile?, ids: EventIDIndexFile?) {
         self.name = name
         self.path = path
@@ -256,7 +273,8 @@ final class ActiveSegment: SegmentFile {
     func allStreams() -> [(id: StreamID, stream: Stream)] {
         var out: [(id: StreamID, stream: Stream)] = []
         out.reserveCapacity(streamCount)
-        checkpoint?.forEachStream { id, s in if recentStreams[id] == nil { out.append((id, s)) } }
+        // Those copied out are taken whole from memory, not decoded from the checkpoint again.
+        checkpoint?.forEachStream(where: { recentStreams[$0] == nil }) { id, s in out.append((id, s)) }
         for (id, s) in recentStreams { out.append((id, s)) }
         out.sort { $0.id < $1.id }
         return out

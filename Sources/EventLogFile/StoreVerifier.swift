@@ -449,10 +449,7 @@ struct StoreVerifier {
             }
             // Segments past damaged data have no stream source: their own files, if they pass their checks.
             let segments = Array(state.sealed[i...j])
-            let streams = segments.compactMap { s in
-                checkedStreams[s.name] ?? s.checkedStreams
-                    ?? StreamIndexFile.load(path: String(s.path.dropLast(4)) + ".sidx", segmentFirstPosition: s.firstPosition, segmentEvents: s.eventCount)
-            }
+            let streams = segments.compactMap { s in checkedStreams[s.name] ?? s.checkedStreams ?? s.loadStreamIndexFile() }
             guard streams.count == segments.count, let expected = try? builder.build(segments, streams: streams) else { continue }
             for (suffix, bytes) in [(".ridx", expected.streams), (".eidx", expected.ids)] {
                 let runName = LogFormat.runsDirectory + "/" + String(name.dropLast(5)) + suffix

@@ -10,6 +10,21 @@ import Testing
     /// Six events a segment, a run every three sealed segments, no flush (the tests are about lookups).
     static let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 6, durability: .noSync, indexRunSegments: 3)
 
+    /// The options of a process that uses the runs it finds but builds none, so that no upkeep builds a run again
+    /// behind a test's checks.
+    static var usingRuns: FileEventStoreOptions {
+        var o = options
+        o.indexRunSegments = 0
+        return o
+    }
+
+    /// Flips the lowest bit of a file's last byte (in a run file, a segment list or an id entry: the body, not the header).
+    static func flipLastByte(_ path: String) throws {
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count - 1] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
     /// What a workload appended: each stream's event ids in version order, and every request with its result.
     struct Written {
         var streams: [StreamID: [UUID]] = [:]
@@ -161,9 +176,7 @@ import Testing
         let dir = TemporaryDirectory()
         let written = try await Self.filledStore(dir)
         let ridx = dir.path + "/runs/00000000000000000018-00000000000000000035.ridx"
-        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: ridx)))
-        bytes[bytes.count - 1] ^= 0x01
-        try Data(bytes).write(to: URL(fileURLWithPath: ridx))
+        try Self.flipLastByte(ridx)
 
         let store = try FileEventStore.open(path: dir.path, options: Self.options)
         func checked() throws -> [Bool] { try store.withState(writer: false) { s in s.runs.map { $0.streams != nil } } }
@@ -198,14 +211,9 @@ import Testing
         let dir = TemporaryDirectory()
         let written = try await Self.filledStore(dir)
         let eidx = dir.path + "/runs/00000000000000000018-00000000000000000035.eidx"
-        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: eidx)))
-        bytes[bytes.count - 1] ^= 0x01
-        try Data(bytes).write(to: URL(fileURLWithPath: eidx))
+        try Self.flipLastByte(eidx)
 
-        // This process uses the runs it finds but builds none (so no upkeep rebuilds the run behind the checks).
-        var usingRuns = Self.options
-        usingRuns.indexRunSegments = 0
-        let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+        let store = try FileEventStore.open(path: dir.path, options: Self.usingRuns)
         func checked() throws -> [Bool] { try store.withState(writer: false) { s in s.runs.map { $0.ids != nil } } }
         #expect(try store.stats().indexRuns == 6, "the header fits, so the run is taken up")
         for (s, ids) in written.streams { #expect(try await store.events(of: s).map(\.id) == ids) }
@@ -217,7 +225,7 @@ import Testing
         let retried = try await store.append(request)
         #expect(retried.wasAlreadyCommitted && retried.firstPosition == result.firstPosition)
         #expect(try checked() == [true, false, true, true, true, true])
-        #expect(try store.withState(writer: false) { s in s.runs[1].idsUnusable })
+        #expect(try store.withState(writer: false) { s in s.runs[1].idsFile.failed })
         #expect(!FileManager.default.fileExists(atPath: eidx), "removed, for the upkeep to build again")
         await expectIdempotencyConflict { try await store.append(to: "fresh", [event("Started", "{\"other\":true}", id: written.streams["lonely-7"]![0])]) }
         try await Self.expectAnswers(store, written)

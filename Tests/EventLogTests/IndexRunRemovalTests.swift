@@ -21,9 +21,7 @@ import Testing
         await #expect(processExitsWith: .success) {
             let dir = TemporaryDirectory()
             let written = try await FileStoreIndexRunTests.filledStore(dir)
-            var usingRuns = FileStoreIndexRunTests.options
-            usingRuns.indexRunSegments = 0
-            let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+            let store = try FileEventStore.open(path: dir.path, options: FileStoreIndexRunTests.usingRuns)
             #expect(try store.withState(writer: false) { s in s.runs.count } == 6, "taken up, nothing checked yet")
             let (_, result) = written.appends[8]
             let id = written.appends[8].request.entries[0].event.id
@@ -81,29 +79,27 @@ import Testing
         await #expect(processExitsWith: .success) {
             let dir = TemporaryDirectory()
             _ = try await FileStoreIndexRunTests.filledStore(dir)
-            var usingRuns = FileStoreIndexRunTests.options
-            usingRuns.indexRunSegments = 0
-            let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+            let store = try FileEventStore.open(path: dir.path, options: FileStoreIndexRunTests.usingRuns)
             let (unmapped, damaged) = try store.withState(writer: false) { s in (s.runs[0], s.runs[1]) }
 
             let undo = FileStoreRollFailureTests.capDescriptors()
             let checked = unmapped.checkedStreams()
             unmapped.removeFilesIfDamaged()
             undo()
-            #expect(checked == nil && !unmapped.streamsDamaged)
-            #expect(FileManager.default.fileExists(atPath: unmapped.streamsPath), "a sound .ridx removed")
-            #expect(FileManager.default.fileExists(atPath: unmapped.idsPath), "a sound .eidx removed")
+            #expect(checked == nil && !unmapped.streamsFile.damaged)
+            #expect(FileManager.default.fileExists(atPath: unmapped.streamsFile.path), "a sound .ridx removed")
+            #expect(FileManager.default.fileExists(atPath: unmapped.idsFile.path), "a sound .eidx removed")
 
             // A byte of the body flipped: read, found damaged, removed with its .eidx.
-            let fd = try FileDescriptor.open(damaged.streamsPath, .readWrite)
+            let fd = try FileDescriptor.open(damaged.streamsFile.path, .readWrite)
             let at = try fd.size() - 1
             var byte = try fd.read(at: at, count: 1)
             byte[0] ^= 0x20
             try fd.write(byte, at: at)
-            #expect(damaged.checkedStreams() == nil && damaged.streamsDamaged)
+            #expect(damaged.checkedStreams() == nil && damaged.streamsFile.damaged)
             damaged.removeFilesIfDamaged()
-            #expect(!FileManager.default.fileExists(atPath: damaged.streamsPath))
-            #expect(!FileManager.default.fileExists(atPath: damaged.idsPath))
+            #expect(!FileManager.default.fileExists(atPath: damaged.streamsFile.path))
+            #expect(!FileManager.default.fileExists(atPath: damaged.idsFile.path))
         }
     }
 
@@ -113,25 +109,23 @@ import Testing
     @Test func `a damaged run file replaced by a sound one before its removal is kept`() async throws {
         let dir = TemporaryDirectory()
         _ = try await FileStoreIndexRunTests.filledStore(dir)
-        var usingRuns = FileStoreIndexRunTests.options
-        usingRuns.indexRunSegments = 0
-        let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+        let store = try FileEventStore.open(path: dir.path, options: FileStoreIndexRunTests.usingRuns)
         defer { store.close() }
         let (replaced, left) = try store.withState(writer: false) { s in (s.runs[1], s.runs[2]) }
         var sound: [String: [UInt8]] = [:]
         for run in [replaced, left] {
-            sound[run.streamsPath] = try FileSystem.readFile(run.streamsPath)
-            var bytes = sound[run.streamsPath]!
+            sound[run.streamsFile.path] = try FileSystem.readFile(run.streamsFile.path)
+            var bytes = sound[run.streamsFile.path]!
             bytes[bytes.count - 1] ^= 0x20
-            try FileSystem.writeAtomically(bytes, to: run.streamsPath, sync: false)
-            #expect(run.checkedStreams() == nil && run.streamsDamaged)
+            try FileSystem.writeAtomically(bytes, to: run.streamsFile.path, sync: false)
+            #expect(run.checkedStreams() == nil && run.streamsFile.damaged)
         }
         // Another process writes the first run's sound file again (a new file, renamed over the damaged one).
-        try FileSystem.writeAtomically(sound[replaced.streamsPath]!, to: replaced.streamsPath, sync: false)
-        replaced.removeDamagedStreamsFile()
-        left.removeDamagedStreamsFile()
-        #expect(try FileSystem.readFile(replaced.streamsPath) == sound[replaced.streamsPath]!, "the sound file stays")
-        #expect(!FileManager.default.fileExists(atPath: left.streamsPath), "the damaged one is removed")
+        try FileSystem.writeAtomically(sound[replaced.streamsFile.path]!, to: replaced.streamsFile.path, sync: false)
+        replaced.streamsFile.removeIfDamaged()
+        left.streamsFile.removeIfDamaged()
+        #expect(try FileSystem.readFile(replaced.streamsFile.path) == sound[replaced.streamsFile.path]!, "the sound file stays")
+        #expect(!FileManager.default.fileExists(atPath: left.streamsFile.path), "the damaged one is removed")
     }
 
     /// The identity a damaged run file is known by (device and inode) names that file only while something holds it
@@ -141,28 +135,26 @@ import Testing
     @Test func `a sound run file given the inode of the damaged one it replaced is kept`() async throws {
         let dir = TemporaryDirectory()
         _ = try await FileStoreIndexRunTests.filledStore(dir)
-        var usingRuns = FileStoreIndexRunTests.options
-        usingRuns.indexRunSegments = 0
-        let store = try FileEventStore.open(path: dir.path, options: usingRuns)
+        let store = try FileEventStore.open(path: dir.path, options: FileStoreIndexRunTests.usingRuns)
         defer { store.close() }
         let run = try store.withState(writer: false) { s in s.runs[1] }
-        let sound = try FileSystem.readFile(run.streamsPath)
+        let sound = try FileSystem.readFile(run.streamsFile.path)
         var bytes = sound
         bytes[bytes.count - 1] ^= 0x20
-        try FileSystem.writeAtomically(bytes, to: run.streamsPath, sync: false)
-        let damaged = try #require(FileSystem.fileID(run.streamsPath))
-        #expect(run.checkedStreams() == nil && run.streamsDamaged)
+        try FileSystem.writeAtomically(bytes, to: run.streamsFile.path, sync: false)
+        let damaged = try #require(FileSystem.fileID(run.streamsFile.path))
+        #expect(run.checkedStreams() == nil && run.streamsFile.damaged)
 
         // Another process that found it damaged removes it, and the writer's upkeep writes the run again. The file
         // system may or may not hand the freed inode to the new file at once (ext4 and tmpfs mostly do): try a few
         // times, as the file is removed and written again.
         var reused = false
         for _ in 0..<20 where !reused {
-            try FileSystem.removeFile(run.streamsPath)
-            try FileSystem.writeAtomically(sound, to: run.streamsPath, sync: false)
-            reused = FileSystem.fileID(run.streamsPath) == damaged
+            try FileSystem.removeFile(run.streamsFile.path)
+            try FileSystem.writeAtomically(sound, to: run.streamsFile.path, sync: false)
+            reused = FileSystem.fileID(run.streamsFile.path) == damaged
         }
-        run.removeDamagedStreamsFile()
-        #expect(FileManager.default.fileExists(atPath: run.streamsPath), "the sound file removed (its inode reused: \(reused))")
+        run.streamsFile.removeIfDamaged()
+        #expect(FileManager.default.fileExists(atPath: run.streamsFile.path), "the sound file removed (its inode reused: \(reused))")
     }
 }

@@ -6,6 +6,11 @@ import Testing
 /// `log compact` does the writer's upkeep now, index runs included, and `log stats`, `log verify` and reads
 /// see the runs, all through the built binary.
 @Suite struct IndexRunProcessTests {
+    /// The versions of the events a `log read --json` printed, in order.
+    static func versions(_ read: CommandOutcome) -> [Int] {
+        read.lines.compactMap { line in (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["version"] as? Int }
+    }
+
     @Test func `log compact builds index runs that stats report, verify checks and reads use`() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("s")
@@ -43,9 +48,7 @@ import Testing
         // pet-3 has an event in every segment but a few: its read crosses both runs and the segments after them.
         let read = try PawtrailProcess.run(["--store", path, "log", "read", "--stream", "pet-3", "--json"])
         #expect(read.status == 0, "\(read.stderr)")
-        let versions = read.lines.compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["version"] as? Int
-        }
+        let versions = Self.versions(read)
         #expect(versions == Array(0..<17))
         let conflict = try PawtrailProcess.run(
             ["--store", path, "log", "append", "--stream", "pet-3", "--type", "PetWeighed", "--data", "{}", "--expected-version", "no-stream"])
@@ -86,9 +89,7 @@ import Testing
         // pet-3 has events in the run's segments and in the damaged segment beyond it (positions 3, 10, ... 52, 59).
         let read = try PawtrailProcess.run(["--store", path, "log", "read", "--stream", "pet-3", "--json"])
         #expect(read.status == 0, "\(read.stderr)")
-        let versions = read.lines.compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["version"] as? Int
-        }
+        let versions = Self.versions(read)
         #expect(versions == Array(0..<9))
         let append = try PawtrailProcess.run(
             ["--store", path, "log", "append", "--stream", "pet-3", "--type", "PetWeighed", "--data", "{}", "--expected-version", "8"])

@@ -173,6 +173,8 @@ struct SegmentInspector {
             case .none: codec = "none"
             case .zstd: codec = "zstd"
             case .zstdDictionary: codec = "zstd+dictionary \(h.dictionaryID)"
+            case .columnarZstd: codec = "columns+zstd"
+            case .columnarZstdDictionary: codec = "columns+zstd+dictionary \(h.dictionaryID)"
             }
             frames.append(.init(
                 offset: f.offset, length: UInt64(f.totalLength), kind: h.type == .block ? "block" : "commit", firstPosition: h.firstPosition,

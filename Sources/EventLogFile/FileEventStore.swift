@@ -845,7 +845,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         let candidates = try withState(writer: false) { s in
             s.sealed.filter { $0.header.layout == .commits }.map { ($0.firstPosition, $0.path, $0.name) }
         }
-        let compactor = SegmentCompactor(dictionaries: state.dictionaries, blockSize: options.blockSize, level: options.blockCompressionLevel)
+        let compactor = SegmentCompactor(
+            dictionaries: state.dictionaries, blockSize: options.blockSize, level: options.blockCompressionLevel,
+            columnar: options.columnarBlocks)
         var done: [String] = []
         for (first, segmentPath, name) in candidates {
             do {

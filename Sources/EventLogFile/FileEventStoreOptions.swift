@@ -29,6 +29,9 @@ public struct FileEventStoreOptions: Sendable {
     public var dictionaryTrainingThreshold: Int
     /// Rewrite sealed segments into compressed blocks as soon as they are sealed.
     public var compactSealedSegments: Bool
+    /// Lay compacted blocks out by columns (``ColumnarPayload``; default `true`): about a quarter smaller at rest on
+    /// JSON events, for some CPU on every read of a compacted block. `false` writes blocks of rows, as format 1 did.
+    public var columnarBlocks: Bool
     /// How many sealed segments the writer's upkeep (and ``FileEventStore/compact()``) merges into one index run
     /// (default 16; 0 or 1: this process builds none, though it still uses the runs it finds in the store).
     /// Appends ask each sealed segment no run covers whether a new event id or stream exists, so this divides
@@ -51,6 +54,7 @@ public struct FileEventStoreOptions: Sendable {
         commitCompressionLevel: Int32 = 1,
         dictionaryTrainingThreshold: Int = 4 << 20,
         compactSealedSegments: Bool = true,
+        columnarBlocks: Bool = true,
         indexRunSegments: Int = 16,
         checkpointInterval: Int = 16_384
     ) {
@@ -63,6 +67,7 @@ public struct FileEventStoreOptions: Sendable {
         self.commitCompressionLevel = commitCompressionLevel
         self.dictionaryTrainingThreshold = dictionaryTrainingThreshold
         self.compactSealedSegments = compactSealedSegments
+        self.columnarBlocks = columnarBlocks
         self.indexRunSegments = indexRunSegments
         self.checkpointInterval = checkpointInterval
     }

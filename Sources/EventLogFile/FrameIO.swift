@@ -54,8 +54,20 @@ enum FrameIO {
     /// - Throws: ``ZstdError``.
     static func store(
         _ payload: UnsafeRawBufferPointer, compressor: ZstdCompressor, level: Int32,
-        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil
+        dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil, columnarCommits: Int? = nil
     ) throws -> StoredPayload {
+        if let commits = columnarCommits, let columnar = ColumnarPayload.encode(payload, commitCount: commits) {
+            var stored = ByteWriter(capacity: columnar.count / 2 + 16)
+            stored.writeVarint(UInt64(columnar.count))
+            try columnar.withUnsafeBytes { raw in
+                try compressor.compress(raw, level: level, dictionary: dictionary?.dictionary, appendingTo: &stored.bytes)
+            }
+            if stored.count < payload.count {
+                return StoredPayload(
+                    codec: dictionary == nil ? .columnarZstd : .columnarZstdDictionary, dictionaryID: dictionary?.id ?? 0,
+                    bytes: stored.bytes, rawLength: payload.count)
+            }
+        }
         var compressed: [UInt8] = []
         if dictionary == nil, let helper, payload.count >= parallelThreshold {
             // A large payload is compressed as two zstd frames, one on another core; zstd decompresses
@@ -132,10 +144,12 @@ enum FrameIO {
         type: FrameType, firstPosition: UInt64, eventCount: Int, commitCount: Int, firstRecordedAt: Timestamp,
         lastRecordedAt: Timestamp, payload: [UInt8], compressor: ZstdCompressor, level: Int32,
         dictionary: (id: UInt32, dictionary: ZstdDictionary)?, helper: ZstdCompressor? = nil, groupIndex: UInt16 = 0,
-        into output: inout [UInt8]
+        columnar: Bool = false, into output: inout [UInt8]
     ) throws {
         let stored = try payload.withUnsafeBytes { raw in
-            try store(raw, compressor: compressor, level: level, dictionary: dictionary, helper: helper)
+            try store(
+                raw, compressor: compressor, level: level, dictionary: dictionary, helper: helper,
+                columnarCommits: columnar ? commitCount : nil)
         }
         encode(
             type: type, firstPosition: firstPosition, eventCount: eventCount, commitCount: commitCount,
@@ -193,6 +207,22 @@ enum FrameIO {
             try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: nil, into: &buffer)
         case .zstdDictionary:
             try decompressor.decompress(stored, size: Int(header.rawLength), dictionary: try dictionaries.dictionary(for: header), into: &buffer)
+        case .columnarZstd, .columnarZstdDictionary:
+            var r = ByteReader(stored)
+            let length = try r.readVarint()
+            // A columnar layout is never larger than its rows by more than its directory; anything more is damage.
+            guard length <= UInt64(header.rawLength) * 2 + 4096 else {
+                throw ZstdError(operation: "read", reason: "columnar length \(length) for a payload of \(header.rawLength) bytes")
+            }
+            let dictionary = header.codec == .columnarZstdDictionary ? try dictionaries.dictionary(for: header) : nil
+            try decompressor.decompress(
+                UnsafeRawBufferPointer(rebasing: stored[r.offset...]), size: Int(length), dictionary: dictionary,
+                into: &decompressor.scratch)
+            try decompressor.scratch.withUnsafeBytes { columnar in
+                try ColumnarPayload.decode(
+                    UnsafeRawBufferPointer(rebasing: columnar[..<Int(length)]), commitCount: Int(header.commitCount),
+                    rawLength: Int(header.rawLength), into: &buffer)
+            }
         }
     }
 
@@ -202,6 +232,8 @@ enum FrameIO {
     ) throws -> [UInt8] {
         var buffer: [UInt8] = []
         try payload(of: body, header: header, decompressor: decompressor, dictionaries: dictionaries, into: &buffer)
+        // A columnar payload is decoded with a little room to spare.
+        if buffer.count > Int(header.rawLength) { buffer.removeLast(buffer.count - Int(header.rawLength)) }
         return buffer
     }
 }

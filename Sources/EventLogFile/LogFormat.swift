@@ -1,4 +1,4 @@
-/// Constants of the on-disk format, version 1. Every multi-byte integer is little-endian.
+/// Constants of the on-disk format, version 2 (version 1 had no columnar blocks; this build reads both). Every multi-byte integer is little-endian.
 ///
 /// A store directory holds:
 /// - `pawtrail.store`: the manifest (magic, format version, oldest compatible reader, creation time, store id);
@@ -13,11 +13,12 @@
 ///   stream and event-id indexes of consecutive sealed segments (derived data, see ``IndexRun``).
 enum LogFormat {
     /// The format this build writes.
-    static let formatVersion: UInt16 = 1
-    /// The oldest reader that can read what this build writes.
-    static let minimumReaderVersion: UInt16 = 1
+    static let formatVersion: UInt16 = 2
+    /// The oldest reader that can read what this build writes: version 1 readers do not know columnar blocks
+    /// (``FrameCodec/columnarZstd``), so segments and stores this build creates say so in their headers.
+    static let minimumReaderVersion: UInt16 = 2
     /// The newest format this build can read.
-    static let readableVersion: UInt16 = 1
+    static let readableVersion: UInt16 = 2
 
     static let manifestName = "pawtrail.store"
     static let lockName = "writer.lock"
@@ -77,6 +78,11 @@ enum FrameCodec: UInt8 {
     case none = 0
     case zstd = 1
     case zstdDictionary = 2
+    /// Laid out by columns (``ColumnarPayload``), then zstd-compressed: the stored bytes are the columnar length
+    /// (varint) and the zstd frames.
+    case columnarZstd = 3
+    /// The same, compressed with the dictionary the header names.
+    case columnarZstdDictionary = 4
 }
 
 /// The layout of a segment file, from its header.

@@ -9,13 +9,16 @@ struct SegmentCompactor {
     let dictionaries: DictionarySet
     let blockSize: Int
     let level: Int32
+    /// Whether blocks are laid out by columns (``ColumnarPayload``) when that round-trips and pays.
+    let columnar: Bool
     private let compressor = ZstdCompressor()
     private let decompressor = ZstdDecompressor()
 
-    init(dictionaries: DictionarySet, blockSize: Int, level: Int32) {
+    init(dictionaries: DictionarySet, blockSize: Int, level: Int32, columnar: Bool = true) {
         self.dictionaries = dictionaries
         self.blockSize = blockSize
         self.level = level
+        self.columnar = columnar
     }
 
     /// Compacts one segment file if it still holds single commits.
@@ -54,7 +57,7 @@ struct SegmentCompactor {
             try FrameIO.encode(
                 type: .block, firstPosition: blockFirst, eventCount: blockEvents, commitCount: blockCommits,
                 firstRecordedAt: blockFirstAt, lastRecordedAt: blockLastAt, payload: block.bytes, compressor: compressor,
-                level: level, dictionary: dictionary.map { ($0.id, $0.block) }, into: &frame)
+                level: level, dictionary: dictionary.map { ($0.id, $0.block) }, columnar: columnar, into: &frame)
             try out.write(frame, at: offset)
             crc.update(frame)
             index.append(.init(firstPosition: blockFirst, offset: offset, recordedAt: blockFirstAt))

@@ -134,6 +134,8 @@ public final class ZstdCompressor: @unchecked Sendable {
 /// A reusable zstd decompression context (owned; freed on release). Not thread-safe: one per thread.
 public final class ZstdDecompressor {
     private let dctx: OpaquePointer
+    /// A second buffer kept with the context (one per thread), for callers that transform what they decompress.
+    public var scratch: [UInt8] = []
 
     /// Creates a context.
     public init() {

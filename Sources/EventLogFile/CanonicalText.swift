@@ -1,0 +1,169 @@
+/// The two text forms of values that a columnar payload stores as binary: lowercase UUIDs
+/// (`8-4-4-4-12` hex digits) and UTC timestamps with microseconds (`YYYY-MM-DDTHH:MM:SS.ffffffZ`). Only the exact
+/// canonical spelling is recognized, so formatting the value back gives the same bytes; anything else stays text.
+enum CanonicalText {
+    static let uuidLength = 36
+    static let timeLength = 27
+
+    /// The 16 bytes of a lowercase UUID's text, or `nil` when the text is not one.
+    static func uuid(_ text: UnsafeRawBufferPointer) -> (UInt64, UInt64)? {
+        guard text.count == uuidLength else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for i in 0..<uuidLength {
+            let c = text[i]
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard c == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let v: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c &- UInt8(ascii: "a") &+ 10
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(v) } else { low = low << 4 | UInt64(v) }
+            digits += 1
+        }
+        return (high, low)
+    }
+
+    /// Writes a UUID's lowercase text (36 bytes) at `out`.
+    @inline(__always)
+    static func writeUUID(_ value: (UInt64, UInt64), to out: UnsafeMutableRawPointer) {
+        let a = hex(UInt32(truncatingIfNeeded: value.0 >> 32))
+        let b = hex(UInt32(truncatingIfNeeded: value.0))
+        let c = hex(UInt32(truncatingIfNeeded: value.1 >> 32))
+        let d = hex(UInt32(truncatingIfNeeded: value.1))
+        let hyphen = UInt8(ascii: "-")
+        out.storeBytes(of: a.littleEndian, toByteOffset: 0, as: UInt64.self)
+        out.storeBytes(of: hyphen, toByteOffset: 8, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: b).littleEndian, toByteOffset: 9, as: UInt32.self)
+        out.storeBytes(of: hyphen, toByteOffset: 13, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: b >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+        out.storeBytes(of: hyphen, toByteOffset: 18, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: c).littleEndian, toByteOffset: 19, as: UInt32.self)
+        out.storeBytes(of: hyphen, toByteOffset: 23, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: c >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+        out.storeBytes(of: d.littleEndian, toByteOffset: 28, as: UInt64.self)
+    }
+
+    /// The 8 lowercase hex digits of `x`, most significant first, as the bytes of a little-endian word: each nibble
+    /// spread to a byte of its own, then turned into its digit without a branch.
+    @inline(__always)
+    static func hex(_ x: UInt32) -> UInt64 {
+        var v = UInt64(x)
+        v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF
+        v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF
+        v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        // Byte i holds nibble i, least significant first; text wants the most significant first.
+        v = v.byteSwapped
+        let letters = ((v &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return v &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+    }
+
+    /// Microseconds since 1970 of a canonical timestamp's text, or `nil` when the text is not one.
+    static func time(_ t: UnsafeRawBufferPointer) -> Int64? {
+        guard t.count == timeLength, t[4] == UInt8(ascii: "-"), t[7] == UInt8(ascii: "-"), t[10] == UInt8(ascii: "T"),
+            t[13] == UInt8(ascii: ":"), t[16] == UInt8(ascii: ":"), t[19] == UInt8(ascii: "."), t[26] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            var v: Int64 = 0
+            for i in from..<(from + count) {
+                let c = t[i]
+                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+                v = v * 10 + Int64(c - UInt8(ascii: "0"))
+            }
+            return v
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+            let minute = number(14, 2), let second = number(17, 2), let micros = number(20, 6),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000 + micros
+    }
+
+    /// Writes a timestamp's canonical text (27 bytes) at `out`; `nil` when its year is outside 0000...9999.
+    static func writeTime(_ micros: Int64, to out: UnsafeMutableRawPointer) -> Bool {
+        let perDay: Int64 = 86_400_000_000
+        var days = micros / perDay
+        var rest = micros % perDay
+        if rest < 0 {
+            rest += perDay
+            days -= 1
+        }
+        let (year, month, day) = civil(fromDays: days)
+        guard (0...9999).contains(year) else { return false }
+        var p = 0
+        func put(_ value: Int64, _ width: Int) {
+            var v = value
+            for i in stride(from: width - 1, through: 0, by: -1) {
+                out.storeBytes(of: UInt8(ascii: "0") + UInt8(v % 10), toByteOffset: p + i, as: UInt8.self)
+                v /= 10
+            }
+            p += width
+        }
+        func sep(_ c: Unicode.Scalar) {
+            out.storeBytes(of: UInt8(ascii: c), toByteOffset: p, as: UInt8.self)
+            p += 1
+        }
+        put(year, 4); sep("-"); put(month, 2); sep("-"); put(day, 2); sep("T")
+        put(rest / 3_600_000_000, 2); sep(":"); put(rest / 60_000_000 % 60, 2); sep(":"); put(rest / 1_000_000 % 60, 2)
+        sep("."); put(rest % 1_000_000, 6); sep("Z")
+        return true
+    }
+
+    /// Writes `HH:MM:SS.ffffffZ` (16 bytes) for microseconds into a day.
+    @inline(__always)
+    static func writeTimeOfDay(_ micros: Int64, to out: UnsafeMutableRawPointer) {
+        let m = UInt64(micros)
+        @inline(__always) func two(_ v: UInt64, _ at: Int) {
+            let (tens, ones) = v.quotientAndRemainder(dividingBy: 10)
+            out.storeBytes(of: UInt16(truncatingIfNeeded: tens + 0x30) | UInt16(truncatingIfNeeded: ones + 0x30) << 8, toByteOffset: at, as: UInt16.self)
+        }
+        let seconds = m / 1_000_000
+        let fraction = m % 1_000_000
+        two(seconds / 3600, 0)
+        out.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 2, as: UInt8.self)
+        two(seconds / 60 % 60, 3)
+        out.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 5, as: UInt8.self)
+        two(seconds % 60, 6)
+        out.storeBytes(of: UInt8(ascii: "."), toByteOffset: 8, as: UInt8.self)
+        two(fraction / 10_000, 9)
+        two(fraction / 100 % 100, 11)
+        two(fraction % 100, 13)
+        out.storeBytes(of: UInt8(ascii: "Z"), toByteOffset: 15, as: UInt8.self)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil and civil_from_days (proleptic Gregorian calendar).
+    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

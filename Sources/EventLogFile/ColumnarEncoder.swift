@@ -1,0 +1,268 @@
+import PawtrailIO
+
+/// Builds a ``ColumnarPayload`` from a row payload: one encoder a payload.
+struct ColumnarEncoder {
+    private typealias Hole = ColumnarPayload.Hole
+    private typealias Column = ColumnarPayload.Column
+
+    /// A value found in an event, before it is written to its column.
+    private struct Value {
+        var hole: Hole
+        /// The value's bytes in the payload (text).
+        var start: Int
+        var end: Int
+        /// The binary value: uuid halves, microseconds, or the integer.
+        var a: UInt64
+        var b: UInt64
+    }
+
+    private var columns = [ByteWriter](repeating: ByteWriter(), count: ColumnarPayload.fixedColumns)
+    private var previousTimes = [Int64](repeating: 0, count: ColumnarPayload.fixedColumns)
+    private var shapeIDs: [ShapeKey: Int] = [:]
+    private var shapeBases: [Int] = []
+    private var shapeTable = ByteWriter()
+    private var values: [Value] = []
+    private var signature = ByteWriter()
+
+    /// Lays out the payload; see ``ColumnarPayload``.
+    ///
+    /// - Throws: ``ByteReaderError`` when the payload does not parse as rows.
+    mutating func encode(_ payload: UnsafeRawBufferPointer, commitCount: Int) throws(ByteReaderError) -> [UInt8] {
+        var r = ByteReader(payload)
+        for _ in 0..<commitCount {
+            var start = r.offset
+            _ = try r.readSignedVarint()
+            let count = try r.readVarint()
+            guard count <= UInt64(r.remaining / CommitCodec.minimumEventBytes) else {
+                throw ByteReaderError(reason: "commit event count exceeds the payload", offset: r.offset)
+            }
+            copy(payload, start, r.offset, to: Column.commits)
+            for _ in 0..<count {
+                start = r.offset
+                _ = try r.readView(try r.readLength())
+                copy(payload, start, r.offset, to: Column.streams)
+                start = r.offset
+                _ = try r.readVarint()
+                copy(payload, start, r.offset, to: Column.versions)
+                start = r.offset
+                _ = try r.readView(try r.readLength())
+                copy(payload, start, r.offset, to: Column.types)
+                columns[Column.ids].write(bytes: try r.readView(16))
+                let metadataShape = try splitMetadata(payload, &r)
+                let dataStart = r.offset
+                let data = try r.readView(try r.readLength())
+                let dataShape = splitData(payload, data: data, dataStart: dataStart, dataEnd: r.offset)
+                columns[Column.shapes].writeVarint(UInt64(dataShape))
+                columns[Column.shapes].writeVarint(UInt64(metadataShape))
+            }
+        }
+        guard r.isAtEnd else { throw ByteReaderError(reason: "payload has bytes after its commits", offset: r.offset) }
+        var out = ByteWriter(capacity: columns.reduce(shapeTable.count + 64) { $0 + $1.count + 4 })
+        out.write(ColumnarPayload.formatVersion)
+        out.writeVarint(UInt64(shapeBases.count))
+        out.write(bytes: shapeTable.bytes)
+        out.writeVarint(UInt64(columns.count))
+        for c in columns { out.writeVarint(UInt64(c.count)) }
+        for c in columns { out.write(bytes: c.bytes) }
+        return out.bytes
+    }
+
+    private mutating func copy(_ payload: UnsafeRawBufferPointer, _ start: Int, _ end: Int, to column: Int) {
+        columns[column].write(bytes: UnsafeRawBufferPointer(rebasing: payload[start..<end]))
+    }
+
+    /// Splits an event's metadata (count, then key and value pairs) into a template of its keys and its values.
+    ///
+    /// - Returns: Its shape id (0: kept whole).
+    private mutating func splitMetadata(_ payload: UnsafeRawBufferPointer, _ r: inout ByteReader) throws(ByteReaderError) -> Int {
+        let start = r.offset
+        guard let count = Int(exactly: try r.readVarint()), count <= r.remaining / 2 else {
+            throw ByteReaderError(reason: "metadata count exceeds the payload", offset: r.offset)
+        }
+        signature.bytes.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        var pieceStart = start
+        for _ in 0..<count {
+            _ = try r.readView(try r.readLength())
+            let valueStart = r.offset
+            let value = try r.readView(try r.readLength())
+            addPiece(payload, pieceStart, valueStart)
+            if r.offset - valueStart == CanonicalText.uuidLength + 1, let id = CanonicalText.uuid(value) {
+                values.append(Value(hole: .uuid, start: valueStart, end: r.offset, a: id.0, b: id.1))
+            } else {
+                values.append(Value(hole: .text, start: valueStart, end: r.offset, a: 0, b: 0))
+            }
+            signature.write(values[values.count - 1].hole.rawValue)
+            pieceStart = r.offset
+        }
+        addPiece(payload, pieceStart, r.offset)
+        guard let shape = shapeID(kind: .metadata, payload) else {
+            copy(payload, start, r.offset, to: Column.whole)
+            return 0
+        }
+        writeValues(payload, shape: shape, lengthPrefixed: false)
+        return shape
+    }
+
+    /// Splits JSON data into a template and its string and number values.
+    ///
+    /// - Returns: Its shape id (0: kept whole).
+    private mutating func splitData(_ payload: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer, dataStart: Int, dataEnd: Int) -> Int {
+        signature.bytes.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        let base = dataEnd - data.count
+        let n = data.count
+        var pieceStart = 0
+        var i = 0
+        func piece(_ end: Int) { addPiece(payload, base + pieceStart, base + end) }
+        while i < n, values.count <= ColumnarPayload.maxHolesPerShape {
+            let c = data[i]
+            if c == UInt8(ascii: "\"") {
+                var j = i + 1
+                while j < n, data[j] != UInt8(ascii: "\"") { j += data[j] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard j < n else { break }
+                var k = j + 1
+                while k < n, data[k] == 0x20 || data[k] == 0x0A || data[k] == 0x0D || data[k] == 0x09 { k += 1 }
+                if k < n, data[k] == UInt8(ascii: ":") {
+                    i = k + 1
+                    continue
+                }
+                piece(i + 1)
+                let inner = UnsafeRawBufferPointer(rebasing: data[(i + 1)..<j])
+                var v = Value(hole: .text, start: base + i + 1, end: base + j, a: 0, b: 0)
+                if let id = CanonicalText.uuid(inner) {
+                    v.hole = .uuid
+                    (v.a, v.b) = id
+                } else if let t = CanonicalText.time(inner) {
+                    v.hole = .time
+                    v.a = UInt64(bitPattern: t)
+                }
+                values.append(v)
+                signature.write(v.hole.rawValue)
+                pieceStart = j
+                i = j + 1
+            } else if c == UInt8(ascii: "-") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) {
+                var j = i + 1
+                while j < n, Self.isNumberByte(data[j]) { j += 1 }
+                piece(i)
+                var v = Value(hole: .text, start: base + i, end: base + j, a: 0, b: 0)
+                if let value = Self.canonicalInteger(UnsafeRawBufferPointer(rebasing: data[i..<j])) {
+                    v.hole = .integer
+                    v.a = UInt64(bitPattern: value)
+                }
+                values.append(v)
+                signature.write(v.hole.rawValue)
+                pieceStart = j
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        guard values.count <= ColumnarPayload.maxHolesPerShape else {
+            copy(payload, dataStart, dataEnd, to: Column.whole)
+            return 0
+        }
+        piece(n)
+        guard let shape = shapeID(kind: .data, payload) else {
+            copy(payload, dataStart, dataEnd, to: Column.whole)
+            return 0
+        }
+        writeValues(payload, shape: shape, lengthPrefixed: true)
+        return shape
+    }
+
+    private mutating func addPiece(_ payload: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
+        signature.writeVarint(UInt64(end - start))
+        signature.write(bytes: UnsafeRawBufferPointer(rebasing: payload[start..<end]))
+    }
+
+    /// The id of the shape in `signature` (pieces and hole kinds, interleaved), added to the table when new.
+    private mutating func shapeID(kind: ColumnarPayload.ShapeKind, _ payload: UnsafeRawBufferPointer) -> Int? {
+        var key = ByteWriter(capacity: signature.count + 4)
+        key.write(kind.rawValue)
+        key.writeVarint(UInt64(values.count))
+        key.write(bytes: signature.bytes)
+        let hashed = ShapeKey(key.bytes)
+        if let id = shapeIDs[hashed] { return id }
+        guard shapeBases.count < ColumnarPayload.maxShapes, shapeTable.count + key.count <= 1 << 20 else { return nil }
+        shapeBases.append(columns.count)
+        for _ in values {
+            columns.append(ByteWriter())
+            previousTimes.append(0)
+        }
+        shapeTable.write(bytes: key.bytes)
+        shapeIDs[hashed] = shapeBases.count
+        return shapeBases.count
+    }
+
+    private mutating func writeValues(_ payload: UnsafeRawBufferPointer, shape: Int, lengthPrefixed: Bool) {
+        let base = shapeBases[shape - 1]
+        for (i, v) in values.enumerated() {
+            let column = base + i
+            switch v.hole {
+            case .text:
+                if lengthPrefixed { columns[column].writeVarint(UInt64(v.end - v.start)) }
+                copy(payload, v.start, v.end, to: column)
+            case .uuid:
+                columns[column].write(v.a.bigEndian)
+                columns[column].write(v.b.bigEndian)
+            case .time:
+                let t = Int64(bitPattern: v.a)
+                columns[column].writeSignedVarint(t &- previousTimes[column])
+                previousTimes[column] = t
+            case .integer:
+                columns[column].writeSignedVarint(Int64(bitPattern: v.a))
+            }
+        }
+    }
+
+    /// A shape's bytes with their hash computed once, a word at a time (hashing `[UInt8]` feeds the hasher a byte
+    /// at a time, which was most of the encoder's time).
+    private struct ShapeKey: Hashable {
+        let bytes: [UInt8]
+        let hash: UInt64
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            bytes.withUnsafeBytes { raw in
+                var i = 0
+                while i + 8 <= raw.count {
+                    h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                    h ^= h >> 29
+                    i += 8
+                }
+                while i < raw.count {
+                    h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
+                    i += 1
+                }
+            }
+            hash = h
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        static func == (a: ShapeKey, b: ShapeKey) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
+    }
+
+    private static func isNumberByte(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
+            || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+    }
+
+    /// The value of `-?(0|[1-9][0-9]{0,17})`, the integers whose decimal text formatting gives back.
+    static func canonicalInteger(_ t: UnsafeRawBufferPointer) -> Int64? {
+        var i = 0
+        let negative = t.first == UInt8(ascii: "-")
+        if negative { i = 1 }
+        let digits = t.count - i
+        guard digits >= 1, digits <= 18, !(digits > 1 && t[i] == UInt8(ascii: "0")), !(negative && t[i] == UInt8(ascii: "0")) else { return nil }
+        var v: Int64 = 0
+        while i < t.count {
+            let c = t[i]
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            v = v * 10 + Int64(c - UInt8(ascii: "0"))
+            i += 1
+        }
+        return negative ? -v : v
+    }
+}

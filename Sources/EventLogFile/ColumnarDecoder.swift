@@ -164,6 +164,7 @@ struct ColumnarDecoder {
             s.w += 2
         }
         let base = ColumnarPayload.fixedColumns + shape.firstHole
+        s.eventTime = nil
         for h in 0..<shape.holeCount {
             let hole = holes[shape.firstHole + h]
             try s.copySource(hole.pieceStart, hole.pieceLength)
@@ -207,6 +208,8 @@ struct ColumnarDecoder {
         let dst: UnsafeMutableRawPointer
         let capacity: Int
         var w = 0
+        /// The event's last time so far (see ``ColumnarEncoder``).
+        var eventTime: Int64?
         /// The last day a time was written for, and its `YYYY-MM-DDT` text (the times of a block share few days).
         var day = Int64.min
         var dayText: (UInt64, UInt16, UInt8) = (0, 0, 0)
@@ -321,8 +324,9 @@ struct ColumnarDecoder {
         }
 
         mutating func writeTime(_ column: Int) throws(ByteReaderError) {
-            let t = times[column] &+ unzigzag(try readVarint(column))
+            let t = (eventTime ?? times[column]) &+ unzigzag(try readVarint(column))
             times[column] = t
+            eventTime = t
             guard CanonicalText.timeLength <= capacity - w else { throw error("columnar payload decodes past the frame's length") }
             let perDay: Int64 = 86_400_000_000
             let (quotient, remainder) = t.quotientAndRemainder(dividingBy: perDay)

@@ -197,6 +197,7 @@ struct ColumnarEncoder {
 
     private mutating func writeValues(_ payload: UnsafeRawBufferPointer, shape: Int, lengthPrefixed: Bool) {
         let base = shapeBases[shape - 1]
+        var eventTime: Int64?
         for (i, v) in values.enumerated() {
             let column = base + i
             switch v.hole {
@@ -208,8 +209,11 @@ struct ColumnarEncoder {
                 columns[column].write(v.b.bigEndian)
             case .time:
                 let t = Int64(bitPattern: v.a)
-                columns[column].writeSignedVarint(t &- previousTimes[column])
+                // Against the event's previous time when it has one (an expiry after its start, say, is often a
+                // fixed span), else against the column's previous one.
+                columns[column].writeSignedVarint(t &- (eventTime ?? previousTimes[column]))
                 previousTimes[column] = t
+                eventTime = t
             case .integer:
                 columns[column].writeSignedVarint(Int64(bitPattern: v.a))
             }

@@ -9,7 +9,8 @@ import PawtrailIO
 /// Each event's JSON data is split into a template and its values. The template is the text between the values
 /// (keys, punctuation, whitespace, literals), kept once per block in a table of shapes; the values go into one
 /// column per place in a shape. Values in canonical text forms are stored as binary: lowercase UUID strings as 16
-/// bytes, `YYYY-MM-DDTHH:MM:SS.ffffffZ` strings as the difference in microseconds from the column's previous one,
+/// bytes, `YYYY-MM-DDTHH:MM:SS.ffffffZ` strings as the difference in microseconds from the event's previous time (or,
+/// for its first, from the column's previous one),
 /// and integers without leading zeros as zigzag varints. Metadata is split the same way (its keys are the
 /// template). The data is opaque to the log: bytes that are not JSON still split losslessly (strings and
 /// numbers are found by their delimiters alone), and an event whose data would need too many shapes or places
@@ -49,7 +50,8 @@ enum ColumnarPayload {
         case text = 0
         /// A lowercase UUID string, as 16 bytes.
         case uuid = 1
-        /// A canonical UTC timestamp string, as a zigzag varint of microseconds after the column's previous one.
+        /// A canonical UTC timestamp string, as a zigzag varint of microseconds after the event's previous time, or
+        /// for its first time the column's previous one.
         case time = 2
         /// A canonical integer, as a zigzag varint.
         case integer = 3

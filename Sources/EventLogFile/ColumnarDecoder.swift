@@ -83,6 +83,16 @@ struct ColumnarDecoder {
         guard r.isAtEnd else { throw ByteReaderError(reason: "bytes after the last column", offset: r.offset) }
     }
 
+    /// Each column's bytes with the kind of what it holds (for ``ColumnarLayoutMeasurement``).
+    func columns() -> [(String, UnsafeRawBufferPointer)] {
+        let fixed = ["commit headers", "stream ids", "versions", "event types", "event ids", "shape ids", "kept whole"]
+        let kinds = ["strings", "UUIDs", "times", "integers"]
+        return columnStarts.indices.map { i in
+            let kind = i < fixed.count ? fixed[i] : kinds[Int(holes[i - fixed.count].kind)]
+            return (kind, UnsafeRawBufferPointer(rebasing: source[columnStarts[i]..<columnEnds[i]]))
+        }
+    }
+
     /// Writes the row payload at the start of `out`; it must take exactly `rawLength` bytes (`out` has room for more).
     func decode(commitCount: Int, rawLength: Int, into out: UnsafeMutableRawBufferPointer) throws(ByteReaderError) {
         guard let src = source.baseAddress else { throw ByteReaderError(reason: "empty columnar payload", offset: 0) }

@@ -158,4 +158,17 @@ import Testing
         }
         #expect(failures > 0)
     }
+
+    @Test func `the layout measurement finds the random event ids incompressible and the JSON smaller by columns`() throws {
+        let events = (0..<3_000).map { i in
+            (stream: stream("pet-\(i % 50)"), version: UInt64(i / 50), event: ProposedEvent(
+                id: UUID(), type: "Weighed",
+                data: Array(#"{"petId":"pet-\#(i % 50)","grams":\#(1000 + i % 700),"at":"2026-06-01T00:\#(String(format: "%02d", i / 60 % 60)):\#(String(format: "%02d", i % 60)).000000Z"}"#.utf8)))
+        }
+        let m = try ColumnarLayoutMeasurement.measure(events, commitSize: 100, blockSize: 64 << 10)
+        #expect(m.events == 3_000 && m.blocks > 1)
+        let ids = try #require(m.columnBytesPerEvent.first { $0.kind == "event ids" })
+        #expect(ids.bytes == 16)
+        #expect(m.columnarBytesPerEvent < m.rowBytesPerEvent)
+    }
 }

@@ -8,6 +8,8 @@ struct BenchOptions {
         case generate
         /// Measure append cost against the number of sealed segments.
         case segments
+        /// Measure compacted blocks laid out by columns against blocks of rows.
+        case layout
         /// Print usage.
         case help
     }
@@ -49,6 +51,7 @@ struct BenchOptions {
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
                pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
                pawtrail-bench segments [--counts 0,10,100,300,1000] [--per-segment N] [--appends N] [--batch K] [--dir DIR] [--keep]
+               pawtrail-bench layout [--events N] [--per-commit K] [--seed S]
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
@@ -64,6 +67,9 @@ struct BenchOptions {
         its exact expected version, so `split -l K` files appended in order with --batch all succeed.
         segments times appends of K events (default 100) to stores of more and more sealed segments (each new id
         is looked up in every sealed segment's id index), and prints a markdown table.
+        layout lays the workload (default 100,000 events in commits of 1,000) out in 1 MiB blocks, as compaction
+        does, by rows and by columns, and prints their compressed sizes (zstd level 6), where the columns' bytes
+        go, and the CPU of each step an event (one core, best of 5).
         """
 
     /// Parses arguments (without the program name).
@@ -77,6 +83,11 @@ struct BenchOptions {
             rest = rest.dropFirst()
         } else if rest.first == "segments" {
             options.mode = .segments
+            rest = rest.dropFirst()
+        } else if rest.first == "layout" {
+            options.mode = .layout
+            options.events = 100_000
+            options.perCommit = 1000
             rest = rest.dropFirst()
         } else if rest.first == "run" {
             rest = rest.dropFirst()

@@ -10,6 +10,7 @@ do {
     case .help: print(BenchOptions.usage)
     case .generate: WorkloadGeneratorCommand.run(options)
     case .segments: exit(await SegmentScaling.run(options))
+    case .layout: exit(LayoutCommand.run(options))
     case .run: exit(await BenchRunner(options: options).run())
     }
 } catch {

@@ -29,6 +29,12 @@ enum ColumnarPayload {
     static let maxShapes = 1024
     static let maxHolesPerShape = 64
 
+    /// The most bytes a columnar layout may take for a row payload of `rawLength` bytes: a reader takes a longer
+    /// one for damage before it decompresses it. The encoder keeps the rows instead, since the layout can take more
+    /// than twice their bytes (events that each have a shape of their own, with many one-byte values: the shape
+    /// table holds each piece with its length and each hole's kind, and each value has a column of its own).
+    static func maximumLength(rawLength: Int) -> Int { rawLength * 2 + 4096 }
+
     enum Column {
         static let commits = 0
         static let streams = 1
@@ -62,10 +68,13 @@ enum ColumnarPayload {
     /// - Parameters:
     ///   - payload: A row payload as ``CommitCodec`` writes it.
     ///   - commitCount: Its commits.
-    /// - Returns: The columnar bytes, or `nil` when the payload does not parse as rows or does not round-trip.
+    /// - Returns: The columnar bytes, or `nil` when the payload does not parse as rows, does not round-trip, or
+    ///   would lay out in more than ``maximumLength(rawLength:)``.
     static func encode(_ payload: UnsafeRawBufferPointer, commitCount: Int) -> [UInt8]? {
         var encoder = ColumnarEncoder()
-        guard let encoded = try? encoder.encode(payload, commitCount: commitCount) else { return nil }
+        guard let encoded = try? encoder.encode(payload, commitCount: commitCount),
+            encoded.count <= maximumLength(rawLength: payload.count)
+        else { return nil }
         var check: [UInt8] = []
         let same = encoded.withUnsafeBytes { columnar in
             (try? decode(columnar, commitCount: commitCount, rawLength: payload.count, into: &check)) != nil

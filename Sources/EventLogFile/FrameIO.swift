@@ -210,8 +210,8 @@ enum FrameIO {
         case .columnarZstd, .columnarZstdDictionary:
             var r = ByteReader(stored)
             let length = try r.readVarint()
-            // A columnar layout is never larger than its rows by more than its directory; anything more is damage.
-            guard length <= UInt64(header.rawLength) * 2 + 4096 else {
+            // The encoder writes no layout longer than this (it keeps the rows instead); anything more is damage.
+            guard length <= UInt64(ColumnarPayload.maximumLength(rawLength: Int(header.rawLength))) else {
                 throw ZstdError(operation: "read", reason: "columnar length \(length) for a payload of \(header.rawLength) bytes")
             }
             let dictionary = header.codec == .columnarZstdDictionary ? try dictionaries.dictionary(for: header) : nil

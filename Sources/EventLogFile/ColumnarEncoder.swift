@@ -96,7 +96,9 @@ struct ColumnarEncoder {
             pieceStart = r.offset
         }
         addPiece(payload, pieceStart, r.offset)
-        guard let shape = shapeID(kind: .metadata, payload) else {
+        // More pairs than a shape holds are kept whole, as data's places are: the decoder refuses such a shape, and
+        // the whole block would go back to rows.
+        guard values.count <= ColumnarPayload.maxHolesPerShape, let shape = shapeID(kind: .metadata, payload) else {
             copy(payload, start, r.offset, to: Column.whole)
             return 0
         }

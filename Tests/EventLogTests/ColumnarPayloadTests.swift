@@ -91,6 +91,13 @@ import Testing
         #expect(shapes == UInt64(ColumnarPayload.maxShapes))
     }
 
+    @Test func `metadata with more pairs than a shape holds is kept whole, and its block still laid out by columns`() throws {
+        let wide = EventMetadata(Dictionary(uniqueKeysWithValues: (0...ColumnarPayload.maxHolesPerShape).map { ("key\($0)", "value\($0)") }))
+        let events = [("s", "T", Array(#"{"a":1}"#.utf8), wide), ("s", "T", Array(#"{"a":2}"#.utf8), ["actor": "user-1"])]
+        let rows = payload([events])
+        #expect(try roundTrip(rows, commits: 1) != nil)
+    }
+
     @Test func `lowercase UUIDs and canonical times are stored as binary`() throws {
         let events = (0..<500).map { i in
             let json = #"{"id":"\#(UUID().uuidString.lowercased())","at":"2026-06-01T00:00:\#(String(format: "%02d", i % 60)).\#(String(format: "%06d", i))Z"}"#

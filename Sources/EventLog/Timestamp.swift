@@ -125,7 +125,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return ((days * 86_400) + h * 3600 + mi * 60 + s) * 1_000_000 + frac
     }
 
-    static func daysInMonth(_ y: Int64, _ m: Int64) -> Int64 {
+    /// The days in a month of the proleptic Gregorian calendar.
+    ///
+    /// - Parameters:
+    ///   - y: The year.
+    ///   - m: The month, 1 to 12.
+    /// - Returns: 28 to 31.
+    public static func daysInMonth(_ y: Int64, _ m: Int64) -> Int64 {
         switch m {
         case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -134,7 +140,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.
-    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    /// Days since 1970-01-01 of a date of the proleptic Gregorian calendar.
+    ///
+    /// - Parameters:
+    ///   - y0: The year.
+    ///   - m: The month, 1 to 12.
+    ///   - d: The day of the month.
+    /// - Returns: The days (negative before 1970).
+    public static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -143,7 +156,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    /// The date of a day counted from 1970-01-01, in the proleptic Gregorian calendar.
+    ///
+    /// - Parameter z0: Days since 1970-01-01 (negative before).
+    /// - Returns: The year, month (1 to 12) and day of the month.
+    public static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

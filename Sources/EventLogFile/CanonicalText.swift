@@ -1,3 +1,5 @@
+import EventLog
+
 /// The two text forms of values that a columnar payload stores as binary: lowercase UUIDs
 /// (`8-4-4-4-12` hex digits) and UTC timestamps with microseconds (`YYYY-MM-DDTHH:MM:SS.ffffffZ`). Only the exact
 /// canonical spelling is recognized, so formatting the value back gives the same bytes; anything else stays text.
@@ -79,9 +81,9 @@ enum CanonicalText {
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
             let minute = number(14, 2), let second = number(17, 2), let micros = number(20, 6),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+            (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year, month), hour < 24, minute < 60, second < 60
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = Timestamp.days(fromCivil: year, month, day)
         return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000 + micros
     }
 
@@ -94,7 +96,7 @@ enum CanonicalText {
             rest += perDay
             days -= 1
         }
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = Timestamp.civil(fromDays: days)
         guard (0...9999).contains(year) else { return false }
         var p = 0
         func put(_ value: Int64, _ width: Int) {
@@ -135,35 +137,5 @@ enum CanonicalText {
         two(fraction / 100 % 100, 11)
         two(fraction % 100, 13)
         out.storeBytes(of: UInt8(ascii: "Z"), toByteOffset: 15, as: UInt8.self)
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    // Howard Hinnant's days_from_civil and civil_from_days (proleptic Gregorian calendar).
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

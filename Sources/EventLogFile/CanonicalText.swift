@@ -9,26 +9,31 @@ enum CanonicalText {
 
     /// The 16 bytes of a lowercase UUID's text, or `nil` when the text is not one.
     static func uuid(_ text: UnsafeRawBufferPointer) -> (UInt64, UInt64)? {
-        guard text.count == uuidLength else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var digits = 0
-        for i in 0..<uuidLength {
-            let c = text[i]
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard c == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let v: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c &- UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c &- UInt8(ascii: "a") &+ 10
-            default: return nil
-            }
-            if digits < 16 { high = high << 4 | UInt64(v) } else { low = low << 4 | UInt64(v) }
-            digits += 1
+        guard text.count == uuidLength, let p = text.baseAddress else { return nil }
+        let hyphen = UInt8(ascii: "-")
+        guard p.load(fromByteOffset: 8, as: UInt8.self) == hyphen, p.load(fromByteOffset: 13, as: UInt8.self) == hyphen,
+            p.load(fromByteOffset: 18, as: UInt8.self) == hyphen, p.load(fromByteOffset: 23, as: UInt8.self) == hyphen
+        else { return nil }
+        func word(_ first: Int, _ second: Int) -> UInt64 {
+            UInt64(p.loadUnaligned(fromByteOffset: first, as: UInt32.self).littleEndian)
+                | UInt64(p.loadUnaligned(fromByteOffset: second, as: UInt32.self).littleEndian) << 32
         }
-        return (high, low)
+        guard let a = unhex(word(0, 4)), let b = unhex(word(9, 14)), let c = unhex(word(19, 24)), let d = unhex(word(28, 32))
+        else { return nil }
+        return (UInt64(a) << 32 | UInt64(b), UInt64(c) << 32 | UInt64(d))
+    }
+
+    /// The value of 8 hex digits given as the bytes of a little-endian word (most significant digit first), or `nil`
+    /// unless they are lowercase hex digits: the inverse of ``hex(_:)``, checked by formatting the value back.
+    @inline(__always)
+    static func unhex(_ w: UInt64) -> UInt32? {
+        // '0'...'9' keep their low nibble; 'a'...'f' (bit 6 set) add 9 to theirs.
+        var v = ((w & 0x0F0F_0F0F_0F0F_0F0F) &+ ((w >> 6) & 0x0101_0101_0101_0101) &* 9).byteSwapped
+        v = (v | (v >> 4)) & 0x00FF_00FF_00FF_00FF
+        v = (v | (v >> 8)) & 0x0000_FFFF_0000_FFFF
+        v = (v | (v >> 16)) & 0xFFFF_FFFF
+        let x = UInt32(truncatingIfNeeded: v)
+        return hex(x) == w ? x : nil
     }
 
     /// Writes a UUID's lowercase text (36 bytes) at `out`.

@@ -138,6 +138,16 @@ import Testing
             #expect(String(decoding: text, as: UTF8.self) == id)
         }
         #expect(Array(UUID().uuidString.utf8).withUnsafeBytes { CanonicalText.uuid($0) } == nil)
+        // Every place, every byte next to a hex digit's range: none is taken for a digit.
+        let valid = Array("01234567-89ab-cdef-0123-456789abcdef".utf8)
+        #expect(valid.withUnsafeBytes { CanonicalText.uuid($0) } != nil)
+        for i in valid.indices {
+            for bad in Array("/:@`gAFG- ".utf8) + [0, 0x80, 0xFF, 0x3A + 0x40, 0x70] where bad != valid[i] {
+                var text = valid
+                text[i] = bad
+                #expect(text.withUnsafeBytes { CanonicalText.uuid($0) } == nil, "\(String(decoding: text, as: UTF8.self))")
+            }
+        }
     }
 
     @Test func `damaged columnar bytes fail with an error and never trap`() throws {

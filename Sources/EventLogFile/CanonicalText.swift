@@ -128,7 +128,7 @@ enum CanonicalText {
         let m = UInt64(micros)
         @inline(__always) func two(_ v: UInt64, _ at: Int) {
             let (tens, ones) = v.quotientAndRemainder(dividingBy: 10)
-            out.storeBytes(of: UInt16(truncatingIfNeeded: tens + 0x30) | UInt16(truncatingIfNeeded: ones + 0x30) << 8, toByteOffset: at, as: UInt16.self)
+            out.storeBytes(of: (UInt16(truncatingIfNeeded: tens + 0x30) | UInt16(truncatingIfNeeded: ones + 0x30) << 8).littleEndian, toByteOffset: at, as: UInt16.self)
         }
         let seconds = m / 1_000_000
         let fraction = m % 1_000_000

@@ -62,6 +62,11 @@ enum FrameIO {
             try columnar.withUnsafeBytes { raw in
                 try compressor.compress(raw, level: level, dictionary: dictionary?.dictionary, appendingTo: &stored.bytes)
             }
+            // A small block (a segment's last, say) can compress better as rows: both are tried there, where it
+            // costs little.
+            let rows = payload.count < dictionaryCommitLimit
+                ? try store(payload, compressor: compressor, level: level, dictionary: dictionary, helper: nil) : nil
+            if let rows, rows.bytes.count <= stored.count { return rows }
             if stored.count < payload.count {
                 return StoredPayload(
                     codec: dictionary == nil ? .columnarZstd : .columnarZstdDictionary, dictionaryID: dictionary?.id ?? 0,

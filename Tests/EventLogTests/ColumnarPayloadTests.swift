@@ -188,4 +188,23 @@ import Testing
         #expect(ids.bytes == 16)
         #expect(m.columnarBytesPerEvent < m.rowBytesPerEvent)
     }
+
+    @Test func `a small block is stored whichever way is smaller`() throws {
+        let compressor = ZstdCompressor()
+        for count in [1, 2, 5, 50, 200] {
+            let rows = payload([(0..<count).map { i in
+                ("pet-\(i % 3)", "Weighed", Array(#"{"id":"\#(UUID().uuidString.lowercased())","grams":\#(1000 + i)}"#.utf8),
+                 ["correlationId": UUID().uuidString.lowercased()])
+            }])
+            let chosen = try rows.withUnsafeBytes { try FrameIO.store($0, compressor: compressor, level: 6, dictionary: nil, columnarCommits: 1) }
+            let asRows = try rows.withUnsafeBytes { try FrameIO.store($0, compressor: compressor, level: 6, dictionary: nil) }
+            let columnar = try #require(rows.withUnsafeBytes { ColumnarPayload.encode($0, commitCount: 1) })
+            var byColumns: [UInt8] = []
+            try columnar.withUnsafeBytes { try compressor.compress($0, level: 6, dictionary: nil, appendingTo: &byColumns) }
+            // Stored by columns: the columnar length (a varint), then the zstd frame.
+            let storedByColumns = (columnar.count < 1 << 7 ? 1 : columnar.count < 1 << 14 ? 2 : 3) + byColumns.count
+            #expect(chosen.bytes.count == min(asRows.bytes.count, storedByColumns), "\(count) events")
+            #expect((chosen.codec == .columnarZstd) == (storedByColumns < asRows.bytes.count), "\(count) events: \(chosen.codec)")
+        }
+    }
 }

@@ -92,7 +92,9 @@ enum CanonicalText {
         return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000 + micros
     }
 
-    /// Writes a timestamp's canonical text (27 bytes) at `out`; `nil` when its year is outside 0000...9999.
+    /// Writes a timestamp's canonical text (27 bytes) at `out`.
+    ///
+    /// - Returns: `false`, writing nothing, when its year is outside 0000...9999.
     static func writeTime(_ micros: Int64, to out: UnsafeMutableRawPointer) -> Bool {
         let perDay: Int64 = 86_400_000_000
         var days = micros / perDay

@@ -95,9 +95,15 @@ enum ColumnarPayload {
         _ columnar: UnsafeRawBufferPointer, commitCount: Int, rawLength: Int, into buffer: inout [UInt8]
     ) throws(ByteReaderError) {
         // Two bytes of slack: a data's length is written as two bytes before its length is known (see
-        // ``ColumnarDecoder``), so the last event may briefly reach one byte past the payload.
+        // ``ColumnarDecoder``), so the last event may briefly reach one byte past the payload. The buffer is
+        // trimmed after, so that it grows as zstd's decompression grows it (to the payload's size, never shrunk).
+        let before = buffer.count
         let room = rawLength + 2
         if buffer.count < room { buffer.append(contentsOf: repeatElement(0, count: room - buffer.count)) }
+        defer {
+            let keep = max(before, rawLength)
+            if buffer.count > keep { buffer.removeLast(buffer.count - keep) }
+        }
         let decoder = try ColumnarDecoder(columnar)
         var failure: ByteReaderError?
         buffer.withUnsafeMutableBytes { out in

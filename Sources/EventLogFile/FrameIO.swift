@@ -237,8 +237,6 @@ enum FrameIO {
     ) throws -> [UInt8] {
         var buffer: [UInt8] = []
         try payload(of: body, header: header, decompressor: decompressor, dictionaries: dictionaries, into: &buffer)
-        // A columnar payload is decoded with a little room to spare.
-        if buffer.count > Int(header.rawLength) { buffer.removeLast(buffer.count - Int(header.rawLength)) }
         return buffer
     }
 }

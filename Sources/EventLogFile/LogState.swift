@@ -898,8 +898,6 @@ final class LogState {
         var frame: [UInt8] = []
         var payload: [UInt8] = []
         let header = try Self.load(segment, ref, frame: &frame, payload: &payload, decompressor: decompressor, dictionaries: dictionaries)
-        // The payload is its first `rawLength` bytes (a columnar one is decoded with room to spare).
-        if payload.count > Int(header.rawLength) { payload.removeLast(payload.count - Int(header.rawLength)) }
         let result = (header, payload)
         cache.insert(key, header: result.0, payload: result.1)
         return result

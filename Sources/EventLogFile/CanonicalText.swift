@@ -92,57 +92,65 @@ enum CanonicalText {
         return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000 + micros
     }
 
+    /// Microseconds split into days since 1970 and microseconds into the day (rounding down, before 1970 too).
+    @inline(__always)
+    static func dayAndTime(_ micros: Int64) -> (day: Int64, time: Int64) {
+        let perDay: Int64 = 86_400_000_000
+        let (day, time) = micros.quotientAndRemainder(dividingBy: perDay)
+        return time < 0 ? (day - 1, time + perDay) : (day, time)
+    }
+
     /// Writes a timestamp's canonical text (27 bytes) at `out`.
     ///
     /// - Returns: `false`, writing nothing, when its year is outside 0000...9999.
     static func writeTime(_ micros: Int64, to out: UnsafeMutableRawPointer) -> Bool {
-        let perDay: Int64 = 86_400_000_000
-        var days = micros / perDay
-        var rest = micros % perDay
-        if rest < 0 {
-            rest += perDay
-            days -= 1
-        }
+        let (day, time) = dayAndTime(micros)
+        guard writeDate(day, to: out) else { return false }
+        writeTimeOfDay(time, to: out + 11)
+        return true
+    }
+
+    /// Writes `YYYY-MM-DDT` (11 bytes) for a day counted from 1970-01-01.
+    ///
+    /// - Returns: `false`, writing nothing, when its year is outside 0000...9999.
+    static func writeDate(_ days: Int64, to out: UnsafeMutableRawPointer) -> Bool {
         let (year, month, day) = Timestamp.civil(fromDays: days)
         guard (0...9999).contains(year) else { return false }
-        var p = 0
-        func put(_ value: Int64, _ width: Int) {
-            var v = value
-            for i in stride(from: width - 1, through: 0, by: -1) {
-                out.storeBytes(of: UInt8(ascii: "0") + UInt8(v % 10), toByteOffset: p + i, as: UInt8.self)
-                v /= 10
-            }
-            p += width
-        }
-        func sep(_ c: Unicode.Scalar) {
-            out.storeBytes(of: UInt8(ascii: c), toByteOffset: p, as: UInt8.self)
-            p += 1
-        }
-        put(year, 4); sep("-"); put(month, 2); sep("-"); put(day, 2); sep("T")
-        put(rest / 3_600_000_000, 2); sep(":"); put(rest / 60_000_000 % 60, 2); sep(":"); put(rest / 1_000_000 % 60, 2)
-        sep("."); put(rest % 1_000_000, 6); sep("Z")
+        let y = UInt64(year)
+        two(y / 100, to: out, at: 0)
+        two(y % 100, to: out, at: 2)
+        out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 4, as: UInt8.self)
+        two(UInt64(month), to: out, at: 5)
+        out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 7, as: UInt8.self)
+        two(UInt64(day), to: out, at: 8)
+        out.storeBytes(of: UInt8(ascii: "T"), toByteOffset: 10, as: UInt8.self)
         return true
+    }
+
+    /// Writes two decimal digits of `v` (below 100).
+    @inline(__always)
+    private static func two(_ v: UInt64, to out: UnsafeMutableRawPointer, at offset: Int) {
+        let (tens, ones) = v.quotientAndRemainder(dividingBy: 10)
+        out.storeBytes(
+            of: (UInt16(truncatingIfNeeded: tens + 0x30) | UInt16(truncatingIfNeeded: ones + 0x30) << 8).littleEndian,
+            toByteOffset: offset, as: UInt16.self)
     }
 
     /// Writes `HH:MM:SS.ffffffZ` (16 bytes) for microseconds into a day.
     @inline(__always)
     static func writeTimeOfDay(_ micros: Int64, to out: UnsafeMutableRawPointer) {
         let m = UInt64(micros)
-        @inline(__always) func two(_ v: UInt64, _ at: Int) {
-            let (tens, ones) = v.quotientAndRemainder(dividingBy: 10)
-            out.storeBytes(of: (UInt16(truncatingIfNeeded: tens + 0x30) | UInt16(truncatingIfNeeded: ones + 0x30) << 8).littleEndian, toByteOffset: at, as: UInt16.self)
-        }
         let seconds = m / 1_000_000
         let fraction = m % 1_000_000
-        two(seconds / 3600, 0)
+        two(seconds / 3600, to: out, at: 0)
         out.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 2, as: UInt8.self)
-        two(seconds / 60 % 60, 3)
+        two(seconds / 60 % 60, to: out, at: 3)
         out.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 5, as: UInt8.self)
-        two(seconds % 60, 6)
+        two(seconds % 60, to: out, at: 6)
         out.storeBytes(of: UInt8(ascii: "."), toByteOffset: 8, as: UInt8.self)
-        two(fraction / 10_000, 9)
-        two(fraction / 100 % 100, 11)
-        two(fraction % 100, 13)
+        two(fraction / 10_000, to: out, at: 9)
+        two(fraction / 100 % 100, to: out, at: 11)
+        two(fraction % 100, to: out, at: 13)
         out.storeBytes(of: UInt8(ascii: "Z"), toByteOffset: 15, as: UInt8.self)
     }
 }

@@ -338,20 +338,18 @@ struct ColumnarDecoder {
             times[column] = t
             eventTime = t
             guard CanonicalText.timeLength <= capacity - w else { throw error("columnar payload decodes past the frame's length") }
-            let perDay: Int64 = 86_400_000_000
-            let (quotient, remainder) = t.quotientAndRemainder(dividingBy: perDay)
-            let (d, rest) = remainder < 0 ? (quotient - 1, remainder + perDay) : (quotient, remainder)
+            let (d, time) = CanonicalText.dayAndTime(t)
             let to = dst + w
             if d != day {
-                guard CanonicalText.writeTime(t, to: to) else { throw error("a timestamp outside the years 0000 to 9999") }
+                guard CanonicalText.writeDate(d, to: to) else { throw error("a timestamp outside the years 0000 to 9999") }
                 day = d
                 dayText = (to.loadUnaligned(as: UInt64.self), to.loadUnaligned(fromByteOffset: 8, as: UInt16.self), to.load(fromByteOffset: 10, as: UInt8.self))
             } else {
                 to.storeBytes(of: dayText.0, as: UInt64.self)
                 to.storeBytes(of: dayText.1, toByteOffset: 8, as: UInt16.self)
                 to.storeBytes(of: dayText.2, toByteOffset: 10, as: UInt8.self)
-                CanonicalText.writeTimeOfDay(rest, to: to + 11)
             }
+            CanonicalText.writeTimeOfDay(time, to: to + 11)
             w += CanonicalText.timeLength
         }
 

@@ -78,7 +78,7 @@ enum ColumnarPayload {
         var check: [UInt8] = []
         let same = encoded.withUnsafeBytes { columnar in
             (try? decode(columnar, commitCount: commitCount, rawLength: payload.count, into: &check)) != nil
-                && check.withUnsafeBytes { memcmp($0.baseAddress!, payload.baseAddress!, payload.count) == 0 }
+                && (payload.isEmpty || check.withUnsafeBytes { memcmp($0.baseAddress!, payload.baseAddress!, payload.count) == 0 })
         }
         return same ? encoded : nil
     }

@@ -98,7 +98,7 @@ struct ColumnarEncoder {
         addPiece(payload, pieceStart, r.offset)
         // More pairs than a shape holds are kept whole, as data's places are: the decoder refuses such a shape, and
         // the whole block would go back to rows.
-        guard values.count <= ColumnarPayload.maxHolesPerShape, let shape = shapeID(kind: .metadata, payload) else {
+        guard values.count <= ColumnarPayload.maxHolesPerShape, let shape = shapeID(kind: .metadata) else {
             copy(payload, start, r.offset, to: Column.whole)
             return 0
         }
@@ -165,7 +165,7 @@ struct ColumnarEncoder {
             return 0
         }
         piece(n)
-        guard let shape = shapeID(kind: .data, payload) else {
+        guard let shape = shapeID(kind: .data) else {
             copy(payload, dataStart, dataEnd, to: Column.whole)
             return 0
         }
@@ -179,7 +179,7 @@ struct ColumnarEncoder {
     }
 
     /// The id of the shape in `signature` (pieces and hole kinds, interleaved), added to the table when new.
-    private mutating func shapeID(kind: ColumnarPayload.ShapeKind, _ payload: UnsafeRawBufferPointer) -> Int? {
+    private mutating func shapeID(kind: ColumnarPayload.ShapeKind) -> Int? {
         var key = ByteWriter(capacity: signature.count + 4)
         key.write(kind.rawValue)
         key.writeVarint(UInt64(values.count))

@@ -29,6 +29,8 @@ struct ColumnarDecoder {
     private var holes: [HoleInfo] = []
     private var columnStarts: [Int] = []
     private var columnEnds: [Int] = []
+    /// Where each ``ColumnarPayload/Group``'s bytes end (version 2; a version 1 layout is one group).
+    private(set) var groupEnds: [Int] = []
 
     /// Reads the shapes and the column directory.
     ///
@@ -36,8 +38,9 @@ struct ColumnarDecoder {
     init(_ source: UnsafeRawBufferPointer) throws(ByteReaderError) {
         self.source = source
         var r = ByteReader(source)
-        guard try r.read(UInt8.self) == ColumnarPayload.formatVersion else {
-            throw ByteReaderError(reason: "unknown columnar layout version", offset: 0)
+        let version = try r.read(UInt8.self)
+        guard version == 1 || version == 2 else {
+            throw ByteReaderError(reason: "unknown columnar layout version \(version)", offset: 0)
         }
         let shapeCount = try r.readVarint()
         guard shapeCount <= UInt64(ColumnarPayload.maxShapes) else {
@@ -74,11 +77,20 @@ struct ColumnarDecoder {
         }
         var lengths: [Int] = []
         for _ in 0..<columnCount { lengths.append(try r.readLength()) }
-        for length in lengths {
-            guard length <= r.remaining else { throw ByteReaderError(reason: "column runs past the payload", offset: r.offset) }
-            columnStarts.append(r.offset)
-            columnEnds.append(r.offset + length)
-            r.offset += length
+        columnStarts = Array(repeating: 0, count: columnCount)
+        columnEnds = Array(repeating: 0, count: columnCount)
+        // Version 1 stores the columns in their order; version 2 by group, each group in column order.
+        let order: [ColumnarPayload.Group?] = version == 1 ? [nil] : ColumnarPayload.Group.allCases
+        let groups = ColumnarPayload.fixedGroups + holes.map { ColumnarPayload.group(of: Hole(rawValue: $0.kind) ?? .text) }
+        for group in order {
+            for (i, length) in lengths.enumerated() {
+                if let group, groups[i] != group { continue }
+                guard length <= r.remaining else { throw ByteReaderError(reason: "column runs past the payload", offset: r.offset) }
+                columnStarts[i] = r.offset
+                columnEnds[i] = r.offset + length
+                r.offset += length
+            }
+            groupEnds.append(r.offset)
         }
         guard r.isAtEnd else { throw ByteReaderError(reason: "bytes after the last column", offset: r.offset) }
     }

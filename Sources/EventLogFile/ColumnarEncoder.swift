@@ -17,6 +17,7 @@ struct ColumnarEncoder {
     }
 
     private var columns = [ByteWriter](repeating: ByteWriter(), count: ColumnarPayload.fixedColumns)
+    private var groups = ColumnarPayload.fixedGroups
     private var previousTimes = [Int64](repeating: 0, count: ColumnarPayload.fixedColumns)
     private var shapeIDs: [ShapeKey: Int] = [:]
     private var shapeBases: [Int] = []
@@ -27,7 +28,8 @@ struct ColumnarEncoder {
     /// Lays out the payload; see ``ColumnarPayload``.
     ///
     /// - Throws: ``ByteReaderError`` when the payload does not parse as rows.
-    mutating func encode(_ payload: UnsafeRawBufferPointer, commitCount: Int) throws(ByteReaderError) -> [UInt8] {
+    /// - Parameter version: The layout version: 2 stores the columns by group, 1 in their order.
+    mutating func encode(_ payload: UnsafeRawBufferPointer, commitCount: Int, version: UInt8) throws(ByteReaderError) -> [UInt8] {
         var r = ByteReader(payload)
         for _ in 0..<commitCount {
             var start = r.offset
@@ -58,12 +60,18 @@ struct ColumnarEncoder {
         }
         guard r.isAtEnd else { throw ByteReaderError(reason: "payload has bytes after its commits", offset: r.offset) }
         var out = ByteWriter(capacity: columns.reduce(shapeTable.count + 64) { $0 + $1.count + 4 })
-        out.write(ColumnarPayload.formatVersion)
+        out.write(version)
         out.writeVarint(UInt64(shapeBases.count))
         out.write(bytes: shapeTable.bytes)
         out.writeVarint(UInt64(columns.count))
         for c in columns { out.writeVarint(UInt64(c.count)) }
-        for c in columns { out.write(bytes: c.bytes) }
+        if version == 1 {
+            for c in columns { out.write(bytes: c.bytes) }
+        } else {
+            for group in ColumnarPayload.Group.allCases {
+                for (i, c) in columns.enumerated() where groups[i] == group { out.write(bytes: c.bytes) }
+            }
+        }
         return out.bytes
     }
 
@@ -188,8 +196,9 @@ struct ColumnarEncoder {
         if let id = shapeIDs[hashed] { return id }
         guard shapeBases.count < ColumnarPayload.maxShapes, shapeTable.count + key.count <= 1 << 20 else { return nil }
         shapeBases.append(columns.count)
-        for _ in values {
+        for v in values {
             columns.append(ByteWriter())
+            groups.append(ColumnarPayload.group(of: v.hole))
             previousTimes.append(0)
         }
         shapeTable.write(bytes: key.bytes)

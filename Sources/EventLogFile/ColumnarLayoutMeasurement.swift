@@ -9,17 +9,23 @@ public struct ColumnarLayoutMeasurement: Sendable {
     public var events: Int
     /// Blocks of about `blockSize` bytes of rows, as compaction makes them.
     public var blocks: Int
-    /// Compressed bytes an event: blocks of rows, and blocks by columns (zstd at the level given, no dictionary).
+    /// Compressed bytes an event: blocks of rows (zstd at the level given, no dictionary), and blocks by columns as
+    /// compaction stores them (``ColumnarParts``: each group of columns compressed on its own at that level).
     public var rowBytesPerEvent: Double
     public var columnarBytesPerEvent: Double
+    /// Blocks by columns compressed as one zstd frame (format 2's way), for comparison.
+    public var oneFrameColumnarBytesPerEvent: Double
     /// Per column kind, the bytes an event when each column is compressed on its own (where the bytes go).
     public var columnBytesPerEvent: [(kind: String, bytes: Double)]
-    /// Nanoseconds an event, the best of five passes over every block: zstd decompression of rows and of columns,
-    /// rebuilding the rows from the columns, and laying them out by columns (the split and its check).
+    /// Nanoseconds an event, the best of several passes over every block: zstd compression and decompression of rows;
+    /// laying them out by columns (the split and its check) and rebuilding the rows from the columns; and the whole of
+    /// storing by columns (split, check, compression by groups) and of reading it back (decompression, rebuild).
+    public var compressRowsNanoseconds: Double
     public var decompressRowsNanoseconds: Double
-    public var decompressColumnsNanoseconds: Double
-    public var decodeColumnsNanoseconds: Double
     public var encodeColumnsNanoseconds: Double
+    public var decodeColumnsNanoseconds: Double
+    public var storeColumnsNanoseconds: Double
+    public var loadColumnsNanoseconds: Double
 
     /// Measures the layout on events as commits of `commitSize`, grouped into blocks of whole commits.
     ///
@@ -34,24 +40,26 @@ public struct ColumnarLayoutMeasurement: Sendable {
         _ events: [(stream: StreamID, version: UInt64, event: ProposedEvent)], commitSize: Int = 1000,
         blockSize: Int = 1 << 20, level: Int32 = 6
     ) throws -> ColumnarLayoutMeasurement {
-        var blocks: [(rows: [UInt8], commits: Int)] = []
+        var blocks: [(rows: [UInt8], commits: Int, events: Int)] = []
         var i = 0
         while i < events.count {
             var rows: [UInt8] = []
             var commits = 0
+            let first = i
             while rows.count < blockSize, i < events.count {
                 let end = min(i + commitSize, events.count)
                 rows += CommitCodec.encodeCommit(events[i..<end].map { AppendPlanner.PlannedEvent(stream: $0.stream, version: $0.version, event: $0.event) })
                 commits += 1
                 i = end
             }
-            blocks.append((rows, commits))
+            blocks.append((rows, commits, i - first))
         }
         let compressor = ZstdCompressor()
         let decompressor = ZstdDecompressor()
         var rowFrames: [[UInt8]] = []
         var columnar: [[UInt8]] = []
         var columnarFrames: [[UInt8]] = []
+        var oneFrameBytes = 0
         var kinds: [String: Int] = [:]
         for block in blocks {
             var z: [UInt8] = []
@@ -63,7 +71,13 @@ public struct ColumnarLayoutMeasurement: Sendable {
             columnar.append(c)
             var cz: [UInt8] = []
             try c.withUnsafeBytes { try compressor.compress($0, level: level, dictionary: nil, appendingTo: &cz) }
-            columnarFrames.append(cz)
+            oneFrameBytes += cz.count
+            guard let stored = try block.rows.withUnsafeBytes({
+                try ColumnarParts.store($0, commitCount: block.commits, parts: 1, compressor: compressor, helper: nil, level: level)
+            }) else {
+                throw ByteReaderError(reason: "a block of the workload does not lay out by columns", offset: 0)
+            }
+            columnarFrames.append(stored)
             for (kind, bytes) in try c.withUnsafeBytes({ try ColumnarDecoder($0).columns() }) {
                 var one: [UInt8] = []
                 try compressor.compress(bytes, level: level, dictionary: nil, appendingTo: &one)
@@ -71,9 +85,9 @@ public struct ColumnarLayoutMeasurement: Sendable {
             }
         }
         let n = Double(events.count)
-        func best(_ body: () throws -> Void) rethrows -> Double {
+        func best(_ passes: Int = 5, _ body: () throws -> Void) rethrows -> Double {
             var fastest = Double.infinity
-            for _ in 0..<5 {
+            for _ in 0..<passes {
                 let start = DispatchTime.now().uptimeNanoseconds
                 try body()
                 fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - start))
@@ -86,9 +100,13 @@ public struct ColumnarLayoutMeasurement: Sendable {
                 try z.withUnsafeBytes { try decompressor.decompress($0, size: blocks[j].rows.count, dictionary: nil, into: &buffer) }
             }
         }
-        let decompressColumns = try best {
-            for (j, z) in columnarFrames.enumerated() {
-                try z.withUnsafeBytes { try decompressor.decompress($0, size: columnar[j].count, dictionary: nil, into: &buffer) }
+        let load = try best {
+            for (j, stored) in columnarFrames.enumerated() {
+                try stored.withUnsafeBytes {
+                    try ColumnarParts.decode(
+                        $0, commitCount: blocks[j].commits, eventCount: blocks[j].events, rawLength: blocks[j].rows.count, decompressor: decompressor,
+                        into: &buffer)
+                }
             }
         }
         let decode = try best {
@@ -101,12 +119,27 @@ public struct ColumnarLayoutMeasurement: Sendable {
         let encode = best {
             for block in blocks { _ = block.rows.withUnsafeBytes { ColumnarPayload.encode($0, commitCount: block.commits) } }
         }
+        var scratch: [UInt8] = []
+        let compressRows = try best(3) {
+            for block in blocks {
+                scratch.removeAll(keepingCapacity: true)
+                try block.rows.withUnsafeBytes { try compressor.compress($0, level: level, dictionary: nil, appendingTo: &scratch) }
+            }
+        }
+        let store = try best(3) {
+            for block in blocks {
+                _ = try block.rows.withUnsafeBytes {
+                    try ColumnarParts.store($0, commitCount: block.commits, parts: 1, compressor: compressor, helper: nil, level: level)
+                }
+            }
+        }
         return ColumnarLayoutMeasurement(
             events: events.count, blocks: blocks.count,
             rowBytesPerEvent: Double(rowFrames.reduce(0) { $0 + $1.count }) / n,
             columnarBytesPerEvent: Double(columnarFrames.reduce(0) { $0 + $1.count }) / n,
+            oneFrameColumnarBytesPerEvent: Double(oneFrameBytes) / n,
             columnBytesPerEvent: kinds.map { ($0.key, Double($0.value) / n) }.sorted { $0.bytes > $1.bytes },
-            decompressRowsNanoseconds: decompressRows, decompressColumnsNanoseconds: decompressColumns,
-            decodeColumnsNanoseconds: decode, encodeColumnsNanoseconds: encode)
+            compressRowsNanoseconds: compressRows, decompressRowsNanoseconds: decompressRows, encodeColumnsNanoseconds: encode,
+            decodeColumnsNanoseconds: decode, storeColumnsNanoseconds: store, loadColumnsNanoseconds: load)
     }
 }

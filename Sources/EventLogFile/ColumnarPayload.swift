@@ -22,8 +22,15 @@ import PawtrailIO
 /// the stream ids, the versions, the event types (each as the row encodes it), the event ids, the shape ids (data
 /// then metadata, varints; 0: kept whole), and what is kept whole (the row's bytes); shape n's holes then take the
 /// next columns, in the order of the shapes.
+///
+/// Version 2 (format 3 stores; this build writes it and reads both) stores the same columns in another order: by
+/// ``Group``, text first (after the header and shapes), then binary numbers, then random-looking ids, each group in
+/// column order, so that ``ColumnarParts`` can compress each group on its own. One zstd frame over all of them
+/// shares its entropy tables between text, varints and random bytes; by groups the workload's blocks take about 3
+/// percent fewer bytes (`pawtrail-bench layout`).
 enum ColumnarPayload {
-    static let formatVersion: UInt8 = 1
+    /// The layout version this build writes.
+    static let formatVersion: UInt8 = 2
     static let fixedColumns = 7
     /// Bounds that keep the shape table small against the payload, whatever the data.
     static let maxShapes = 1024
@@ -43,6 +50,28 @@ enum ColumnarPayload {
         static let ids = 4
         static let shapes = 5
         static let whole = 6
+    }
+
+    /// What a column holds, for compressing like with like.
+    enum Group: Int, CaseIterable {
+        /// Stream ids, event types, text values, bytes kept whole; the layout's header and shapes come first.
+        case text = 0
+        /// Varints: commit headers, versions, shape ids, times, integers.
+        case binary = 1
+        /// Event ids and UUID values: 16 random-looking bytes each (stored as they are when zstd cannot shrink them).
+        case random = 2
+    }
+
+    /// The group of each fixed column.
+    static let fixedGroups: [Group] = [.binary, .text, .binary, .text, .random, .binary, .text]
+
+    /// The group of a hole's column.
+    static func group(of hole: Hole) -> Group {
+        switch hole {
+        case .text: return .text
+        case .uuid: return .random
+        case .time, .integer: return .binary
+        }
     }
 
     enum ShapeKind: UInt8 {
@@ -70,9 +99,9 @@ enum ColumnarPayload {
     ///   - commitCount: Its commits.
     /// - Returns: The columnar bytes, or `nil` when the payload does not parse as rows, does not round-trip, or
     ///   would lay out in more than ``maximumLength(rawLength:)``.
-    static func encode(_ payload: UnsafeRawBufferPointer, commitCount: Int) -> [UInt8]? {
+    static func encode(_ payload: UnsafeRawBufferPointer, commitCount: Int, version: UInt8 = formatVersion) -> [UInt8]? {
         var encoder = ColumnarEncoder()
-        guard let encoded = try? encoder.encode(payload, commitCount: commitCount),
+        guard let encoded = try? encoder.encode(payload, commitCount: commitCount, version: version),
             encoded.count <= maximumLength(rawLength: payload.count)
         else { return nil }
         var check: [UInt8] = []
@@ -81,6 +110,15 @@ enum ColumnarPayload {
                 && (payload.isEmpty || check.withUnsafeBytes { memcmp($0.baseAddress!, payload.baseAddress!, payload.count) == 0 })
         }
         return same ? encoded : nil
+    }
+
+    /// Where each ``Group``'s bytes end in a version 2 layout (the first group starts at 0, with the header).
+    ///
+    /// - Parameter columnar: What ``encode(_:commitCount:version:)`` returned.
+    /// - Returns: One end a group, the last at `columnar.count`; a version 1 layout is one group.
+    /// - Throws: ``ByteReaderError`` when the header does not parse.
+    static func groupEnds(of columnar: UnsafeRawBufferPointer) throws(ByteReaderError) -> [Int] {
+        try ColumnarDecoder(columnar).groupEnds
     }
 
     /// Decodes columnar bytes back into the row payload.

@@ -158,7 +158,8 @@ enum CommitCodec {
             encoded: UnsafeRawBufferPointer(rebasing: payload[start..<r.offset]))
     }
 
-    private static func skipEvent(_ r: inout ByteReader) throws(ByteReaderError) {
+    /// Moves the reader past one event.
+    static func skipEvent(_ r: inout ByteReader) throws(ByteReaderError) {
         _ = try r.readView(try r.readLength())
         _ = try r.readVarint()
         _ = try r.readView(try r.readLength())

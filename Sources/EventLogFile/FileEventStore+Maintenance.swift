@@ -175,6 +175,7 @@ struct SegmentInspector {
             case .zstdDictionary: codec = "zstd+dictionary \(h.dictionaryID)"
             case .columnarZstd: codec = "columns+zstd"
             case .columnarZstdDictionary: codec = "columns+zstd+dictionary \(h.dictionaryID)"
+            case .columnarParts: codec = "columns+zstd by groups"
             }
             frames.append(.init(
                 offset: f.offset, length: UInt64(f.totalLength), kind: h.type == .block ? "block" : "commit", firstPosition: h.firstPosition,

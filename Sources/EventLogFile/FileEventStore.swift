@@ -556,6 +556,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     }
                     let at = max(Timestamp.now(), lastAt)
                     lastAt = at
+                    // A segment an older build created may be read by it: no frame it cannot read goes there.
+                    var columnarCommits = options.columnarBlocks
+                    if let active = state.active, active.header.minimumReaderVersion < LogFormat.columnarPartsVersion { columnarCommits = false }
                     let payload: [UInt8]
                     let stored: FrameIO.StoredPayload
                     if let prepared, prepared.matches(events) {
@@ -566,7 +569,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         stored = try FrameIO.storeCommit(
                             payload, underLoad: requests.count > 1, compressor: state.compressor,
                             level: options.commitCompressionLevel, dictionary: { try state.dictionaries.newest().map { ($0.id, $0.commit) } },
-                            helper: state.helperCompressor)
+                            helper: state.helperCompressor, columnar: columnarCommits)
                     }
                     let start = bytes.count
                     let header = FrameIO.encode(

@@ -29,9 +29,10 @@ public struct FileEventStoreOptions: Sendable {
     public var dictionaryTrainingThreshold: Int
     /// Rewrite sealed segments into compressed blocks as soon as they are sealed.
     public var compactSealedSegments: Bool
-    /// Lay compacted blocks out by columns (``ColumnarPayload``; default `true`): about a quarter smaller at rest on
-    /// JSON events, for some CPU on every read of a compacted block. `false` writes blocks of rows, as format 1 did;
-    /// the segments still say they need a format 2 reader, so it is no way back to a format 1 build.
+    /// Lay compacted blocks and commits of 64 KiB or more out by columns (``ColumnarParts``; default `true`): about a
+    /// quarter smaller at rest on JSON events, for some CPU on every read of them and on every large append. `false`
+    /// writes rows, as format 1 did; the segments still say they need a format 3 reader, so it is no way back to an
+    /// older build.
     public var columnarBlocks: Bool
     /// How many sealed segments the writer's upkeep (and ``FileEventStore/compact()``) merges into one index run
     /// (default 16; 0 or 1: this process builds none, though it still uses the runs it finds in the store).

@@ -1,4 +1,5 @@
-/// Constants of the on-disk format, version 2 (version 1 had no columnar blocks; this build reads both). Every multi-byte integer is little-endian.
+/// Constants of the on-disk format, version 3 (version 1 had no columnar blocks, version 2 no columnar commits nor
+/// columns compressed by groups; this build reads all three). Every multi-byte integer is little-endian.
 ///
 /// A store directory holds:
 /// - `pawtrail.store`: the manifest (magic, format version, oldest compatible reader, creation time, store id);
@@ -13,12 +14,16 @@
 ///   stream and event-id indexes of consecutive sealed segments (derived data, see ``IndexRun``).
 enum LogFormat {
     /// The format this build writes.
-    static let formatVersion: UInt16 = 2
-    /// The oldest reader that can read what this build writes: version 1 readers do not know columnar blocks
-    /// (``FrameCodec/columnarZstd``), so segments and stores this build creates say so in their headers.
-    static let minimumReaderVersion: UInt16 = 2
+    static let formatVersion: UInt16 = 3
+    /// The oldest reader that can read what this build writes: version 2 readers do not know columns compressed by
+    /// groups (``FrameCodec/columnarParts``), nor version 1 readers columnar blocks at all, so segments and stores
+    /// this build creates say so in their headers. A segment an older build created holds no frame it cannot read:
+    /// commits appended to it are stored as rows (see ``columnarPartsVersion``).
+    static let minimumReaderVersion: UInt16 = 3
     /// The newest format this build can read.
-    static let readableVersion: UInt16 = 2
+    static let readableVersion: UInt16 = 3
+    /// The oldest reader a segment's header must name for ``FrameCodec/columnarParts`` frames to be written into it.
+    static let columnarPartsVersion: UInt16 = 3
 
     static let manifestName = "pawtrail.store"
     static let lockName = "writer.lock"
@@ -83,6 +88,9 @@ enum FrameCodec: UInt8 {
     case columnarZstd = 3
     /// The same, compressed with the dictionary the header names.
     case columnarZstdDictionary = 4
+    /// Laid out by columns in one or more parts, each part's columns compressed by groups (see ``ColumnarParts``):
+    /// compacted blocks, and large commits (format 3).
+    case columnarParts = 5
 }
 
 /// The layout of a segment file, from its header.

@@ -169,6 +169,23 @@ public final class ZstdDecompressor {
         guard got == size else { throw ZstdError(operation: "decompress", reason: "expected \(size) bytes, got \(got)") }
     }
 
+    /// Decompresses into memory the caller provides, which the result must fill exactly.
+    ///
+    /// - Parameters:
+    ///   - source: The frame (or concatenated frames), compressed without a dictionary.
+    ///   - destination: Where the bytes go: exactly the decompressed size.
+    /// - Throws: ``ZstdError`` when the frame is damaged or does not decompress to exactly `destination.count` bytes.
+    public func decompress(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) throws(ZstdError) {
+        guard let base = destination.baseAddress else {
+            guard source.isEmpty else { throw ZstdError(operation: "decompress", reason: "expected 0 bytes") }
+            return
+        }
+        let got = try ZstdError.check(ZSTD_decompressDCtx(dctx, base, destination.count, source.baseAddress, source.count), "decompress")
+        guard got == destination.count else {
+            throw ZstdError(operation: "decompress", reason: "expected \(destination.count) bytes, got \(got)")
+        }
+    }
+
     /// Decompresses one frame whose decompressed size is known (the log stores it beside the frame).
     ///
     /// - Parameters:

@@ -21,9 +21,10 @@ import Testing
     }
 
     /// Columnar bytes from a shape table's bytes (`count` shapes) and the columns.
-    private func layout(shapeCount: Int, shapes: [UInt8], columns: [[UInt8]]) -> [UInt8] {
-        [ColumnarPayload.formatVersion] + varint(UInt64(shapeCount)) + shapes + varint(UInt64(columns.count))
-            + columns.flatMap { varint(UInt64($0.count)) } + columns.flatMap { $0 }
+    /// A layout of version 1 (columns in their order), or with `grouped`, of version 2 (columns by group).
+    private func layout(shapeCount: Int, shapes: [UInt8], columns: [[UInt8]], grouped: [Int]? = nil) -> [UInt8] {
+        [grouped == nil ? 1 : 2] + varint(UInt64(shapeCount)) + shapes + varint(UInt64(columns.count))
+            + columns.flatMap { varint(UInt64($0.count)) } + (grouped?.flatMap { columns[$0] } ?? columns.flatMap { $0 })
     }
 
     /// One data shape, `prefix` hole `suffix`, with a hole of `kind`.
@@ -56,6 +57,18 @@ import Testing
             let columnar = layout(shapeCount: 1, shapes: dataShape("[", .integer, "]"), columns: oneEventColumns(hole: zigzag(value)))
             let row = oneEventRow(data: Array("[\(text)]".utf8))
             #expect(try decode(columnar, commits: 1, rawLength: row.count) == row)
+        }
+        // Version 2 stores the same columns by group: text (streams, types, kept whole, text holes), binary (commit
+        // headers, versions, shape ids, times, integers), random (event ids, UUIDs).
+        for (value, text) in [(Int64(7), "7"), (-300, "-300")] {
+            let columns = oneEventColumns(hole: zigzag(value))
+            let grouped = layout(shapeCount: 1, shapes: dataShape("[", .integer, "]"), columns: columns, grouped: [1, 3, 6, 0, 2, 5, 7, 4])
+            let row = oneEventRow(data: Array("[\(text)]".utf8))
+            #expect(try decode(grouped, commits: 1, rawLength: row.count) == row)
+            // The same bytes read as version 1 put the columns in the wrong places.
+            var wrong = grouped
+            wrong[0] = 1
+            #expect(throws: ByteReaderError.self) { try decode(wrong, commits: 1, rawLength: row.count) }
         }
         let time = layout(shapeCount: 1, shapes: dataShape("\"", .time, "\""), columns: oneEventColumns(hole: zigzag(0)))
         let row = oneEventRow(data: Array("\"1970-01-01T00:00:00.000000Z\"".utf8))

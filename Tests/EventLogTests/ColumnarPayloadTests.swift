@@ -198,13 +198,12 @@ import Testing
             }])
             let chosen = try rows.withUnsafeBytes { try FrameIO.store($0, compressor: compressor, level: 6, dictionary: nil, columnarCommits: 1) }
             let asRows = try rows.withUnsafeBytes { try FrameIO.store($0, compressor: compressor, level: 6, dictionary: nil) }
-            let columnar = try #require(rows.withUnsafeBytes { ColumnarPayload.encode($0, commitCount: 1) })
-            var byColumns: [UInt8] = []
-            try columnar.withUnsafeBytes { try compressor.compress($0, level: 6, dictionary: nil, appendingTo: &byColumns) }
-            // Stored by columns: the columnar length (a varint), then the zstd frame.
-            let storedByColumns = (columnar.count < 1 << 7 ? 1 : columnar.count < 1 << 14 ? 2 : 3) + byColumns.count
+            // Stored by columns: the parts' directory, then each group, compressed or as it is.
+            let storedByColumns = try #require(try rows.withUnsafeBytes {
+                try ColumnarParts.store($0, commitCount: 1, parts: 1, compressor: compressor, helper: nil, level: 6)
+            }).count
             #expect(chosen.bytes.count == min(asRows.bytes.count, storedByColumns), "\(count) events")
-            #expect((chosen.codec == .columnarZstd) == (storedByColumns < asRows.bytes.count), "\(count) events: \(chosen.codec)")
+            #expect((chosen.codec == .columnarParts) == (storedByColumns < asRows.bytes.count), "\(count) events: \(chosen.codec)")
         }
     }
 }

@@ -42,7 +42,7 @@ import Testing
         for name in try reopened.segmentNames() {
             for f in try reopened.inspect(segment: name).frames where f.kind == "block" { codecs.insert(f.codec) }
         }
-        #expect(codecs.contains("columns+zstd"), "\(codecs)")
+        #expect(codecs.contains("columns+zstd by groups"), "\(codecs)")
         let all = try await reopened.readAll(pageSize: 7)
         #expect(all.map(\.id) == written.map(\.id))
         #expect(all.map(\.data) == written.map(\.data))

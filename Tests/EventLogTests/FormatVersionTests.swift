@@ -7,7 +7,7 @@ import Testing
 /// A store or segment written by a newer, incompatible format is refused with its own error, never misread.
 @Suite struct FormatVersionTests {
     /// Rewrites the store manifest as a future version would write it (valid checksum, newer versions).
-    static func makeManifestNewer(_ root: String, version: UInt16 = 3) throws {
+    static func makeManifestNewer(_ root: String, version: UInt16 = 4) throws {
         let path = root + "/pawtrail.store"
         var bytes = try FileSystem.readFile(path)
         withUnsafeBytes(of: version.littleEndian) { bytes.replaceSubrange(8..<10, with: $0) }
@@ -23,7 +23,7 @@ import Testing
         _ = try await store.append(AppendRequest(stream: stream("pet-1"), events: [.json("PetAdded", "{}")]))
         store.close()
         try Self.makeManifestNewer(dir.path)
-        #expect(throws: EventStoreError.incompatibleFormat(path: dir.path, found: 3, supported: 2)) {
+        #expect(throws: EventStoreError.incompatibleFormat(path: dir.path, found: 4, supported: 3)) {
             _ = try FileEventStore.open(path: dir.path)
         }
     }
@@ -36,12 +36,12 @@ import Testing
         let name = try #require(try store.segmentNames().first)
         let path = dir.path + "/segments/" + name
         var bytes = try FileSystem.readFile(path)
-        bytes[8] = 3
-        bytes[10] = 3
+        bytes[8] = 4
+        bytes[10] = 4
         let crc = CRC32C.checksum(Array(bytes[0..<60]))
         withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(60..<64, with: $0) }
         try FileSystem.writeAtomically(bytes, to: path, sync: false)
-        #expect(throws: EventStoreError.incompatibleFormat(path: path, found: 3, supported: 2)) {
+        #expect(throws: EventStoreError.incompatibleFormat(path: path, found: 4, supported: 3)) {
             _ = try FileEventStore.open(path: dir.path)
         }
     }

@@ -37,6 +37,10 @@ struct BenchOptions {
     var perCommit = 1
     /// `generate`: write each stream's exact expected version on its first line of each commit.
     var expectedVersions = false
+    /// `layout`: the zstd level of the blocks (compaction's is `FileEventStoreOptions.blockCompressionLevel`).
+    var level: Int32 = 6
+    /// `layout`: bytes of rows a block holds at least (compaction's is `FileEventStoreOptions.blockSize`).
+    var blockSize = 1 << 20
     /// `segments`: the sealed-segment counts to measure.
     var segmentCounts = [0, 10, 100, 300, 1000]
     /// `segments`: events per sealed segment.
@@ -51,7 +55,7 @@ struct BenchOptions {
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
                pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
                pawtrail-bench segments [--counts 0,10,100,300,1000] [--per-segment N] [--appends N] [--batch K] [--dir DIR] [--keep]
-               pawtrail-bench layout [--events N] [--per-commit K] [--seed S]
+               pawtrail-bench layout [--events N] [--per-commit K] [--seed S] [--level L] [--block-size BYTES]
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
@@ -67,9 +71,9 @@ struct BenchOptions {
         its exact expected version, so `split -l K` files appended in order with --batch all succeed.
         segments times appends of K events (default 100) to stores of more and more sealed segments (each new id
         is looked up in every sealed segment's id index), and prints a markdown table.
-        layout lays the workload (default 100,000 events in commits of 1,000) out in 1 MiB blocks, as compaction
-        does, by rows and by columns, and prints their compressed sizes (zstd level 6), where the columns' bytes
-        go, and the CPU of each step an event (one core, best of 5).
+        layout lays the workload (default 100,000 events in commits of 1,000) out in 1 MiB blocks (--block-size), as
+        compaction does, by rows and by columns, and prints their compressed sizes (zstd level 6: --level), where
+        the columns' bytes go, and the CPU of each step an event (one core, best of 5).
         """
 
     /// Parses arguments (without the program name).
@@ -150,6 +154,14 @@ struct BenchOptions {
                 let v = try value(argument)
                 guard let n = Int(v), (1...1_000_000).contains(n) else { throw UsageError("--appends takes 1...1000000, not '\(v)'") }
                 options.segmentAppends = n
+            case "--level":
+                let v = try value(argument)
+                guard let n = Int32(v), (1...19).contains(n) else { throw UsageError("--level takes 1...19, not '\(v)'") }
+                options.level = n
+            case "--block-size":
+                let v = try value(argument)
+                guard let n = Int(v), (4096...(64 << 20)).contains(n) else { throw UsageError("--block-size takes 4096...67108864, not '\(v)'") }
+                options.blockSize = n
             default: throw UsageError("unknown argument '\(argument)'")
             }
         }

@@ -9,13 +9,15 @@ enum LayoutCommand {
         let events = workload.commits(events: options.events, perCommit: options.perCommit).flatMap(\.events)
             .map { (stream: $0.stream, version: $0.version, event: $0.event) }
         do {
-            let m = try ColumnarLayoutMeasurement.measure(events, commitSize: options.perCommit)
+            let m = try ColumnarLayoutMeasurement.measure(
+                events, commitSize: options.perCommit, blockSize: options.blockSize, level: options.level)
             func f(_ x: Double) -> String { String(format: "%.1f", x) }
-            print("\(m.events) events in \(m.blocks) blocks of 1 MiB of rows, commits of \(options.perCommit), zstd level 6:\n")
-            print("| layout | bytes an event | zstd decompression, ns an event | rows rebuilt, ns an event | laid out (split and check), ns an event |")
-            print("|---|---|---|---|---|")
-            print("| rows | \(f(m.rowBytesPerEvent)) | \(f(m.decompressRowsNanoseconds)) | — | — |")
-            print("| columns | \(f(m.columnarBytesPerEvent)) | \(f(m.decompressColumnsNanoseconds)) | \(f(m.decodeColumnsNanoseconds)) | \(f(m.encodeColumnsNanoseconds)) |")
+            print("\(m.events) events in \(m.blocks) blocks of \(options.blockSize) bytes of rows, commits of \(options.perCommit), zstd level \(options.level):\n")
+            print("| layout | bytes an event | stored (ns an event) | read back | laid out (split and check) | rows rebuilt |")
+            print("|---|---|---|---|---|---|")
+            print("| rows, one zstd frame | \(f(m.rowBytesPerEvent)) | \(f(m.compressRowsNanoseconds)) | \(f(m.decompressRowsNanoseconds)) | — | — |")
+            print("| columns, one zstd frame (format 2) | \(f(m.oneFrameColumnarBytesPerEvent)) | | | | |")
+            print("| columns, groups compressed apart (format 3) | \(f(m.columnarBytesPerEvent)) | \(f(m.storeColumnsNanoseconds)) | \(f(m.loadColumnsNanoseconds)) | \(f(m.encodeColumnsNanoseconds)) | \(f(m.decodeColumnsNanoseconds)) |")
             print("\nWhere the columns' bytes go (each column compressed on its own, bytes an event):\n")
             print("| column | bytes an event |")
             print("|---|---|")

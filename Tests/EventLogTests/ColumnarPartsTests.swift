@@ -1,0 +1,110 @@
+@testable import EventLog
+@testable import EventLogFile
+import Foundation
+import PawtrailIO
+import Testing
+
+/// ``ColumnarParts``, the stored form of format 3's columnar frames: one part for a block, two for a large commit
+/// split over two cores; every stored form decodes back to exactly the rows, and damaged directories throw.
+@Suite struct ColumnarPartsTests {
+    /// One commit of `count` pet-care-like events, as the committer encodes it.
+    private func commit(_ count: Int, delta: Int64 = 0) -> [UInt8] {
+        var w = ByteWriter()
+        CommitCodec.encodeCommitHeader(recordedAtDelta: delta, eventCount: count, into: &w)
+        for i in 0..<count {
+            let data = #"{"petId":"\#(UUID().uuidString.lowercased())","grams":\#(1000 + i * 7),"at":"2026-06-01T10:\#(String(format: "%02d", i / 60 % 60)):\#(String(format: "%02d", i % 60)).123456Z","note":"walk \#(i)"}"#
+            CommitCodec.encodeEvent(
+                stream: stream("pet-\(i % 13)"), version: UInt64(i / 13),
+                event: ProposedEvent(id: UUID(), type: "Weighed", data: Array(data.utf8), metadata: ["correlationId": UUID().uuidString.lowercased()]),
+                into: &w)
+        }
+        return w.bytes
+    }
+
+    private func decode(_ stored: [UInt8], commits: Int, events: Int, rawLength: Int) throws -> [UInt8] {
+        var out: [UInt8] = [9, 9]
+        try stored.withUnsafeBytes {
+            try ColumnarParts.decode($0, commitCount: commits, eventCount: events, rawLength: rawLength, decompressor: ZstdDecompressor(), into: &out)
+        }
+        return Array(out.prefix(rawLength))
+    }
+
+    @Test(arguments: [2, 3, 500, 1001])
+    func `a commit split in two parts decodes to its rows`(count: Int) throws {
+        let rows = commit(count, delta: -42)
+        let stored = try #require(try rows.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: 2, compressor: ZstdCompressor(), helper: ZstdCompressor(), level: 1)
+        })
+        #expect(stored.first == 2, "two parts, even for a commit of \(count)")
+        #expect(try decode(stored, commits: 1, events: count, rawLength: rows.count) == rows)
+        // The event count and length come from the frame header: others are refused.
+        #expect(throws: (any Error).self) { try decode(stored, commits: 1, events: count + 1, rawLength: rows.count) }
+        #expect(throws: (any Error).self) { try decode(stored, commits: 1, events: count, rawLength: rows.count - 1) }
+        #expect(throws: (any Error).self) { try decode(stored, commits: 2, events: count, rawLength: rows.count) }
+    }
+
+    @Test func `a commit of one event, or without a helper, is one part`() throws {
+        for (rows, helper) in [(commit(1), ZstdCompressor()), (commit(40), nil)] {
+            let stored = try #require(try rows.withUnsafeBytes {
+                try ColumnarParts.store($0, commitCount: 1, parts: 2, compressor: ZstdCompressor(), helper: helper, level: 1)
+            })
+            #expect(stored.first == 1)
+            #expect(try decode(stored, commits: 1, events: 0, rawLength: rows.count) == rows)
+        }
+    }
+
+    @Test func `a block of several commits is one part and round-trips`() throws {
+        let rows = commit(30) + commit(1, delta: 5) + commit(200, delta: 9)
+        let stored = try #require(try rows.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 3, parts: 2, compressor: ZstdCompressor(), helper: ZstdCompressor(), level: 6)
+        })
+        #expect(stored.first == 1)
+        #expect(try decode(stored, commits: 3, events: 231, rawLength: rows.count) == rows)
+        #expect(stored.count < rows.count / 2)
+    }
+
+    @Test func `what does not parse as rows is not laid out`() throws {
+        let junk: [UInt8] = [0, 5, 1, 2, 3]
+        #expect(try junk.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: 2, compressor: ZstdCompressor(), helper: ZstdCompressor(), level: 1)
+        } == nil)
+    }
+
+    @Test func `every cut of the stored bytes fails with an error`() throws {
+        let rows = commit(60)
+        let stored = try #require(try rows.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: 2, compressor: ZstdCompressor(), helper: ZstdCompressor(), level: 1)
+        })
+        for cut in 0..<stored.count {
+            #expect(throws: (any Error).self, "cut at \(cut)") {
+                try decode(Array(stored[..<cut]), commits: 1, events: 60, rawLength: rows.count)
+            }
+        }
+    }
+
+    @Test func `hostile directories fail with an error`() throws {
+        let rows = commit(20)
+        let stored = try #require(try rows.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: 1, compressor: ZstdCompressor(), helper: nil, level: 1)
+        })
+        let huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]
+        var cases: [[UInt8]] = [[], [0], [17], huge, [1] + huge, [1, 0] + huge, [1, 0, 5] + huge]
+        // A mode that does not exist, in place of the first group's.
+        // The directory: part count, event count, row length, columnar length, then the first group's mode.
+        let modeAt = try stored.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            for _ in 0..<4 { _ = try r.readVarint() }
+            return r.offset
+        }
+        var badMode = stored
+        badMode[modeAt] = 7
+        cases.append(badMode)
+        // One byte more or less of stored groups than the directory says.
+        cases.append(stored + [0])
+        for bytes in cases {
+            #expect(throws: (any Error).self, "\(bytes.prefix(12))") { try decode(bytes, commits: 1, events: 20, rawLength: rows.count) }
+        }
+        // Sound bytes still decode, so the cases above fail for what was changed.
+        #expect(try decode(stored, commits: 1, events: 20, rawLength: rows.count) == rows)
+    }
+}

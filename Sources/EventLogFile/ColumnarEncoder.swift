@@ -1,3 +1,4 @@
+import Foundation
 import PawtrailIO
 
 /// Builds a ``ColumnarPayload`` from a row payload: one encoder a payload.
@@ -19,7 +20,12 @@ struct ColumnarEncoder {
     private var columns = [ByteWriter](repeating: ByteWriter(), count: ColumnarPayload.fixedColumns)
     private var groups = ColumnarPayload.fixedGroups
     private var previousTimes = [Int64](repeating: 0, count: ColumnarPayload.fixedColumns)
-    private var shapeIDs: [ShapeKey: Int] = [:]
+    /// An open-addressing table of shape ids (0: empty) by their hash, twice as many slots as shapes can be: looking a
+    /// shape up allocates nothing, where a dictionary keyed by the shape's bytes took a copy of them for every event.
+    private var slots = [Int32](repeating: 0, count: ColumnarPayload.maxShapes * 2)
+    private var shapeHashes: [UInt64] = []
+    /// Where each shape's bytes are in ``shapeTable``.
+    private var shapeRanges: [Range<Int>] = []
     private var shapeBases: [Int] = []
     private var shapeTable = ByteWriter()
     private var values: [Value] = []
@@ -188,22 +194,72 @@ struct ColumnarEncoder {
 
     /// The id of the shape in `signature` (pieces and hole kinds, interleaved), added to the table when new.
     private mutating func shapeID(kind: ColumnarPayload.ShapeKind) -> Int? {
-        var key = ByteWriter(capacity: signature.count + 4)
-        key.write(kind.rawValue)
-        key.writeVarint(UInt64(values.count))
-        key.write(bytes: signature.bytes)
-        let hashed = ShapeKey(key.bytes)
-        if let id = shapeIDs[hashed] { return id }
-        guard shapeBases.count < ColumnarPayload.maxShapes, shapeTable.count + key.count <= 1 << 20 else { return nil }
+        // The shape's bytes are its kind, its hole count and the signature: hashed and compared in those three parts.
+        var head: (UInt8, UInt8, UInt8) = (kind.rawValue, 0, 0)
+        var headCount = 2
+        if values.count < 0x80 {
+            head.1 = UInt8(values.count)
+        } else {
+            head.1 = UInt8(truncatingIfNeeded: values.count) | 0x80
+            head.2 = UInt8(values.count >> 7)
+            headCount = 3
+        }
+        let hash = signature.bytes.withUnsafeBytes { sig in
+            withUnsafeBytes(of: head) { Self.hash(UnsafeRawBufferPointer(rebasing: $0[..<headCount]), then: sig) }
+        }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let id = Int(slots[slot])
+            if shapeHashes[id - 1] == hash, same(id, head: head, headCount: headCount) { return id }
+            slot = (slot + 1) & mask
+        }
+        guard shapeBases.count < ColumnarPayload.maxShapes, shapeTable.count + signature.count + headCount <= 1 << 20 else { return nil }
         shapeBases.append(columns.count)
         for v in values {
             columns.append(ByteWriter())
             groups.append(ColumnarPayload.group(of: v.hole))
             previousTimes.append(0)
         }
-        shapeTable.write(bytes: key.bytes)
-        shapeIDs[hashed] = shapeBases.count
+        let start = shapeTable.count
+        withUnsafeBytes(of: head) { shapeTable.write(bytes: UnsafeRawBufferPointer(rebasing: $0[..<headCount])) }
+        shapeTable.write(bytes: signature.bytes)
+        shapeRanges.append(start..<shapeTable.count)
+        shapeHashes.append(hash)
+        slots[slot] = Int32(shapeBases.count)
         return shapeBases.count
+    }
+
+    /// Whether shape `id`'s bytes are the head and the signature.
+    private func same(_ id: Int, head: (UInt8, UInt8, UInt8), headCount: Int) -> Bool {
+        let range = shapeRanges[id - 1]
+        guard range.count == headCount + signature.count else { return false }
+        return shapeTable.bytes.withUnsafeBytes { table in
+            withUnsafeBytes(of: head) { h in
+                signature.bytes.withUnsafeBytes { sig in
+                    memcmp(table.baseAddress! + range.lowerBound, h.baseAddress!, headCount) == 0
+                        && (sig.isEmpty || memcmp(table.baseAddress! + range.lowerBound + headCount, sig.baseAddress!, sig.count) == 0)
+                }
+            }
+        }
+    }
+
+    /// FNV-1a over the head's bytes then the signature's, the signature a word at a time (a byte at a time was most of
+    /// the encoder's time when shapes were hashed by `Hasher`).
+    private static func hash(_ head: UnsafeRawBufferPointer, then bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in head { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        var i = 0
+        while i + 8 <= bytes.count {
+            h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+            h ^= h >> 29
+            i += 8
+        }
+        while i < bytes.count {
+            h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
+            i += 1
+        }
+        return h
     }
 
     private mutating func writeValues(_ payload: UnsafeRawBufferPointer, shape: Int, lengthPrefixed: Bool) {
@@ -229,34 +285,6 @@ struct ColumnarEncoder {
                 columns[column].writeSignedVarint(Int64(bitPattern: v.a))
             }
         }
-    }
-
-    /// A shape's bytes with their hash computed once, a word at a time (hashing `[UInt8]` feeds the hasher a byte
-    /// at a time, which was most of the encoder's time).
-    private struct ShapeKey: Hashable {
-        let bytes: [UInt8]
-        let hash: UInt64
-
-        init(_ bytes: [UInt8]) {
-            self.bytes = bytes
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            bytes.withUnsafeBytes { raw in
-                var i = 0
-                while i + 8 <= raw.count {
-                    h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                    h ^= h >> 29
-                    i += 8
-                }
-                while i < raw.count {
-                    h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
-                    i += 1
-                }
-            }
-            hash = h
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-        static func == (a: ShapeKey, b: ShapeKey) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
     }
 
     private static func isNumberByte(_ c: UInt8) -> Bool {

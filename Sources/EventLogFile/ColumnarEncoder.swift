@@ -17,7 +17,7 @@ struct ColumnarEncoder {
         var b: UInt64
     }
 
-    private var columns = [ByteWriter](repeating: ByteWriter(), count: ColumnarPayload.fixedColumns)
+    private let columns = ColumnBuffers(columns: ColumnarPayload.fixedColumns)
     private var groups = ColumnarPayload.fixedGroups
     private var previousTimes = [Int64](repeating: 0, count: ColumnarPayload.fixedColumns)
     /// An open-addressing table of shape ids (0: empty) by their hash, twice as many slots as shapes can be: looking a
@@ -29,7 +29,6 @@ struct ColumnarEncoder {
     private var shapeBases: [Int] = []
     private var shapeTable = ByteWriter()
     private var values: [Value] = []
-    private var signature = ByteWriter()
 
     /// Lays out the payload; see ``ColumnarPayload``.
     ///
@@ -55,34 +54,34 @@ struct ColumnarEncoder {
                 start = r.offset
                 _ = try r.readView(try r.readLength())
                 copy(payload, start, r.offset, to: Column.types)
-                columns[Column.ids].write(bytes: try r.readView(16))
+                columns.write(column: Column.ids, try r.readView(16))
                 let metadataShape = try splitMetadata(payload, &r)
                 let dataStart = r.offset
                 let data = try r.readView(try r.readLength())
                 let dataShape = splitData(payload, data: data, dataStart: dataStart, dataEnd: r.offset)
-                columns[Column.shapes].writeVarint(UInt64(dataShape))
-                columns[Column.shapes].writeVarint(UInt64(metadataShape))
+                columns.writeVarint(column: Column.shapes, UInt64(dataShape))
+                columns.writeVarint(column: Column.shapes, UInt64(metadataShape))
             }
         }
         guard r.isAtEnd else { throw ByteReaderError(reason: "payload has bytes after its commits", offset: r.offset) }
-        var out = ByteWriter(capacity: columns.reduce(shapeTable.count + 64) { $0 + $1.count + 4 })
+        var out = ByteWriter(capacity: (0..<columns.count).reduce(shapeTable.count + 64) { $0 + columns.bytes(column: $1).count + 4 })
         out.write(version)
         out.writeVarint(UInt64(shapeBases.count))
         out.write(bytes: shapeTable.bytes)
         out.writeVarint(UInt64(columns.count))
-        for c in columns { out.writeVarint(UInt64(c.count)) }
+        for c in 0..<columns.count { out.writeVarint(UInt64(columns.bytes(column: c).count)) }
         if version == 1 {
-            for c in columns { out.write(bytes: c.bytes) }
+            for c in 0..<columns.count { out.write(bytes: columns.bytes(column: c)) }
         } else {
             for group in ColumnarPayload.Group.allCases {
-                for (i, c) in columns.enumerated() where groups[i] == group { out.write(bytes: c.bytes) }
+                for c in 0..<columns.count where groups[c] == group { out.write(bytes: columns.bytes(column: c)) }
             }
         }
         return out.bytes
     }
 
     private mutating func copy(_ payload: UnsafeRawBufferPointer, _ start: Int, _ end: Int, to column: Int) {
-        columns[column].write(bytes: UnsafeRawBufferPointer(rebasing: payload[start..<end]))
+        columns.write(column: column, UnsafeRawBufferPointer(rebasing: payload[start..<end]))
     }
 
     /// Splits an event's metadata (count, then key and value pairs) into a template of its keys and its values.
@@ -93,7 +92,7 @@ struct ColumnarEncoder {
         guard let count = Int(exactly: try r.readVarint()), count <= r.remaining / 2 else {
             throw ByteReaderError(reason: "metadata count exceeds the payload", offset: r.offset)
         }
-        signature.bytes.removeAll(keepingCapacity: true)
+        columns.clearScratch()
         values.removeAll(keepingCapacity: true)
         var pieceStart = start
         for _ in 0..<count {
@@ -106,7 +105,7 @@ struct ColumnarEncoder {
             } else {
                 values.append(Value(hole: .text, start: valueStart, end: r.offset, a: 0, b: 0))
             }
-            signature.write(values[values.count - 1].hole.rawValue)
+            columns.writeScratch(byte: values[values.count - 1].hole.rawValue)
             pieceStart = r.offset
         }
         addPiece(payload, pieceStart, r.offset)
@@ -124,7 +123,7 @@ struct ColumnarEncoder {
     ///
     /// - Returns: Its shape id (0: kept whole).
     private mutating func splitData(_ payload: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer, dataStart: Int, dataEnd: Int) -> Int {
-        signature.bytes.removeAll(keepingCapacity: true)
+        columns.clearScratch()
         values.removeAll(keepingCapacity: true)
         let base = dataEnd - data.count
         let n = data.count
@@ -154,7 +153,7 @@ struct ColumnarEncoder {
                     v.a = UInt64(bitPattern: t)
                 }
                 values.append(v)
-                signature.write(v.hole.rawValue)
+                columns.writeScratch(byte: v.hole.rawValue)
                 pieceStart = j
                 i = j + 1
             } else if c == UInt8(ascii: "-") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) {
@@ -167,7 +166,7 @@ struct ColumnarEncoder {
                     v.a = UInt64(bitPattern: value)
                 }
                 values.append(v)
-                signature.write(v.hole.rawValue)
+                columns.writeScratch(byte: v.hole.rawValue)
                 pieceStart = j
                 i = j
             } else {
@@ -188,8 +187,8 @@ struct ColumnarEncoder {
     }
 
     private mutating func addPiece(_ payload: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
-        signature.writeVarint(UInt64(end - start))
-        signature.write(bytes: UnsafeRawBufferPointer(rebasing: payload[start..<end]))
+        columns.writeScratchVarint(UInt64(end - start))
+        columns.writeScratch(UnsafeRawBufferPointer(rebasing: payload[start..<end]))
     }
 
     /// The id of the shape in `signature` (pieces and hole kinds, interleaved), added to the table when new.
@@ -204,26 +203,25 @@ struct ColumnarEncoder {
             head.2 = UInt8(values.count >> 7)
             headCount = 3
         }
-        let hash = signature.bytes.withUnsafeBytes { sig in
-            withUnsafeBytes(of: head) { Self.hash(UnsafeRawBufferPointer(rebasing: $0[..<headCount]), then: sig) }
-        }
+        let signature = columns.scratchBytes
+        let hash = withUnsafeBytes(of: head) { Self.hash(UnsafeRawBufferPointer(rebasing: $0[..<headCount]), then: signature) }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
             let id = Int(slots[slot])
-            if shapeHashes[id - 1] == hash, same(id, head: head, headCount: headCount) { return id }
+            if shapeHashes[id - 1] == hash, same(id, head: head, headCount: headCount, signature: signature) { return id }
             slot = (slot + 1) & mask
         }
         guard shapeBases.count < ColumnarPayload.maxShapes, shapeTable.count + signature.count + headCount <= 1 << 20 else { return nil }
         shapeBases.append(columns.count)
         for v in values {
-            columns.append(ByteWriter())
+            columns.addColumn()
             groups.append(ColumnarPayload.group(of: v.hole))
             previousTimes.append(0)
         }
         let start = shapeTable.count
         withUnsafeBytes(of: head) { shapeTable.write(bytes: UnsafeRawBufferPointer(rebasing: $0[..<headCount])) }
-        shapeTable.write(bytes: signature.bytes)
+        shapeTable.write(bytes: signature)
         shapeRanges.append(start..<shapeTable.count)
         shapeHashes.append(hash)
         slots[slot] = Int32(shapeBases.count)
@@ -231,15 +229,13 @@ struct ColumnarEncoder {
     }
 
     /// Whether shape `id`'s bytes are the head and the signature.
-    private func same(_ id: Int, head: (UInt8, UInt8, UInt8), headCount: Int) -> Bool {
+    private func same(_ id: Int, head: (UInt8, UInt8, UInt8), headCount: Int, signature sig: UnsafeRawBufferPointer) -> Bool {
         let range = shapeRanges[id - 1]
-        guard range.count == headCount + signature.count else { return false }
+        guard range.count == headCount + sig.count else { return false }
         return shapeTable.bytes.withUnsafeBytes { table in
             withUnsafeBytes(of: head) { h in
-                signature.bytes.withUnsafeBytes { sig in
-                    memcmp(table.baseAddress! + range.lowerBound, h.baseAddress!, headCount) == 0
-                        && (sig.isEmpty || memcmp(table.baseAddress! + range.lowerBound + headCount, sig.baseAddress!, sig.count) == 0)
-                }
+                memcmp(table.baseAddress! + range.lowerBound, h.baseAddress!, headCount) == 0
+                    && (sig.isEmpty || memcmp(table.baseAddress! + range.lowerBound + headCount, sig.baseAddress!, sig.count) == 0)
             }
         }
     }
@@ -269,20 +265,20 @@ struct ColumnarEncoder {
             let column = base + i
             switch v.hole {
             case .text:
-                if lengthPrefixed { columns[column].writeVarint(UInt64(v.end - v.start)) }
+                if lengthPrefixed { columns.writeVarint(column: column, UInt64(v.end - v.start)) }
                 copy(payload, v.start, v.end, to: column)
             case .uuid:
-                columns[column].write(v.a.bigEndian)
-                columns[column].write(v.b.bigEndian)
+                columns.writeBigEndian(column: column, v.a)
+                columns.writeBigEndian(column: column, v.b)
             case .time:
                 let t = Int64(bitPattern: v.a)
                 // Against the event's previous time when it has one (an expiry after its start, say, is often a
                 // fixed span), else against the column's previous one.
-                columns[column].writeSignedVarint(t &- (eventTime ?? previousTimes[column]))
+                columns.writeSignedVarint(column: column, t &- (eventTime ?? previousTimes[column]))
                 previousTimes[column] = t
                 eventTime = t
             case .integer:
-                columns[column].writeSignedVarint(Int64(bitPattern: v.a))
+                columns.writeSignedVarint(column: column, Int64(bitPattern: v.a))
             }
         }
     }

@@ -26,6 +26,11 @@ public struct ColumnarLayoutMeasurement: Sendable {
     public var decodeColumnsNanoseconds: Double
     public var storeColumnsNanoseconds: Double
     public var loadColumnsNanoseconds: Double
+    /// Microseconds to store one commit of `commitSize` events as the committer does (zstd level 1, a helper context
+    /// on a second thread): as rows, and by columns (``ColumnarParts``, in two parts from 256 KiB). Wall time, the
+    /// median over the workload's commits.
+    public var commitRowsMicroseconds: Double
+    public var commitColumnsMicroseconds: Double
 
     /// Measures the layout on events as commits of `commitSize`, grouped into blocks of whole commits.
     ///
@@ -133,6 +138,22 @@ public struct ColumnarLayoutMeasurement: Sendable {
                 }
             }
         }
+        let helper = ZstdCompressor()
+        var rowsTimes: [Double] = []
+        var columnsTimes: [Double] = []
+        var c = 0
+        while c < events.count {
+            let end = min(c + commitSize, events.count)
+            let payload = CommitCodec.encodeCommit(events[c..<end].map { AppendPlanner.PlannedEvent(stream: $0.stream, version: $0.version, event: $0.event) })
+            c = end
+            for columnar in [false, true] {
+                let start = DispatchTime.now().uptimeNanoseconds
+                _ = try FrameIO.storeCommit(payload, underLoad: false, compressor: compressor, level: 1, dictionary: { nil }, helper: helper, columnar: columnar)
+                let t = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+                if columnar { columnsTimes.append(t) } else { rowsTimes.append(t) }
+            }
+        }
+        func median(_ x: [Double]) -> Double { x.isEmpty ? 0 : x.sorted()[x.count / 2] }
         return ColumnarLayoutMeasurement(
             events: events.count, blocks: blocks.count,
             rowBytesPerEvent: Double(rowFrames.reduce(0) { $0 + $1.count }) / n,
@@ -140,6 +161,7 @@ public struct ColumnarLayoutMeasurement: Sendable {
             oneFrameColumnarBytesPerEvent: Double(oneFrameBytes) / n,
             columnBytesPerEvent: kinds.map { ($0.key, Double($0.value) / n) }.sorted { $0.bytes > $1.bytes },
             compressRowsNanoseconds: compressRows, decompressRowsNanoseconds: decompressRows, encodeColumnsNanoseconds: encode,
-            decodeColumnsNanoseconds: decode, storeColumnsNanoseconds: store, loadColumnsNanoseconds: load)
+            decodeColumnsNanoseconds: decode, storeColumnsNanoseconds: store, loadColumnsNanoseconds: load,
+            commitRowsMicroseconds: median(rowsTimes), commitColumnsMicroseconds: median(columnsTimes))
     }
 }

@@ -31,6 +31,9 @@ public struct ColumnarLayoutMeasurement: Sendable {
     /// median over the workload's commits.
     public var commitRowsMicroseconds: Double
     public var commitColumnsMicroseconds: Double
+    /// Microseconds to read such a commit back into its rows (one thread), rows and by columns; the median.
+    public var commitRowsReadMicroseconds: Double
+    public var commitColumnsReadMicroseconds: Double
 
     /// Measures the layout on events as commits of `commitSize`, grouped into blocks of whole commits.
     ///
@@ -139,18 +142,33 @@ public struct ColumnarLayoutMeasurement: Sendable {
             }
         }
         let helper = ZstdCompressor()
+        let noDictionaries = DictionarySet(directory: "/nonexistent", commitLevel: 1, blockLevel: 6)
         var rowsTimes: [Double] = []
         var columnsTimes: [Double] = []
+        var rowsReads: [Double] = []
+        var columnsReads: [Double] = []
         var c = 0
         while c < events.count {
+            let c0 = c
             let end = min(c + commitSize, events.count)
             let payload = CommitCodec.encodeCommit(events[c..<end].map { AppendPlanner.PlannedEvent(stream: $0.stream, version: $0.version, event: $0.event) })
             c = end
             for columnar in [false, true] {
                 let start = DispatchTime.now().uptimeNanoseconds
-                _ = try FrameIO.storeCommit(payload, underLoad: false, compressor: compressor, level: 1, dictionary: { nil }, helper: helper, columnar: columnar)
+                let stored = try FrameIO.storeCommit(payload, underLoad: false, compressor: compressor, level: 1, dictionary: { nil }, helper: helper, columnar: columnar)
                 let t = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
                 if columnar { columnsTimes.append(t) } else { rowsTimes.append(t) }
+                var frame: [UInt8] = []
+                let header = FrameIO.encode(
+                    type: .commit, firstPosition: 0, eventCount: end - c0, commitCount: 1, firstRecordedAt: Timestamp(microsecondsSinceEpoch: 0),
+                    lastRecordedAt: Timestamp(microsecondsSinceEpoch: 0), stored: stored, into: &frame)
+                let read = try frame.withUnsafeBytes { raw in
+                    let body = UnsafeRawBufferPointer(rebasing: raw[4..<(raw.count - 4)])
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    try FrameIO.payload(of: body, header: header, decompressor: decompressor, dictionaries: noDictionaries, into: &buffer)
+                    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+                }
+                if columnar { columnsReads.append(read) } else { rowsReads.append(read) }
             }
         }
         func median(_ x: [Double]) -> Double { x.isEmpty ? 0 : x.sorted()[x.count / 2] }
@@ -162,6 +180,7 @@ public struct ColumnarLayoutMeasurement: Sendable {
             columnBytesPerEvent: kinds.map { ($0.key, Double($0.value) / n) }.sorted { $0.bytes > $1.bytes },
             compressRowsNanoseconds: compressRows, decompressRowsNanoseconds: decompressRows, encodeColumnsNanoseconds: encode,
             decodeColumnsNanoseconds: decode, storeColumnsNanoseconds: store, loadColumnsNanoseconds: load,
-            commitRowsMicroseconds: median(rowsTimes), commitColumnsMicroseconds: median(columnsTimes))
+            commitRowsMicroseconds: median(rowsTimes), commitColumnsMicroseconds: median(columnsTimes),
+            commitRowsReadMicroseconds: median(rowsReads), commitColumnsReadMicroseconds: median(columnsReads))
     }
 }

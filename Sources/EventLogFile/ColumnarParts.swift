@@ -233,13 +233,17 @@ enum ColumnarParts {
             }
             return
         }
-        // Parts of one commit: its header once, with the whole count, then each part's events.
-        var out = ByteWriter(capacity: rawLength)
-        var rows: [UInt8] = []
+        // Parts of one commit: its header once, with the whole count, then each part's events, each part's rows
+        // rebuilt into a buffer kept with the decompressor (a fresh one for every frame cost page faults each time).
+        if buffer.count < rawLength { buffer.append(contentsOf: repeatElement(0, count: rawLength - buffer.count)) }
+        var written = 0
         var firstDelta: Int64?
         var events = 0
         for d in descriptors {
             try columnar(d)
+            var rows = decompressor.secondScratch
+            decompressor.secondScratch = []
+            defer { decompressor.secondScratch = rows }
             try decompressor.scratch.withUnsafeBytes { all in
                 try ColumnarPayload.decode(
                     UnsafeRawBufferPointer(rebasing: all[..<d.columnarLength]), commitCount: 1, rawLength: d.rowLength, into: &rows)
@@ -250,18 +254,29 @@ enum ColumnarParts {
                 guard try p.readVarint() == UInt64(d.events), d.events > 0, firstDelta == nil || firstDelta == delta else {
                     throw ByteReaderError(reason: "a columnar part's commit header does not match the others", offset: 0)
                 }
+                var head = ByteWriter(capacity: 20)
                 if firstDelta == nil {
                     firstDelta = delta
-                    CommitCodec.encodeCommitHeader(recordedAtDelta: delta, eventCount: eventCount, into: &out)
+                    CommitCodec.encodeCommitHeader(recordedAtDelta: delta, eventCount: eventCount, into: &head)
                 }
-                out.write(bytes: UnsafeRawBufferPointer(rebasing: raw[p.offset..<d.rowLength]))
+                let body = UnsafeRawBufferPointer(rebasing: raw[p.offset..<d.rowLength])
+                guard written + head.count + body.count <= rawLength else {
+                    throw ByteReaderError(reason: "columnar parts hold more than the frame's \(rawLength) bytes", offset: written)
+                }
+                buffer.withUnsafeMutableBytes { out in
+                    if head.count > 0 {
+                        head.bytes.withUnsafeBytes { (out.baseAddress! + written).copyMemory(from: $0.baseAddress!, byteCount: head.count) }
+                    }
+                    if !body.isEmpty {
+                        (out.baseAddress! + written + head.count).copyMemory(from: body.baseAddress!, byteCount: body.count)
+                    }
+                }
+                written += head.count + body.count
             }
             events += d.events
         }
-        guard events == eventCount, out.count == rawLength else {
-            throw ByteReaderError(reason: "columnar parts hold \(events) events in \(out.count) bytes; the frame says \(eventCount) in \(rawLength)", offset: 0)
+        guard events == eventCount, written == rawLength else {
+            throw ByteReaderError(reason: "columnar parts hold \(events) events in \(written) bytes; the frame says \(eventCount) in \(rawLength)", offset: 0)
         }
-        if buffer.count < rawLength { buffer.append(contentsOf: repeatElement(0, count: rawLength - buffer.count)) }
-        buffer.withUnsafeMutableBytes { b in out.bytes.withUnsafeBytes { b.copyMemory(from: $0) } }
     }
 }

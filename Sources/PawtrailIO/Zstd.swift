@@ -136,6 +136,8 @@ public final class ZstdDecompressor {
     private let dctx: OpaquePointer
     /// A second buffer kept with the context (one per thread), for callers that transform what they decompress.
     public var scratch: [UInt8] = []
+    /// A third, for callers that transform it in two steps.
+    public var secondScratch: [UInt8] = []
 
     /// Creates a context.
     public init() {

@@ -17,23 +17,26 @@ import Testing
     /// hand, since no known pair of stream ids collides (versions no greater than positions, as in any real index).
     private func collidingSegmentIndex(_ first: UInt64, hash: Hash128) -> StreamIndexFile {
         var body = ByteWriter()
-        for (version, postings) in [(UInt64(0), 0), (UInt64(3), 1)] {
+        // Version 2: the directory holds hashes and postings offsets; each stream's postings start with its first
+        // version and count, then its positions' deltas (3 bytes each here).
+        var postings = ByteWriter()
+        for (version, delta) in [(UInt64(0), UInt64(0)), (UInt64(3), UInt64(1))] {
             body.write(hash.high)
             body.write(hash.low)
-            body.write(version)
-            body.write(UInt32(1))
-            body.write(UInt32(postings))
+            body.write(UInt32(postings.count))
+            postings.writeVarint(version)
+            postings.writeVarint(1)
+            postings.writeVarint(delta)
         }
-        body.writeVarint(0)
-        body.writeVarint(1)
+        body.write(bytes: postings.bytes)
         var w = ByteWriter()
         w.write(LogFormat.streamIndexMagic)
-        w.write(UInt16(1))
+        w.write(StreamIndexFile.version)
         w.write(UInt16(0))
         w.write(first)
         w.write(UInt32(2))
         w.write(UInt32(2))
-        w.write(UInt32(2))
+        w.write(UInt32(postings.count))
         w.write(CRC32C.checksum(body.bytes))
         w.write(bytes: body.bytes)
         return StreamIndexFile.load(MappedFile(copying: w.bytes, path: "c.sidx"), segmentFirstPosition: first, segmentEvents: 2)!

@@ -61,19 +61,28 @@ struct StoreManifest {
                         "\(root) is not a Pawtrail store and is not empty (it holds \(shown)); a store is created only in a new or empty directory")
                 }
             }
-            let segments = root + "/" + LogFormat.segmentsDirectory
-            if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {
-                // Segments without their manifest: a damaged store, never one to start afresh over.
-                throw EventStoreError.corrupted(file: path, offset: 0, reason: "the store manifest is missing, but the store holds segments")
-            }
             try FileSystem.createDirectories(root)
-            try FileSystem.createDirectory(root + "/" + LogFormat.segmentsDirectory)
-            try FileSystem.createDirectory(root + "/" + LogFormat.dictionariesDirectory)
-            try FileSystem.synchronizeDirectory(root)
-            let m = StoreManifest(
-                formatVersion: LogFormat.formatVersion, minimumReaderVersion: LogFormat.minimumReaderVersion,
-                createdAt: .now(), storeID: UUID())
-            try FileSystem.writeAtomically(m.encoded(), to: path, sync: true)
+            // Processes that create the same store at once (the first appends of several scripts) take turns, on
+            // a lock of the directory itself: without it, one could find the segments another had just begun
+            // without the manifest it was about to write, and call the store damaged (found by a test of four
+            // processes appending to a new store on a loaded machine), or two could each write a manifest.
+            let directory = try FileDescriptor.openDirectory(root)
+            _ = try directory.lockExclusive()
+            defer { try? directory.unlock() }
+            if !FileSystem.exists(path) {
+                let segments = root + "/" + LogFormat.segmentsDirectory
+                if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {
+                    // Segments without their manifest: a damaged store, never one to start afresh over.
+                    throw EventStoreError.corrupted(file: path, offset: 0, reason: "the store manifest is missing, but the store holds segments")
+                }
+                try FileSystem.createDirectory(root + "/" + LogFormat.segmentsDirectory)
+                try FileSystem.createDirectory(root + "/" + LogFormat.dictionariesDirectory)
+                try FileSystem.synchronizeDirectory(root)
+                let m = StoreManifest(
+                    formatVersion: LogFormat.formatVersion, minimumReaderVersion: LogFormat.minimumReaderVersion,
+                    createdAt: .now(), storeID: UUID())
+                try FileSystem.writeAtomically(m.encoded(), to: path, sync: true)
+            }
         }
         let bytes = try FileSystem.readFile(path)
         guard bytes.count == 44, Array(bytes[0..<8]) == LogFormat.manifestMagic else {

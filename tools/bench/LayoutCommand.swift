@@ -16,7 +16,7 @@ enum LayoutCommand {
             print("| layout | bytes an event | stored (ns an event) | read back | laid out (split and check) | rows rebuilt |")
             print("|---|---|---|---|---|---|")
             print("| rows, one zstd frame | \(f(m.rowBytesPerEvent)) | \(f(m.compressRowsNanoseconds)) | \(f(m.decompressRowsNanoseconds)) | — | — |")
-            print("| columns, one zstd frame (format 2) | \(f(m.oneFrameColumnarBytesPerEvent)) | | | | |")
+            print("| columns in group order, one zstd frame | \(f(m.oneFrameColumnarBytesPerEvent)) | | | | |")
             print("| columns, groups compressed apart (format 3) | \(f(m.columnarBytesPerEvent)) | \(f(m.storeColumnsNanoseconds)) | \(f(m.loadColumnsNanoseconds)) | \(f(m.encodeColumnsNanoseconds)) | \(f(m.decodeColumnsNanoseconds)) |")
             print("\nA commit of \(options.perCommit) events stored as the committer stores it (zstd level 1, two threads), median wall time: rows \(f(m.commitRowsMicroseconds)) µs, by columns \(f(m.commitColumnsMicroseconds)) µs; read back (one thread): rows \(f(m.commitRowsReadMicroseconds)) µs, by columns \(f(m.commitColumnsReadMicroseconds)) µs.")
             print("\nWhere the columns' bytes go (each column compressed on its own, bytes an event):\n")

@@ -58,9 +58,11 @@ enum ColumnarParts {
                 box.set(Result { try first.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: helper, level: level) } })
                 done.signal()
             }
-            let b = try second.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: compressor, level: level) }
+            // The helper context is the helper thread's until it signals: waited for on every way out, a throw here
+            // included (returning early let the committer's next commit use the context while it still ran).
+            let secondPart = Result { try second.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: compressor, level: level) } }
             done.wait()
-            guard var a = try box.get(), var b else { return nil }
+            guard var a = try box.get(), var b = try secondPart.get() else { return nil }
             a.events = first.events
             b.events = second.events
             laidOut = [a, b]

@@ -94,9 +94,14 @@ enum FrameIO {
                 done.signal()
             }
             var second: [UInt8] = []
-            try compressor.compress(UnsafeRawBufferPointer(rebasing: payload[half...]), level: level, dictionary: nil, appendingTo: &second)
+            // The helper context is the helper thread's until it signals: waited for on every way out, a throw here
+            // included.
+            let secondDone = Result { () throws(ZstdError) in
+                try compressor.compress(UnsafeRawBufferPointer(rebasing: payload[half...]), level: level, dictionary: nil, appendingTo: &second)
+            }
             done.wait()
             compressed = try box.get()
+            try secondDone.get()
             compressed.append(contentsOf: second)
         } else {
             try compressor.compress(payload, level: level, dictionary: dictionary?.dictionary, appendingTo: &compressed)

@@ -215,6 +215,9 @@ enum FrameIO {
         into buffer: inout [UInt8]
     ) throws {
         let stored = UnsafeRawBufferPointer(rebasing: body[LogFormat.frameHeaderSize...])
+        guard header.rawLength <= LogFormat.maxPayloadLength else {
+            throw ZstdError(operation: "read", reason: "the frame claims a payload of \(header.rawLength) bytes; at most \(LogFormat.maxPayloadLength) are written")
+        }
         switch header.codec {
         case .none:
             guard stored.count == Int(header.rawLength) else {

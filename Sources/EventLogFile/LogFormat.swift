@@ -54,6 +54,11 @@ enum LogFormat {
     /// The largest frame body accepted when reading (a 10,000-event append of 1 MiB events compresses below this
     /// only in theory; appends are limited to 64 MiB of events, so 96 MiB bounds any honest frame).
     static let maxFrameBody = 96 << 20
+    /// The largest uncompressed payload a reader accepts: an append holds at most 64 MiB of events and 10,000
+    /// envelopes (each under 500 bytes), and a compacted block about 1 MiB more than its last commit. A frame header
+    /// that claims more is damage, refused before anything is allocated for it (found in review: a crafted frame with
+    /// a valid checksum could ask for gigabytes).
+    static let maxPayloadLength = 128 << 20
     /// A sealed segment's footer indexes a frame at least this often, for position and time lookups.
     static let sparseIndexInterval = 64 << 10
 

@@ -52,17 +52,10 @@ enum ColumnarParts {
     ) throws -> [UInt8]? {
         let laidOut: [Part]
         if parts == 2, commitCount == 1, let helper, let (first, second) = split(payload) {
-            let box = PartBox()
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                box.set(Result { try first.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: helper, level: level) } })
-                done.signal()
-            }
-            // The helper context is the helper thread's until it signals: waited for on every way out, a throw here
-            // included (returning early let the committer's next commit use the context while it still ran).
-            let secondPart = Result { try second.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: compressor, level: level) } }
-            done.wait()
-            guard var a = try box.get(), var b = try secondPart.get() else { return nil }
+            let (firstPart, secondPart) = try HelperThread.both(
+                there: { try first.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: helper, level: level) } },
+                here: { try second.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: compressor, level: level) } })
+            guard var a = firstPart, var b = secondPart else { return nil }
             a.events = first.events
             b.events = second.events
             laidOut = [a, b]
@@ -86,15 +79,6 @@ enum ColumnarParts {
             for g in part.groups { w.write(bytes: g.bytes) }
         }
         return w.bytes
-    }
-
-    /// The first part handed back by the helper thread.
-    private final class PartBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<Part?, any Error> = .success(nil)
-
-        func set(_ r: Result<Part?, any Error>) { lock.withLock { value = r } }
-        func get() throws -> Part? { try lock.withLock { value }.get() }
     }
 
     /// Splits a payload of one commit at its middle event into two payloads of one commit each.

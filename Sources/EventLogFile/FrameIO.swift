@@ -23,15 +23,6 @@ enum FrameIO {
     /// Payloads at least this large are compressed on two cores when a helper context is given.
     static let parallelThreshold = 256 << 10
 
-    /// The helper thread's compressed half, handed back through a lock.
-    private final class ParallelResult: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<[UInt8], ZstdError> = .success([])
-
-        func set(_ r: Result<[UInt8], ZstdError>) { lock.withLock { value = r } }
-        func get() throws(ZstdError) -> [UInt8] { try lock.withLock { value }.get() }
-    }
-
     /// A payload as a frame stores it: compressed (with or without a dictionary), or as is when compression
     /// does not pay.
     struct StoredPayload {
@@ -78,30 +69,18 @@ enum FrameIO {
             // concatenated frames in one call, so readers see no difference.
             let half = payload.count / 2
             let firstHalf = Array(payload[..<half])
-            let box = ParallelResult()
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                var out: [UInt8] = []
-                var failure: ZstdError?
-                firstHalf.withUnsafeBytes { raw in
-                    do throws(ZstdError) {
-                        try helper.compress(raw, level: level, dictionary: nil, appendingTo: &out)
-                    } catch {
-                        failure = error
-                    }
-                }
-                box.set(failure.map { .failure($0) } ?? .success(out))
-                done.signal()
-            }
-            var second: [UInt8] = []
-            // The helper context is the helper thread's until it signals: waited for on every way out, a throw here
-            // included.
-            let secondDone = Result { () throws(ZstdError) in
-                try compressor.compress(UnsafeRawBufferPointer(rebasing: payload[half...]), level: level, dictionary: nil, appendingTo: &second)
-            }
-            done.wait()
-            compressed = try box.get()
-            try secondDone.get()
+            let (first, second) = try HelperThread.both(
+                there: { () throws -> [UInt8] in
+                    var out: [UInt8] = []
+                    try firstHalf.withUnsafeBytes { try helper.compress($0, level: level, dictionary: nil, appendingTo: &out) }
+                    return out
+                },
+                here: { () throws -> [UInt8] in
+                    var out: [UInt8] = []
+                    try compressor.compress(UnsafeRawBufferPointer(rebasing: payload[half...]), level: level, dictionary: nil, appendingTo: &out)
+                    return out
+                })
+            compressed = first
             compressed.append(contentsOf: second)
         } else {
             try compressor.compress(payload, level: level, dictionary: dictionary?.dictionary, appendingTo: &compressed)

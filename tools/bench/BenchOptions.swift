@@ -25,6 +25,8 @@ struct BenchOptions {
     var json = false
     /// Also run the optional 8-thread SQLite writer scenario.
     var sqliteThreads = true
+    /// The Zipf exponent of stream popularity (0: uniform).
+    var skew = Workload.defaultSkew
     /// Runs per scenario; the median is reported (with the range).
     var runs = 3
     /// Run only these scenarios (`nil`: all); for profiling one at a time.
@@ -51,15 +53,16 @@ struct BenchOptions {
     var segmentBatch = 100
 
     static let usage = """
-        usage: pawtrail-bench [--seed S] [--scale X] [--runs N] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
+        usage: pawtrail-bench [--seed S] [--skew E] [--scale X] [--runs N] [--dir DIR] [--json] [--no-sqlite-threads] [--keep]
                              [--only append-1,append-100,append-1000,writers-8,read-all,size]
-               pawtrail-bench generate --events N [--seed S] [--per-commit K] [--expected-versions] > workload.jsonl
+               pawtrail-bench generate --events N [--seed S] [--skew E] [--per-commit K] [--expected-versions] > workload.jsonl
                pawtrail-bench segments [--counts 0,10,100,300,1000] [--per-segment N] [--appends N] [--batch K] [--dir DIR] [--keep]
-               pawtrail-bench layout [--events N] [--per-commit K] [--seed S] [--level L] [--block-size BYTES]
+               pawtrail-bench layout [--events N] [--per-commit K] [--seed S] [--skew E] [--level L] [--block-size BYTES]
 
         Runs the Pawtrail file store and an SQLite event table side by side on the same seeded pet-care
         workload and prints a markdown table (with --json: JSON on stdout, the table on stderr).
           --seed S            workload seed (default 42)
+          --skew E            Zipf exponent of stream popularity inside a category (default 0.9; 0: uniform)
           --scale X           multiply the event counts (default 1; 0.1 for a quick smoke run)
           --runs N            run each scenario N times, report the median (min..max) (default 3)
           --dir DIR           scratch directory, on the disk to measure (default ./.scratch/bench; not /tmp)
@@ -111,6 +114,10 @@ struct BenchOptions {
                 let v = try value(argument)
                 guard let x = Double(v), x > 0, x <= 100 else { throw UsageError("--scale takes a number in (0, 100], not '\(v)'") }
                 options.scale = x
+            case "--skew":
+                let v = try value(argument)
+                guard let x = Double(v), x >= 0, x <= 3 else { throw UsageError("--skew takes a number in [0, 3], not '\(v)'") }
+                options.skew = x
             case "--dir": options.directory = try value(argument)
             case "--json": options.json = true
             case "--no-sqlite-threads": options.sqliteThreads = false

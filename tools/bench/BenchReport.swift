@@ -6,6 +6,8 @@ struct BenchReport: Codable, Sendable {
     var machine: MachineInfo
     /// Workload seed.
     var seed: UInt64
+    /// Zipf exponent of stream popularity inside a category (0: uniform).
+    var skew: Double
     /// Event-count multiplier.
     var scale: Double
     /// Runs per scenario (the median is reported).

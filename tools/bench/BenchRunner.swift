@@ -41,7 +41,7 @@ struct BenchRunner {
         if machine.filesystem.hasPrefix("tmpfs") || machine.filesystem.hasPrefix("ramfs") {
             Console.progress("warning: \(root) is on \(machine.filesystem): flushes cost nothing there, durable figures are meaningless")
         }
-        Console.progress("pawtrail-bench: seed \(options.seed), scale \(options.scale), scratch \(machine.scratch) on \(machine.filesystem)")
+        Console.progress("pawtrail-bench: seed \(options.seed), skew \(options.skew), scale \(options.scale), scratch \(machine.scratch) on \(machine.filesystem)")
 
         var scenarios: [ScenarioResult] = []
         if selected("append-1") {
@@ -79,7 +79,7 @@ struct BenchRunner {
         let report = BenchReport(
             command: ProcessInfo.processInfo.environment["PAWTRAIL_BENCH_COMMAND"]
                 ?? CommandLine.arguments.joined(separator: " "),
-            machine: machine, seed: options.seed, scale: options.scale, runs: options.runs, startedAt: startedAt,
+            machine: machine, seed: options.seed, skew: options.skew, scale: options.scale, runs: options.runs, startedAt: startedAt,
             loadAverageStart: loadAtStart, loadAverageEnd: MachineInfo.loadAverage(), totalSeconds: Stopwatch.now() - started, scenarios: scenarios, size: size,
             table: Self.table(scenarios, size), notes: notes(), ok: ok)
         let markdown = ReportPrinter.markdown(report)
@@ -103,7 +103,7 @@ struct BenchRunner {
 
     /// Scenarios 1-3: serial appends of `perCommit` events per commit, ours then SQLite, on fresh stores.
     private func appendScenario(key: String, title: String, perCommit: Int, events: Int) async -> ScenarioResult {
-        var workload = Workload(seed: options.seed)
+        var workload = Workload(seed: options.seed, skew: options.skew)
         let commits = workload.commits(events: events, perCommit: perCommit)
         // Requests are built before the clock starts: building them is the application's work, not the store's.
         let requests = commits.map(\.request)
@@ -135,7 +135,7 @@ struct BenchRunner {
     /// Scenario 4: eight writers appending single events concurrently, each to its own streams (stream index
     /// modulo 8), with exact expected versions. Ours: tasks on one store; SQLite: threads with a connection each.
     private func writersScenario(events: Int) async -> ScenarioResult {
-        var workload = Workload(seed: options.seed)
+        var workload = Workload(seed: options.seed, skew: options.skew)
         let commits = workload.commits(events: events, perCommit: 1)
         var writers = [[WorkloadCommit]](repeating: [], count: Self.writerCount)
         for c in commits { writers[c.events[0].streamIndex % Self.writerCount].append(c) }
@@ -204,7 +204,7 @@ struct BenchRunner {
 
     /// Scenario 6: on-disk sizes of the 1000-per-commit stores and of the raw JSON of the same events.
     private func sizes(oursPath: String, sqlitePath: String, events: Int, oursWrote: Bool) -> SizeResult {
-        var workload = Workload(seed: options.seed)
+        var workload = Workload(seed: options.seed, skew: options.skew)
         let raw = JSONLinesEncoder.size(of: workload.commits(events: events, perCommit: 1000))
         var result = SizeResult(events: events, rawJSONBytes: raw)
         var errors: [String] = []

@@ -5,7 +5,7 @@ import Foundation
 /// `pawtrail-bench layout`: compacted blocks laid out by columns against blocks of rows, on the workload.
 enum LayoutCommand {
     static func run(_ options: BenchOptions) -> Int32 {
-        var workload = Workload(seed: options.seed)
+        var workload = Workload(seed: options.seed, skew: options.skew)
         let events = workload.commits(events: options.events, perCommit: options.perCommit).flatMap(\.events)
             .map { (stream: $0.stream, version: $0.version, event: $0.event) }
         do {

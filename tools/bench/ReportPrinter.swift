@@ -9,7 +9,7 @@ enum ReportPrinter {
         out.append("- command: `\(r.command)`")
         out.append("- machine: \(m.cpus) CPUs (\(m.cpuModel)), \(m.kernel); scratch `\(m.scratch)` on \(m.filesystem)")
         out.append("- SQLite \(m.sqliteVersion) (WAL, synchronous=FULL); \(m.build) build")
-        out.append("- seed \(r.seed), scale \(r.scale), \(r.runs == 1 ? "1 run" : "median of \(r.runs) runs (min..max)"); started \(r.startedAt); took \(Int(r.totalSeconds.rounded())) s; "
+        out.append("- seed \(r.seed), stream skew \(r.skew)\(r.skew == 0 ? " (uniform)" : ""), scale \(r.scale), \(r.runs == 1 ? "1 run" : "median of \(r.runs) runs (min..max)"); started \(r.startedAt); took \(Int(r.totalSeconds.rounded())) s; "
                 + "load average \(r.loadAverageStart) at start, \(r.loadAverageEnd) at end")
         out.append("")
         out.append("| scenario | ours events/s | SQLite events/s | ratio | target | met? |")

@@ -11,8 +11,8 @@ import Foundation
 struct Workload {
     /// The number of streams, split over the categories by ``WorkloadCategory/streamCount``.
     static let streamCount = WorkloadCategory.allCases.reduce(0) { $0 + $1.streamCount }
-    /// Skew of stream popularity inside a category (probability ∝ 1/rank^0.9).
-    static let zipfExponent = 0.9
+    /// The default skew of stream popularity inside a category (probability ∝ 1/rank^0.9).
+    static let defaultSkew = 0.9
     /// Business time of the first event (2026-06-01T00:00:00Z); events advance ~1.7 s apart on average.
     static let startTime: Int64 = 1_780_272_000_000_000
 
@@ -29,7 +29,11 @@ struct Workload {
     private var clock: Int64
 
     /// Creates the workload for a seed.
-    init(seed: UInt64) {
+    ///
+    /// - Parameters:
+    ///   - seed: The seed everything comes from.
+    ///   - skew: The Zipf exponent of stream popularity inside a category; 0 picks streams uniformly.
+    init(seed: UInt64, skew: Double = Workload.defaultSkew) {
         self.seed = seed
         rng = Xoshiro256StarStar(seed: seed)
         var names: [StreamID] = []
@@ -40,7 +44,7 @@ struct Workload {
             for n in 1...category.streamCount {
                 names.append(StreamID(unchecked: "\(category.prefix)-\(n)"))
             }
-            samplers.append(ZipfSampler(count: category.streamCount, exponent: Self.zipfExponent))
+            samplers.append(ZipfSampler(count: category.streamCount, exponent: skew))
         }
         streams = names
         firstIndex = first

@@ -5,7 +5,7 @@ import EventLog
 enum WorkloadGeneratorCommand {
     /// Writes `options.events` events, streaming commit by commit so any size fits in memory.
     static func run(_ options: BenchOptions) {
-        var workload = Workload(seed: options.seed)
+        var workload = Workload(seed: options.seed, skew: options.skew)
         var left = options.events
         var bytes: UInt64 = 0
         var out: [UInt8] = []

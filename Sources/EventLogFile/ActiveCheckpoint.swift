@@ -14,7 +14,7 @@ import PawtrailIO
 /// than the head says is durable, passes its checksum and every structural check, and the last frame it covers reads
 /// back with the checksum it names. Anything else is passed over, and the open scans the segment as before.
 ///
-/// The event ids stay in the mapped file, sorted by their 64-bit key (``EventIDIndexFile/key(_:)``) for a binary
+/// The event ids stay in the mapped file, sorted by their key (``EventIDIndexFile/key(_:)``, 48 bits of it) for a binary
 /// search: building a dictionary of them was most of a scan's cost. So do the streams, found by bisecting their ids'
 /// bytes (the file's order): decoding each into a dictionary (a string, an array and a hash insert each) was most of
 /// an open's cost on a segment of many short streams (an order or a booking each), and the first event indexed
@@ -25,11 +25,20 @@ import PawtrailIO
 /// ids offset u32, CRC32C of the header before it and of everything after the header u32) = 80 bytes; frames (offset after the previous frame's
 /// end, length, event count as varints; first recorded-at as a signed varint delta from the previous frame's);
 /// streams sorted by the bytes of their ids (id length and bytes, first version, count, positions as varint deltas,
-/// the first from the segment's first position); ids (key u64, position relative to the segment u32) sorted.
+/// the first from the segment's first position); ids (the top 48 bits of the key, then the position relative to
+/// the segment in 3 bytes, or 4 when the checkpoint covers 2^24 events or more) sorted.
+///
+/// Version 2 keeps 48 bits of each id's key where version 1 kept 64, and 3-byte positions where it kept 4: 9 bytes an
+/// event instead of 12, about a tenth of the active segment's bytes. 48 bits are all that the ids are ever asked
+/// for: a lookup confirms its candidates by reading the events, and the sealed segment's id index built from them
+/// keeps at most 48 (``EventIDIndexFile``: a bucket of up to 24 bits and a 24-bit fingerprint). A version-1
+/// checkpoint is passed over, and the next one is built by a scan.
 final class ActiveCheckpoint {
     static let headerSize = 80
-    static let version: UInt16 = 1
-    static let idEntrySize = 12
+    static let version: UInt16 = 2
+    /// How many leading bits of an id's key the checkpoint keeps: those the id indexes are ordered by.
+    static let keyBits = EventIDIndexFile.orderedKeyBits
+    private static let keyBytes = keyBits / 8
 
     /// The index of a segment's frames from its header up to `coveredEnd`.
     struct Content {
@@ -48,6 +57,9 @@ final class ActiveCheckpoint {
     let content: Content
     private let idsOffset: Int
     let idCount: Int
+    /// The bytes of a relative position in an id entry: 3, or 4 when the checkpoint covers 2^24 events or more.
+    private let positionWidth: Int
+    private var idEntrySize: Int { Self.keyBytes + positionWidth }
     /// Where each stream's entry starts in the mapped file, in the file's order (by the bytes of the stream ids).
     private let streamOffsets: [UInt32]
 
@@ -56,6 +68,7 @@ final class ActiveCheckpoint {
         self.content = content
         self.idsOffset = idsOffset
         self.idCount = idCount
+        self.positionWidth = Self.positionWidth(eventCount: idCount)
         self.streamOffsets = streamOffsets
     }
 
@@ -177,30 +190,47 @@ final class ActiveCheckpoint {
 
     // MARK: - Event ids
 
-    /// The i-th id entry, in key order.
-    func idEntry(at i: Int) -> (key: UInt64, position: UInt64) {
-        let o = idsOffset + i * Self.idEntrySize
-        let b = mapped.bytes
-        return (
-            b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
-            content.firstPosition + UInt64(b.loadUnaligned(fromByteOffset: o + 8, as: UInt32.self).littleEndian)
-        )
+    /// The bytes of a relative position in the id entries of a checkpoint covering `eventCount` events.
+    static func positionWidth(eventCount: Int) -> Int { eventCount <= 1 << 24 ? 3 : 4 }
+
+    /// The kept part of a key: its top ``keyBits`` bits.
+    private static func prefix(_ key: UInt64) -> UInt64 { key >> UInt64(64 - keyBits) }
+
+    /// A key with the bits the checkpoint does not keep as zeros: what ``idEntry(at:)`` gives back for it. Keys
+    /// from the events are cut so before they are sorted with those from an earlier checkpoint, so that a
+    /// checkpoint built on another is the same bytes as one built by a scan (`log verify` compares them).
+    static func keptKey(_ key: UInt64) -> UInt64 { prefix(key) << UInt64(64 - keyBits) }
+
+    /// The kept part of the i-th id entry's key.
+    private func prefix(at i: Int) -> UInt64 {
+        let b = mapped.bytes.baseAddress! + idsOffset + i * idEntrySize
+        var v: UInt64 = 0
+        for k in 0..<Self.keyBytes { v |= UInt64(b.load(fromByteOffset: k, as: UInt8.self)) << UInt64(8 * k) }
+        return v
     }
 
-    /// The positions of the events whose id has this key (more than one only when ids share a key: the caller
-    /// confirms each by reading the event).
+    /// The i-th id entry, in key order: its key with the bits the checkpoint does not keep as zeros (see
+    /// ``keyBits``), and its position.
+    func idEntry(at i: Int) -> (key: UInt64, position: UInt64) {
+        let b = mapped.bytes.baseAddress! + idsOffset + i * idEntrySize + Self.keyBytes
+        var relative: UInt64 = 0
+        for k in 0..<positionWidth { relative |= UInt64(b.load(fromByteOffset: k, as: UInt8.self)) << UInt64(8 * k) }
+        return (prefix(at: i) << UInt64(64 - Self.keyBits), content.firstPosition + relative)
+    }
+
+    /// The positions of the events whose id's key shares its kept bits with this one (more than one only when ids
+    /// do: the caller confirms each by reading the event).
     func positions(forKey key: UInt64) -> [UInt64] {
+        let wanted = Self.prefix(key)
         var lo = 0
         var hi = idCount
         while lo < hi {
             let mid = (lo + hi) / 2
-            if idEntry(at: mid).key < key { lo = mid + 1 } else { hi = mid }
+            if prefix(at: mid) < wanted { lo = mid + 1 } else { hi = mid }
         }
         var out: [UInt64] = []
-        while lo < idCount {
-            let e = idEntry(at: lo)
-            guard e.key == key else { break }
-            out.append(e.position)
+        while lo < idCount, prefix(at: lo) == wanted {
+            out.append(idEntry(at: lo).position)
             lo += 1
         }
         return out
@@ -216,7 +246,8 @@ final class ActiveCheckpoint {
     ///   - file: The segment file's identity.
     /// - Returns: The bytes, or `nil` when the ids section would lie beyond the reach of its 32-bit offset.
     static func encode(_ content: Content, ids: [(key: UInt64, position: UInt64)], file: FileID) -> [UInt8]? {
-        var body = ByteWriter(capacity: content.frames.count * 8 + ids.count * (idEntrySize + 4))
+        let positionWidth = positionWidth(eventCount: ids.count)
+        var body = ByteWriter(capacity: content.frames.count * 8 + ids.count * (keyBytes + positionWidth + 4))
         var end = UInt64(LogFormat.segmentHeaderSize)
         var at: Int64 = 0
         for f in content.frames {
@@ -240,10 +271,12 @@ final class ActiveCheckpoint {
             }
         }
         let idsOffset = headerSize + body.count
-        guard idsOffset + ids.count * idEntrySize <= Int(UInt32.max) else { return nil }
+        guard idsOffset + ids.count * (keyBytes + positionWidth) <= Int(UInt32.max) else { return nil }
         for e in ids {
-            body.write(e.key)
-            body.write(UInt32(e.position - content.firstPosition))
+            let p = prefix(e.key)
+            for k in 0..<keyBytes { body.bytes.append(UInt8(truncatingIfNeeded: p >> UInt64(8 * k))) }
+            let relative = e.position - content.firstPosition
+            for k in 0..<positionWidth { body.bytes.append(UInt8(truncatingIfNeeded: relative >> UInt64(8 * k))) }
         }
         var w = ByteWriter(capacity: headerSize + body.count)
         w.write(LogFormat.checkpointMagic)
@@ -328,7 +361,7 @@ final class ActiveCheckpoint {
         let idsOffset = Int(b.loadUnaligned(fromByteOffset: 72, as: UInt32.self).littleEndian)
         // Every event is a frame's, a stream's and an id's exactly once; positions stay inside the segment.
         guard frameCount > 0, eventCount > 0, eventCount <= UInt64(UInt32.max), idsOffset >= headerSize, idsOffset <= b.count,
-            (b.count - idsOffset) == Int(eventCount) * idEntrySize, frameCount <= Int(eventCount), streamCount <= Int(eventCount),
+            (b.count - idsOffset) == Int(eventCount) * (keyBytes + positionWidth(eventCount: Int(eventCount))), frameCount <= Int(eventCount), streamCount <= Int(eventCount),
             // Each frame's raw length is 32 bits: a larger total is no sum of the frames', and would overflow as
             // the frames after the checkpoint add theirs.
             content.rawBytes <= UInt64(frameCount) * UInt64(UInt32.max)
@@ -431,7 +464,7 @@ final class ActiveCheckpoint {
             }
             try CommitCodec.walkEvents(payload, header: f.header) { e in
                 content.streams[e.streamID(), default: ActiveSegment.Stream(firstVersion: e.version, positions: [])].positions.append(e.position)
-                ids.append((EventIDIndexFile.key(e.id), e.position))
+                ids.append((keptKey(EventIDIndexFile.key(e.id)), e.position))
                 return true
             }
             content.frames.append(f.ref)

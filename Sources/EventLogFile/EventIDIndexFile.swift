@@ -52,8 +52,17 @@ struct EventIDIndexFile {
         UInt32(truncatingIfNeeded: (key << UInt64(bits)) >> UInt64(64 - fingerprintBits))
     }
 
+    /// How many leading bits of the keys order the entries (then their positions). An index keeps at most 48 of a
+    /// key's bits (a bucket of up to 24 and a 24-bit fingerprint), so the rest must not decide the order: the active
+    /// segment's checkpoint keeps only these (``ActiveCheckpoint/keyBits``), and the index a seal builds from its
+    /// keys is then the same bytes as one built from the events (`log verify` compares them). Indexes written when
+    /// whole keys ordered the entries differ from this order only where two ids share these 48 bits and their low
+    /// bits order them against their positions.
+    static let orderedKeyBits = 48
+
     static func encode(segmentFirstPosition: UInt64, ids: [(key: UInt64, position: UInt64)]) -> [UInt8] {
-        let sorted = ids.sorted { ($0.key, $0.position) < ($1.key, $1.position) }
+        let shift = UInt64(64 - orderedKeyBits)
+        let sorted = ids.sorted { ($0.key >> shift, $0.position) < ($1.key >> shift, $1.position) }
         let bits = bucketBits(count: sorted.count)
         let maxRelative = sorted.map { $0.position - segmentFirstPosition }.max() ?? 0
         let positionWidth = maxRelative < (1 << 24) ? 3 : 4

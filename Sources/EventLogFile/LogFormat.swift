@@ -96,6 +96,16 @@ enum FrameCodec: UInt8 {
     /// Laid out by columns in one or more parts, each part's columns compressed by groups (see ``ColumnarParts``):
     /// compacted blocks, and large commits (format 3).
     case columnarParts = 5
+
+    /// The oldest reader that can read a frame stored so: a segment holding one must name that reader or a newer one
+    /// in its header (`log verify` checks it).
+    var minimumReaderVersion: UInt16 {
+        switch self {
+        case .none, .zstd, .zstdDictionary: 1
+        case .columnarZstd, .columnarZstdDictionary: 2
+        case .columnarParts: LogFormat.columnarPartsVersion
+        }
+    }
 }
 
 /// The layout of a segment file, from its header.

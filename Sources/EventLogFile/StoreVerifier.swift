@@ -222,6 +222,12 @@ struct StoreVerifier {
                 if f.header.firstPosition != nextPosition {
                     problems.append(.init(file: name, offset: f.offset, message: "frame starts at position \(f.header.firstPosition), expected \(nextPosition)"))
                 }
+                // Readable here, but not by every reader the header admits: one of those would fail on it.
+                if f.header.codec.minimumReaderVersion > header.minimumReaderVersion {
+                    problems.append(.init(
+                        file: name, offset: f.offset,
+                        message: "frame is stored for readers of format \(f.header.codec.minimumReaderVersion) or newer, but the segment header admits readers of format \(header.minimumReaderVersion)"))
+                }
                 do {
                     try payload.withUnsafeBytes { raw in
                         try CommitCodec.walkCommits(raw, header: f.header) { _ in commits += 1 }

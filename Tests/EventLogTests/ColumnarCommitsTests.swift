@@ -97,4 +97,25 @@ import Testing
         #expect(try reopened.verify().isOK)
         reopened.close()
     }
+
+    @Test func `verify reports a frame stored for newer readers than its segment header admits`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, compactSealedSegments: false)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        try await store.append(to: stream("pet-1"), batch(300))
+        #expect(try commitCodecs(store) == ["columns+zstd by groups"])
+        store.close()
+        #expect(try store.verify().isOK)
+        // What no build writes: a format 3 frame in a segment whose header says a format 2 reader can read it.
+        try makeSegmentsFormatTwo(dir.path)
+        let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
+        #expect(report.problems.map(\.message) == [
+            "frame is stored for readers of format 3 or newer, but the segment header admits readers of format 2"
+        ])
+        #expect(report.problems.first?.offset == UInt64(LogFormat.segmentHeaderSize))
+        // Still read here: the problem is for older readers.
+        let reopened = try FileEventStore.open(path: dir.path, options: options)
+        defer { reopened.close() }
+        #expect(try await reopened.readAll().count == 300)
+    }
 }

@@ -231,7 +231,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             compaction.broadcast()
             compaction.unlock()
         }
-        return try upkeep(compacting: true)
+        // A lock file that cannot be opened (a read-only store) is an I/O error like any other, not an untyped one.
+        do { return try upkeep(compacting: true) } catch { throw EventStoreError.reported(error) }
     }
 
     /// The segment file names, oldest first.

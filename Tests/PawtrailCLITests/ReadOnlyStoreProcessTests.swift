@@ -69,5 +69,10 @@ final class ReadOnlyMount {
         let append = try PawtrailProcess.run(["--store", store, "log", "append", "--stream", "a-1", "--type", "T", "--data", "4"])
         #expect(append.status == 74)
         #expect(append.stderr.hasPrefix("Error: ") && append.stderr.contains("Read-only file system"), "\(append.stderr)")
+        // Compacting writes too: the lock file it cannot open is an I/O error (74), not a general failure (found in
+        // review: it exited 1).
+        let compact = try PawtrailProcess.run(["--store", store, "log", "compact"])
+        #expect(compact.status == 74, "\(compact.stderr)")
+        #expect(compact.stderr.hasPrefix("Error: ") && compact.stderr.contains("compaction.lock"), "\(compact.stderr)")
     }
 }

@@ -16,9 +16,17 @@ public enum PawtrailCommand {
     /// Runs the process's command line and exits.
     public static func main() async {
         let console = StandardConsole()
-        let status = await run(
-            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-            console: console, storeOpener: FileStoreOpener())
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let status: ExitCode
+        if let n = firstArgumentNotUTF8() {
+            let failure = CommandFailure.invalidInput(
+                "argument \(n) ('\(arguments[n - 1])') is not valid UTF-8; ids, data and paths must be UTF-8 text")
+            status = ErrorReporter(root: root, console: console, json: arguments.contains("--json")).report(failure)
+        } else {
+            status = await run(
+                arguments: arguments, environment: ProcessInfo.processInfo.environment, console: console,
+                storeOpener: FileStoreOpener())
+        }
         console.flush()
         if let code = console.standardOutputError, status == .success {
             // The output is incomplete (a full disk under `log read --all > backup.jsonl`): not a success.
@@ -26,6 +34,17 @@ public enum PawtrailCommand {
             exit(ExitCode.ioError.rawValue)
         }
         exit(status.rawValue)
+    }
+
+    /// The 1-based number of the first command-line argument that is not valid UTF-8, if any. `CommandLine.arguments`
+    /// puts U+FFFD in place of such bytes, which would change `--data` that is stored byte for byte, make another
+    /// stream of a stream id, and another directory of a store path (found in review); the batch file's bytes are
+    /// refused alike.
+    static func firstArgumentNotUTF8() -> Int? {
+        for i in 1..<Int(CommandLine.argc) {
+            if let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil { return i }
+        }
+        return nil
     }
 
     /// Runs one command line.

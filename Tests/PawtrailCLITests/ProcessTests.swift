@@ -68,6 +68,31 @@ import Testing
         #expect(out.stderr == "Error: line 3: missing \"data\"\n")
     }
 
+    /// An argument that is not UTF-8 is refused as bad input (65) before anything is written: Swift's
+    /// `CommandLine.arguments` puts U+FFFD in its place, which stored other data, another stream id or another store
+    /// directory than the one given (found in review). A shell passes the raw bytes, which `Process` cannot.
+    @Test(arguments: [
+        #"--stream "$(printf 'a-\377')" --data 1"#, #"--stream a-1 --data "$(printf '"\376"')""#,
+        #"--stream a-1 --data 1 --meta "$(printf 'k=\377')""#,
+    ])
+    func anArgumentThatIsNotUTF8Is65AndWritesNothing(_ options: String) throws {
+        let dir = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"exec "$0" --store "$1" log append --type T "# + options, PawtrailProcess.executable.path, dir.path("s"),
+        ]
+        let stderr = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 65, "\(message)")
+        #expect(message.hasPrefix("Error: argument ") && message.contains("is not valid UTF-8"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s")))
+    }
+
     // MARK: File store
 
     @Test func missingStoreOnReadIs74() throws {

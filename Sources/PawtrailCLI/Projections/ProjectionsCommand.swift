@@ -23,9 +23,11 @@ enum ProjectionsCommand {
         return ProjectionEngine(store: opened.events, checkpoints: checkpoints)
     }
 
-    /// The projections a command names: one by name, or all.
+    /// The projections a command names: one by name, or all. A name given twice counts once: a rebuild of both
+    /// would take the projection's lock twice and fail as if another process held it (found in review).
     static func selected(_ context: CommandContext, allowAll: Bool) throws -> [any Projection.Type] {
-        let names = context.arguments.positionals
+        var seen: Set<String> = []
+        let names = context.arguments.positionals.filter { seen.insert($0).inserted }
         let all = context.arguments.flag("all")
         if all && !names.isEmpty { throw context.arguments.usageError("give projection names or '--all', not both") }
         if names.isEmpty {

@@ -65,6 +65,15 @@ import Testing
         #expect(message("\n \n") == "the batch holds no events and no checks")
     }
 
+    /// A duplicate metadata key is placed by its column in the line, not in the metadata object (found in review:
+    /// column 10 was reported for a key at column 57).
+    @Test func aDuplicateMetadataKeyNamesItsColumnInTheLine() {
+        let line = #"{"stream":"a-1","type":"T","data":1,"metadata":{"a":"1","a":"2"}}"#
+        let column = line.utf8.count - #""a":"2"}}"#.utf8.count + 1
+        #expect(message(line) == #"line 1: invalid JSON in "metadata": duplicate key "a" (column \#(column))"#)
+        #expect(column == 57)
+    }
+
     @Test func oneExpectedVersionPerStream() {
         let same = """
             {"stream":"a","type":"T","data":1,"expectedVersion":2}

@@ -124,7 +124,14 @@ enum BatchParser {
             if let m = members["metadata"] {
                 guard m.kind == .object else { throw fail("\"metadata\" must be an object of strings, not \(m.kind)") }
                 let pairs: [JSONScanner.Member]
-                do { pairs = try JSONScanner.objectMembers(Array(line[m.range])) } catch { throw fail("invalid JSON in \"metadata\": \(error)") }
+                do {
+                    pairs = try JSONScanner.objectMembers(Array(line[m.range]))
+                } catch {
+                    // The scan began at the object; the column is counted from the start of the line.
+                    var e = error
+                    e.offset += m.range.lowerBound
+                    throw fail("invalid JSON in \"metadata\": \(e)")
+                }
                 let value = Array(line[m.range])
                 for p in pairs {
                     guard p.kind == .string else { throw fail("metadata value for \"\(p.key)\" must be a string, not \(p.kind)") }

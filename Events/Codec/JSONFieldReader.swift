@@ -82,6 +82,9 @@ public struct JSONFieldReader: FieldReader {
             return n
         case .uint:
             throw FieldError(field: prefix + key, message: "expected an integer between -2^63 and 2^63-1")
+        case .raw(let bytes) where !bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }):
+            // Digits only, but too many for 64 bits (99999999999999999999): out of range, not a fraction.
+            throw FieldError(field: prefix + key, message: "expected an integer between -2^63 and 2^63-1")
         case .raw:
             throw FieldError(field: prefix + key, message: "expected an integer, found a number with a fraction or exponent")
         default: throw mismatch(key, "an integer", v)

@@ -48,6 +48,23 @@ struct EventCatalogTests {
             try AccountSignedUp.fromJSON(json)
         }
     }
+
+    /// An integer too long for 64 bits is out of range, not "a number with a fraction or exponent" (found in review:
+    /// `pos sell --lines '[{"productId":"p1","quantity":99999999999999999999}]'` said the latter).
+    @Test func integersBeyondSixtyFourBitsAreReportedOutOfRange() throws {
+        for digits in ["99999999999999999999", "-9999999999999999999"] {
+            let json = try JSONValue.parse(Array(#"{"productId":"p1","quantity":\#(digits)}"#.utf8))
+            #expect(throws: FieldError(field: "quantity", message: "expected an integer between -2^63 and 2^63-1")) {
+                try StockReceived.fromJSON(json)
+            }
+        }
+        for number in ["1.5", "1e3", "99999999999999999999.0"] {
+            let json = try JSONValue.parse(Array(#"{"productId":"p1","quantity":\#(number)}"#.utf8))
+            #expect(throws: FieldError(field: "quantity", message: "expected an integer, found a number with a fraction or exponent")) {
+                try StockReceived.fromJSON(json)
+            }
+        }
+    }
 }
 
 /// Answers every field with a distinct, non-default value.

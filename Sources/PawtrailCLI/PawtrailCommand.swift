@@ -18,10 +18,16 @@ public enum PawtrailCommand {
         let console = StandardConsole()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status: ExitCode
+        let reporter = ErrorReporter(root: root, console: console, json: arguments.contains("--json"))
         if let n = firstArgumentNotUTF8() {
-            let failure = CommandFailure.invalidInput(
-                "argument \(n) ('\(arguments[n - 1])') is not valid UTF-8; ids, data and paths must be UTF-8 text")
-            status = ErrorReporter(root: root, console: console, json: arguments.contains("--json")).report(failure)
+            status = reporter.report(CommandFailure.invalidInput(
+                "argument \(n) ('\(arguments[n - 1])') is not valid UTF-8; ids, data and paths must be UTF-8 text"))
+        } else if !arguments.contains(where: { $0 == "--store" || $0.hasPrefix("--store=") }),
+            let raw = getenv(GlobalOptions.storeEnvironmentVariable), String(validatingCString: raw) == nil
+        {
+            // Decoded like the arguments, it would name another directory than the one set.
+            status = reporter.report(CommandFailure.invalidInput(
+                "$\(GlobalOptions.storeEnvironmentVariable) ('\(String(cString: raw))') is not valid UTF-8; a store path must be UTF-8 text"))
         } else {
             status = await run(
                 arguments: arguments, environment: ProcessInfo.processInfo.environment, console: console,

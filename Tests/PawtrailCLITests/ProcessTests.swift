@@ -93,6 +93,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("s")))
     }
 
+    /// `$PAWTRAIL_STORE` that is not UTF-8 is refused alike: decoded with U+FFFD, it created a store in another
+    /// directory than the one set (found in review).
+    @Test func aStorePathFromTheEnvironmentThatIsNotUTF8Is65AndCreatesNothing() throws {
+        let dir = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"PAWTRAIL_STORE="$1/$(printf 's\377')" exec "$0" log append --stream a-1 --type T --data 1"#,
+            PawtrailProcess.executable.path, dir.url.path,
+        ]
+        let stderr = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 65, "\(message)")
+        #expect(message.hasPrefix("Error: $PAWTRAIL_STORE ") && message.contains("is not valid UTF-8"), "\(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty)
+    }
+
     // MARK: File store
 
     @Test func missingStoreOnReadIs74() throws {

@@ -190,6 +190,16 @@ import Testing
         #expect(out.stdout.hasPrefix(#"{"error":"store-not-found","message":"no store at ./pawtrail-data"#))
     }
 
+    /// `--store ''` is a usage error naming the option (found in review: reads said "no store at  " and appends
+    /// "mkdir failed for : No such file or directory").
+    @Test func anEmptyStorePathIsAUsageError() async {
+        for arguments in [["log", "read", "--all"], ["log", "append", "--stream", "a", "--type", "T", "--data", "1"], ["log", "verify"]] {
+            let out = await cli.run(["--store", ""] + arguments)
+            #expect(out.status == 64)
+            #expect(out.stderr.hasPrefix("Error: the value '' is invalid for '--store': expected the store directory's path\n"), "\(out.stderr)")
+        }
+    }
+
     @Test func tailPrintsTheLastTen() async {
         for n in 0..<12 { _ = await cli.run(["log", "append", "--stream", "s-\(n)", "--type", "T", "--data", "\(n)"]) }
         let out = await cli.run(["log", "tail", "--json"])

@@ -40,8 +40,12 @@ struct CommandContext: Sendable {
     ///
     /// - Parameter access: Read or write.
     /// - Returns: The store.
-    /// - Throws: The opener's errors.
+    /// - Throws: ``UsageError`` for `--store ''` (which read as "no store at  " or "mkdir failed for :"); the
+    ///   opener's errors.
     func openStore(_ access: StoreAccess) throws -> OpenedStore {
+        guard !storePath.isEmpty else {
+            throw arguments.usageError("the value '' is invalid for '--store': expected the store directory's path")
+        }
         let opened = try storeOpener.open(path: storePath, access: access)
         if let recovery = opened.recovery { err("Warning: \(recovery)") }
         return opened

@@ -180,6 +180,9 @@ struct StoreVerifier {
             func skipDamage() {
                 addStreamSourceFromData(streamIndexBytes())
                 skippedDamage = true
+                // A sealed segment's footer, checked on its own, still says where the segment ends: the next segment is
+                // checked against that, not reported as a gap or overlap that only the skipped events made.
+                if let footer { nextPosition = header.firstPosition &+ footer.eventCount }
             }
             var idEntries: [(key: UInt64, position: UInt64)] = []
             var scanner = FrameScanner(fd: fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)

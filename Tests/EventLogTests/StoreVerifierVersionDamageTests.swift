@@ -72,6 +72,24 @@ import Testing
         #expect(report.problems.map(\.message) == ["stream 'a-1' has version 5 at position 2, expected 2"], "\(report)")
     }
 
+    /// Found in review: a damaged frame in a sealed segment was reported, and then the intact next segment as well
+    /// ("segment starts at position 4, expected 0 (gap or overlap)"), since the damaged segment's events went uncounted.
+    @Test func `damage in a sealed segment is reported once, not again as a gap before the next segment`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        for n in 0..<10 { try await store.append(to: "a-1", [.json("Noted", #"{"n":\#(n)}"#)]) }
+        store.close()
+        let path = dir.path + "/segments/" + LogFormat.segmentName(firstPosition: 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // A byte of the first frame's payload.
+        bytes[LogFormat.segmentHeaderSize + 60] ^= 0x5A
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let report = try Self.verify(dir)
+        #expect(report.problems.map(\.file) == [LogFormat.segmentName(firstPosition: 0)], "\(report)")
+        #expect(!report.problems.contains { $0.message.contains("gap or overlap") }, "\(report)")
+    }
+
     @Test func `a version gap in a segment before damaged data in it is still reported`() async throws {
         let a = TemporaryDirectory()
         let b = TemporaryDirectory()

@@ -23,6 +23,13 @@ struct StoreVerifier {
         self.afterReadingHead = afterReadingHead
     }
 
+    /// The problem an error reading a file makes: a corruption's own offset and reason (its description names the file
+    /// and offset again: "X at offset 0: corrupt data in X at offset 12: ..."), else the error as it reads at `offset`.
+    private static func problem(_ error: any Error, file: String, offset: UInt64) -> VerifyReport.Problem {
+        if case .corrupted(_, let at, let reason)? = error as? EventStoreError { return .init(file: file, offset: at, message: reason) }
+        return .init(file: file, offset: offset, message: "\(error)")
+    }
+
     /// What is wrong with the active segment's checkpoint, if it has one: it must be byte for byte the checkpoint
     /// built from the segment's frames up to the end it covers. (A writer's upkeep may replace it meanwhile, with
     /// one as right: the file is mapped once, and the frames it covers never change.)
@@ -91,7 +98,7 @@ struct StoreVerifier {
         try afterReadingHead?()
         let names = try FileSystem.contentsOfDirectory(dir).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         for id in try state.dictionaries.idsOnDisk() {
-            do { _ = try state.dictionaries.get(id) } catch { problems.append(.init(file: "dictionaries/\(DictionarySet.fileName(id))", offset: 0, message: "\(error)")) }
+            do { _ = try state.dictionaries.get(id) } catch { problems.append(Self.problem(error, file: "dictionaries/\(DictionarySet.fileName(id))", offset: 0)) }
         }
         segments: for (i, name) in names.enumerated() {
             let path = dir + "/" + name
@@ -105,7 +112,7 @@ struct StoreVerifier {
             do {
                 header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: name)
             } catch {
-                problems.append(.init(file: name, offset: 0, message: "\(error)"))
+                problems.append(Self.problem(error, file: name, offset: 0))
                 skippedDamage = true
                 continue
             }
@@ -123,7 +130,7 @@ struct StoreVerifier {
                     footer = try SegmentFooter.read(fd: fd, file: name, footerOffset: t.footerOffset, footerLength: t.footerLength)
                     end = footer!.dataEnd
                 } catch {
-                    problems.append(.init(file: name, offset: t.footerOffset, message: "\(error)"))
+                    problems.append(Self.problem(error, file: name, offset: t.footerOffset))
                     continue segments
                 }
             } else if i < names.count - 1 {

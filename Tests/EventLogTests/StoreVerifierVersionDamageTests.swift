@@ -90,6 +90,23 @@ import Testing
         #expect(!report.problems.contains { $0.message.contains("gap or overlap") }, "\(report)")
     }
 
+    /// Found in review: a damaged header read "X.seg at offset 0: corrupt data in X.seg at offset 0: not a Pawtrail
+    /// segment (bad magic)".
+    @Test func `a damaged segment header is reported by its reason, naming the file once`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        for n in 0..<10 { try await store.append(to: "a-1", [.json("Noted", #"{"n":\#(n)}"#)]) }
+        store.close()
+        let name = LogFormat.segmentName(firstPosition: 4)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/segments/" + name))
+        bytes[0] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: dir.path + "/segments/" + name))
+        // The store no longer opens: `log verify` checks the files without opening it.
+        let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
+        #expect(report.problems.first == .init(file: name, offset: 0, message: "not a Pawtrail segment (bad magic)"), "\(report)")
+    }
+
     @Test func `a version gap in a segment before damaged data in it is still reported`() async throws {
         let a = TemporaryDirectory()
         let b = TemporaryDirectory()

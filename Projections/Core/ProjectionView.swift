@@ -70,9 +70,10 @@ public struct ViewArguments: Sendable {
     /// A value, `nil` when absent.
     public func value(_ name: String) -> String? { values[name] }
 
-    /// A value that must be given.
+    /// A value that must be given, and not empty (`--user ''` is a bad value, not a missing option).
     public func required(_ name: String) throws(ViewError) -> String {
-        guard let v = values[name], !v.isEmpty else { throw .missing(name) }
+        guard let v = values[name] else { throw .missing(name) }
+        guard !v.isEmpty else { throw .invalid(name, "the value is empty") }
         return v
     }
 

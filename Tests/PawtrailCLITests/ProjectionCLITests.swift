@@ -41,6 +41,10 @@ import Testing
         #expect(seeded.lines.contains { $0.hasPrefix("product_acc_003") && $0.hasSuffix("5         0          5     0") })
         let both = await cli.run("view", "inventory", "--at-position", "3", "--at", "2026-01-01T00:00:00Z")
         #expect(both.status == 64)
+        // An empty value is a bad value, not a missing option (found in review: "missing expected argument '--user'").
+        let empty = await cli.run("view", "activity", "--user", "")
+        #expect(empty.status == 64 && empty.stderr.hasPrefix("Error: invalid value for '--user': the value is empty\n"), "\(empty.stderr)")
+        #expect(await cli.run("view", "activity").stderr.hasPrefix("Error: missing expected argument '--user'\n"))
         let before = await cli.run("view", "inventory", "--at", "2000-01-01T00:00:00Z")
         #expect(before.lines.first == "Inventory — inventory as of 2000-01-01T00:00:00Z: the log was empty then")
     }

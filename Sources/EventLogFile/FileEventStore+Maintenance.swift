@@ -113,7 +113,7 @@ extension FileEventStore {
                 wanted = segment
             } else if names.contains(segment + ".seg") {
                 wanted = segment + ".seg"
-            } else if let p = UInt64(segment) {
+            } else if let p = UInt64(decimal: segment) {
                 // The segment that holds the position: the last to start at or before it, if the log reaches it.
                 let ordered = names.compactMap { n in LogFormat.firstPosition(ofSegmentName: n).map { (first: $0, name: n) } }.sorted { $0.first < $1.first }
                 wanted = p < s.nextPosition ? ordered.last { $0.first <= p }?.name : nil

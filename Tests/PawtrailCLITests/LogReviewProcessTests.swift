@@ -169,6 +169,11 @@ import Testing
         let past = try run("--store", store, "log", "inspect", "99999999")
         #expect(past.status == 65, "\(past.stdout)")
         #expect(past.stderr == "Error: no segment holds position 99999999 in \(store): the log holds positions 0 to 1\n")
+        // A position is decimal digits only, as everywhere else (found in review: '+1' and '-0' were taken for positions).
+        for spelled in ["+1", "-0"] {
+            let odd = try run("--store", store, "log", "inspect", "--", spelled)
+            #expect(odd.status == 65 && odd.stderr.hasPrefix("Error: no segment '\(spelled)' in "), "\(odd.stdout)\(odd.stderr)")
+        }
         // A store whose segments and head were removed holds no segment at all.
         for name in try FileManager.default.contentsOfDirectory(atPath: store + "/segments") {
             try FileManager.default.removeItem(atPath: store + "/segments/" + name)

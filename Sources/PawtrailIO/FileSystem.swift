@@ -29,8 +29,13 @@ public enum FileSystem {
     /// - Throws: ``SystemError`` from `mkdir`.
     public static func createDirectory(_ path: String) throws(SystemError) {
         if mkdir(path, 0o755) == 0 { return }
-        let code = errno
-        if code == EEXIST && isDirectory(path) { return }
+        var code = errno
+        if code == EEXIST {
+            if isDirectory(path) { return }
+            // Something else is there (a file, a symlink to one or a symlink loop): say what, not "File exists".
+            var st = stat()
+            code = stat(path, &st) == 0 ? ENOTDIR : errno
+        }
         throw SystemError(operation: "mkdir", path: path, errno: code)
     }
 

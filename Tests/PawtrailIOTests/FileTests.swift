@@ -133,7 +133,12 @@ struct FileSystemTests {
         try FileSystem.createDirectories(nested)  // idempotent
         try FileSystem.createDirectory(nested)  // existing directory is fine
         try FileSystem.writeAtomically([1, 2], to: dir.file("f"), sync: false)
-        #expect(throws: SystemError.self) { try FileSystem.createDirectory(dir.file("f")) }
+        // A file in the way is "Not a directory", as is one on the way (found in review: "File exists" read as if
+        // the directory were there); a symlink loop says so.
+        #expect(throws: SystemError(operation: "mkdir", path: dir.file("f"), errno: ENOTDIR)) { try FileSystem.createDirectory(dir.file("f")) }
+        #expect(throws: SystemError(operation: "mkdir", path: dir.file("f"), errno: ENOTDIR)) { try FileSystem.createDirectories(dir.file("f/store")) }
+        #expect(symlink(dir.file("loop-b"), dir.file("loop-a")) == 0 && symlink(dir.file("loop-a"), dir.file("loop-b")) == 0)
+        #expect(throws: SystemError(operation: "mkdir", path: dir.file("loop-a"), errno: ELOOP)) { try FileSystem.createDirectory(dir.file("loop-a")) }
         #expect(FileSystem.exists(dir.file("f")))
         #expect(!FileSystem.isDirectory(dir.file("f")))
         try FileSystem.rename(dir.file("f"), to: dir.file("g"))

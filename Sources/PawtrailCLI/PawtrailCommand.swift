@@ -18,7 +18,7 @@ public enum PawtrailCommand {
         let console = StandardConsole()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status: ExitCode
-        let reporter = ErrorReporter(root: root, console: console, json: arguments.contains("--json"))
+        let reporter = ErrorReporter(root: root, console: console, json: arguments.prefix { $0 != "--" }.contains("--json"))
         if let n = firstArgumentNotUTF8() {
             status = reporter.report(CommandFailure.invalidInput(
                 "argument \(n) ('\(arguments[n - 1])') is not valid UTF-8; ids, data and paths must be UTF-8 text"))

@@ -31,8 +31,8 @@ enum DomainCommandRunner {
             now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
             commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? UUID(),
             correlationID: try correlationOption(arguments))
-        let store = try context.openStore(.write(sync: true))
-        let outcome = try await handle(command, envelope, store: store.events)
+        let store = try context.openStoreForCommands()
+        let outcome = try await handle(command, envelope, store: store)
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {

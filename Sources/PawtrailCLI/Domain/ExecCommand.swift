@@ -28,13 +28,13 @@ enum ExecCommand {
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let path = context.arguments.positionals.first ?? "-"
         let input = try FileReader.readAll(path, limit: inputLimit, what: "exec input")
-        let store = try context.openStore(.write(sync: true))
+        let store = try context.openStoreForCommands()
         var status = ExitCode.success
         var lineNumber = 0
         for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy(JSONScanner.isWhitespace) { continue }
-            let answer = await execute(Array(line), lineNumber: lineNumber, store: store.events)
+            let answer = await execute(Array(line), lineNumber: lineNumber, store: store)
             context.out(answer.json)
             if let failure = answer.exit {
                 if status == .success { status = failure }

@@ -1,3 +1,4 @@
+import EventLog
 import PawtrailJSON
 
 /// Everything a verb needs: its parsed arguments, where to print, the environment and how to open the store.
@@ -49,6 +50,22 @@ struct CommandContext: Sendable {
         let opened = try storeOpener.open(path: storePath, access: access)
         if let recovery = opened.recovery { err("Warning: \(recovery)") }
         return opened
+    }
+
+    /// The store a domain command works on: the store at the path when there is one; else an empty stand-in whose
+    /// first append creates it (``StoreCreatedOnFirstAppend``), so that a command that fails leaves no store behind.
+    /// An existing store is opened with read access, which appends as well (the access decides only whether a
+    /// missing store is created, and a command's appends are always flushed).
+    ///
+    /// - Returns: The events.
+    /// - Throws: ``UsageError`` for `--store ''`; the opener's errors but `storeNotFound`.
+    func openStoreForCommands() throws -> any EventStore {
+        do {
+            return try openStore(.read).events
+        } catch EventStoreError.storeNotFound(_) {
+            let context = self
+            return StoreCreatedOnFirstAppend { try context.openStore(.write(sync: true)).events }
+        }
     }
 
     /// The file-level operations, or a failure when the store has none.

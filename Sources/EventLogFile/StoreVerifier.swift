@@ -90,6 +90,8 @@ struct StoreVerifier {
         // Once a damaged part of the log is skipped, the versions that follow cannot be checked against it:
         // report the damage once rather than every version after it.
         var skippedDamage = false
+        /// Whether the previous segment's header did not decode, so that this one's start cannot be checked.
+        var startUnknown = false
         let dir = state.segmentsDirectory
         // The head first, then the segments: a writer at work only moves the head forward, so data listed and read
         // after it reaches at least as far (read the other way round, a segment created between the two made the
@@ -114,7 +116,14 @@ struct StoreVerifier {
             } catch {
                 problems.append(Self.problem(error, file: name, offset: 0))
                 skippedDamage = true
+                startUnknown = true
                 continue
+            }
+            // After a segment whose header did not decode, where the log goes on is unknown: the next segment is
+            // taken from where it says it starts, not reported as a gap that only the damage made.
+            if startUnknown {
+                nextPosition = header.firstPosition
+                startUnknown = false
             }
             if header.firstPosition != nextPosition {
                 problems.append(.init(file: name, offset: 0, message: "segment starts at position \(header.firstPosition), expected \(nextPosition) (gap or overlap)"))

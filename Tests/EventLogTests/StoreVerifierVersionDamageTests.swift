@@ -105,6 +105,8 @@ import Testing
         // The store no longer opens: `log verify` checks the files without opening it.
         let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
         #expect(report.problems.first == .init(file: name, offset: 0, message: "not a Pawtrail segment (bad magic)"), "\(report)")
+        // The next segment is not reported as a gap: where the damaged one ended is unknown (found in review).
+        #expect(!report.problems.contains { $0.message.contains("gap or overlap") }, "\(report)")
     }
 
     @Test func `a version gap in a segment before damaged data in it is still reported`() async throws {

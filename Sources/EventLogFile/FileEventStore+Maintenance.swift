@@ -107,28 +107,58 @@ extension FileEventStore {
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` when there is no such segment, or an I/O error.
     public func inspect(segment: String) throws -> SegmentInspection {
         try withState(writer: false) { s in
-            let names = try FileSystem.contentsOfDirectory(s.segmentsDirectory).filter { $0.hasSuffix(".seg") }
-            let wanted: String?
-            if names.contains(segment) {
-                wanted = segment
-            } else if names.contains(segment + ".seg") {
-                wanted = segment + ".seg"
-            } else if let p = UInt64(decimal: segment) {
-                // The segment that holds the position: the last to start at or before it, if the log reaches it.
-                let ordered = names.compactMap { n in LogFormat.firstPosition(ofSegmentName: n).map { (first: $0, name: n) } }.sorted { $0.first < $1.first }
-                wanted = p < s.nextPosition ? ordered.last { $0.first <= p }?.name : nil
-                if wanted == nil, !names.isEmpty {
-                    throw EventStoreError.invalidRequest("no segment holds position \(p) in \(path): the log holds positions 0 to \(s.nextPosition == 0 ? "none" : String(s.nextPosition - 1))")
-                }
-            } else {
-                wanted = nil
-            }
-            guard let name = wanted else {
-                let listed = names.isEmpty ? "the store has no segments yet" : "segments: \(names.sorted().joined(separator: ", "))"
-                throw EventStoreError.invalidRequest("no segment '\(segment)' in \(path); \(listed)")
-            }
+            let name = try Self.segmentName(segment, in: s, logEnd: s.nextPosition, path: path)
             return try SegmentInspector(state: s).inspect(name: name)
         }
+    }
+
+    /// Lays open one segment of a store that does not open (damage in a segment header, the head or the active
+    /// segment), from its files alone: what `log inspect` falls back on, so that the segments around the damage can
+    /// still be looked at. A position names the last segment starting at or before it, and the active segment's
+    /// index counts are not known (0).
+    ///
+    /// - Parameters:
+    ///   - path: The store directory.
+    ///   - segment: As for ``inspect(segment:)``.
+    /// - Returns: The inspection.
+    /// - Throws: ``EventStoreError/storeNotFound(path:)``, ``EventStoreError/invalidRequest(_:)`` when there is no such
+    ///   segment, ``EventStoreError/corrupted(file:offset:reason:)`` when the segment's own header is damaged, or an
+    ///   I/O error.
+    public static func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection {
+        do {
+            _ = try StoreManifest.openOrCreate(root: path, create: false)
+            let state = LogState(root: path, options: FileEventStoreOptions())
+            return try SegmentInspector(state: state).inspect(name: try segmentName(segment, in: state, logEnd: nil, path: path))
+        } catch let e as SystemError {
+            throw EventStoreError(e)
+        }
+    }
+
+    /// The file name of the segment `segment` names: a file name, with or without `.seg`, or a position it holds.
+    ///
+    /// - Parameter logEnd: The next position of the log, when known: a position at or past it names no segment.
+    private static func segmentName(_ segment: String, in s: LogState, logEnd: UInt64?, path: String) throws -> String {
+        let names = try FileSystem.contentsOfDirectory(s.segmentsDirectory).filter { $0.hasSuffix(".seg") }
+        let wanted: String?
+        if names.contains(segment) {
+            wanted = segment
+        } else if names.contains(segment + ".seg") {
+            wanted = segment + ".seg"
+        } else if let p = UInt64(decimal: segment) {
+            // The segment that holds the position: the last to start at or before it, if the log reaches it.
+            let ordered = names.compactMap { n in LogFormat.firstPosition(ofSegmentName: n).map { (first: $0, name: n) } }.sorted { $0.first < $1.first }
+            wanted = logEnd.map { p < $0 } ?? true ? ordered.last { $0.first <= p }?.name : nil
+            if wanted == nil, !names.isEmpty, let logEnd {
+                throw EventStoreError.invalidRequest("no segment holds position \(p) in \(path): the log holds positions 0 to \(logEnd == 0 ? "none" : String(logEnd - 1))")
+            }
+        } else {
+            wanted = nil
+        }
+        guard let name = wanted else {
+            let listed = names.isEmpty ? "the store has no segments yet" : "segments: \(names.sorted().joined(separator: ", "))"
+            throw EventStoreError.invalidRequest("no segment '\(segment)' in \(path); \(listed)")
+        }
+        return name
     }
 }
 

@@ -52,6 +52,10 @@ public final class FileStoreOpener: StoreOpener {
         try FileEventStore.verifyWithoutOpening(path: path)
     }
 
+    public func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection? {
+        try FileEventStore.inspectWithoutOpening(path: path, segment: segment)
+    }
+
     /// Waits for the background work of every store opened, then forgets them.
     public func finish() {
         for store in opened.withLock({ stores in defer { stores = [] }; return stores }) { store.close() }

@@ -16,10 +16,16 @@ public protocol StoreOpener: Sendable {
 
     /// Checks a store whose damage keeps it from opening, from its files; `nil` when this kind of store has none.
     func verifyWithoutOpening(path: String) throws -> VerifyReport?
+
+    /// Lays open one segment of a store whose damage keeps it from opening, from its files; `nil` when this kind of
+    /// store has none.
+    func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection?
 }
 
 extension StoreOpener {
     public func finish() {}
 
     public func verifyWithoutOpening(path: String) throws -> VerifyReport? { nil }
+
+    public func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection? { nil }
 }

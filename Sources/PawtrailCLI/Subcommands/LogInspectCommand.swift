@@ -91,8 +91,18 @@ enum LogInspectCommand {
     }
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
-        let store = try context.openStore(.read)
-        let inspection = try context.maintenance(of: store).inspect(segment: context.arguments.positionals[0])
+        let segment = context.arguments.positionals[0]
+        let inspection: SegmentInspection
+        do {
+            inspection = try context.maintenance(of: try context.openStore(.read)).inspect(segment: segment)
+        } catch let error as EventStoreError {
+            // Damage that keeps the store from opening is what an operator inspects the segments around: lay this
+            // one open from its files (its own damage, if it has any, is reported as before).
+            guard case .corrupted = error, let found = try context.storeOpener.inspectWithoutOpening(path: context.storePath, segment: segment)
+            else { throw error }
+            context.err("Warning: the store does not open (\(error)); \(found.name) is laid open from its files alone")
+            inspection = found
+        }
         if context.wantsJSON {
             context.out(json(inspection))
         } else {

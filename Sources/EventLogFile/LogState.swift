@@ -150,6 +150,8 @@ final class LogState {
         let names = try FileSystem.contentsOfDirectory(segmentsDirectory).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         takeUpForeignCompactions()
         let knownSealed = sealed.last?.firstPosition
+        /// Damage found in a last segment too short to hold its header.
+        var shortActive: EventStoreError?
         for (i, name) in names.enumerated() {
             let first = LogFormat.firstPosition(ofSegmentName: name)!
             if let k = knownSealed, first <= k { continue }
@@ -177,6 +179,14 @@ final class LogState {
                 throw EventStoreError.corrupted(file: path, offset: size, reason: "segment has no valid footer, but newer segments follow it")
             }
             if size < UInt64(LogFormat.segmentHeaderSize) {
+                // The head names commits in it: the file was cut short after them (damage), not torn while it was
+                // created. It stays for `log verify` and the operator, and the log is damaged from here.
+                if let h = headRecord, h.activeFirstPosition == first, h.endOffset > UInt64(LogFormat.segmentHeaderSize) {
+                    shortActive = .corrupted(
+                        file: path, offset: size,
+                        reason: "the segment file is cut short (\(size) bytes, not even its header), but the head says its commits end at offset \(h.endOffset)")
+                    continue
+                }
                 // A crash while creating the segment: nothing was ever committed to it.
                 guard writer else { continue }
                 try FileSystem.removeFile(path)
@@ -194,7 +204,9 @@ final class LogState {
             active = ActiveSegment(name: name, path: path, fd: fd, header: header)
             activeDamage = nil
         }
-        if active == nil, let h = headRecord, h.nextPosition > nextPosition {
+        if let shortActive {
+            activeDamage = shortActive
+        } else if active == nil, let h = headRecord, h.nextPosition > nextPosition {
             // The head names acknowledged events past every segment found: the segment that held them is gone.
             // Forgetting them would give their positions to the next append.
             activeDamage = .corrupted(

@@ -36,6 +36,43 @@ import Testing
         }
     }
 
+    @Test func `an active segment cut inside its header after commits is damage, kept; one torn while created is removed`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 2)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        for i in 0..<3 { _ = try await store.append(AppendRequest(stream: stream("pet-1"), events: [.json("W", #"{"i":\#(i)}"#)])) }
+        store.close()
+        let name = try #require(try store.segmentNames().last)
+        let path = dir.path + "/segments/" + name
+        // Damage: the head names a commit in the segment, whose file is now shorter than a header. Before, an open
+        // took it for a crash while the segment was created and removed the file (found in review).
+        try Data(try data(path).prefix(30)).write(to: URL(fileURLWithPath: path))
+        for _ in 0..<2 {
+            let reopened = try FileEventStore.open(path: dir.path, options: options)
+            #expect(reopened.recoveries.isEmpty)
+            await #expect(throws: EventStoreError.self) { _ = try await readAll(reopened) }
+            await #expect(throws: EventStoreError.self) {
+                _ = try await reopened.append(AppendRequest(stream: stream("pet-1"), expected: .exact(2), events: [.json("W", "{}")]))
+            }
+            #expect(try data(path).count == 30, "the file is kept as it is")
+            reopened.close()
+        }
+        #expect(try FileEventStore.verifyWithoutOpening(path: dir.path).problems.contains { $0.file == name })
+
+        // A crash while a segment is created: the head still names the one before, and the short file is removed.
+        let torn = TemporaryDirectory()
+        let first = try FileEventStore.open(path: torn.path, options: options)
+        for i in 0..<2 { _ = try await first.append(AppendRequest(stream: stream("pet-1"), events: [.json("W", #"{"i":\#(i)}"#)])) }
+        first.close()
+        let next = torn.path + "/segments/00000000000000000002.seg"
+        try Data(count: 30).write(to: URL(fileURLWithPath: next))
+        let recovered = try FileEventStore.open(path: torn.path, options: options)
+        defer { recovered.close() }
+        #expect(recovered.recoveries.map(\.reason) == ["segment file was created but its header never completed"])
+        #expect(!FileManager.default.fileExists(atPath: next))
+        #expect(try await readAll(recovered).count == 2)
+    }
+
     @Test func `a second writer's durable commit that never reached the head is kept, not overwritten`() async throws {
         let dir = TemporaryDirectory()
         let a = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))

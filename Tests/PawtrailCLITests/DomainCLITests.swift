@@ -56,6 +56,15 @@ import Testing
         #expect(out.stdout.contains("  --product-id <text>"))
     }
 
+    @Test func `exec skips a byte order mark at the start of its input, as a batch file does`() async throws {
+        let dir = try TemporaryDirectory()
+        let input = try dir.write("day.jsonl", "\u{FEFF}" + #"{"command":"account.signup","as":"u-ann","name":"Ann","email":"ann@example.com"}"# + "\n")
+        let cli = InProcessCLI()
+        let run = await cli.run("exec", input)
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.hasPrefix(#"{"ok":true,"line":1,"command":"account.signup""#), "\(run.stdout)")
+    }
+
     @Test func `exec answers one JSON line per command and keeps going after a failure`() async throws {
         let dir = try TemporaryDirectory()
         let input = try dir.write(

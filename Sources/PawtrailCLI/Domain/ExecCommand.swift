@@ -27,7 +27,9 @@ enum ExecCommand {
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let path = context.arguments.positionals.first ?? "-"
-        let input = try FileReader.readAll(path, limit: inputLimit, what: "exec input")
+        var input = try FileReader.readAll(path, limit: inputLimit, what: "exec input")
+        // A byte order mark at the start of the file is skipped, as in a batch file (editors on Windows write one).
+        if input.starts(with: BatchParser.byteOrderMark) { input.removeFirst(BatchParser.byteOrderMark.count) }
         let store = try context.openStoreForCommands()
         var status = ExitCode.success
         var lineNumber = 0

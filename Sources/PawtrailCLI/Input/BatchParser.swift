@@ -8,7 +8,7 @@ import Foundation
 /// order mark at the start of the file are ignored. The whole file is one atomic ``AppendRequest``.
 enum BatchParser {
     private static let fields = ["stream", "type", "data", "eventId", "metadata", "expectedVersion", "check"]
-    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// What the parser tracks per stream, to name both lines when two disagree.
     private struct StreamExpectation {

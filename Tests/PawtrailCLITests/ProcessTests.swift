@@ -77,39 +77,36 @@ import Testing
     ])
     func anArgumentThatIsNotUTF8Is65AndWritesNothing(_ options: String) throws {
         let dir = try TemporaryDirectory()
+        let (status, message) = try Self.shell(#"exec "$0" --store "$1" log append --type T "# + options, dir.path("s"))
+        #expect(status == 65, "\(message)")
+        #expect(message.hasPrefix("Error: argument ") && message.contains("is not valid UTF-8"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("s")))
+    }
+
+    /// Runs a `/bin/sh -c` script with `$0` the built binary and `$1` the argument given: how bytes that are not
+    /// UTF-8 reach the binary's arguments and environment (a Swift `String` cannot carry them).
+    ///
+    /// - Returns: The exit status (-1 for a signal) and standard error.
+    static func shell(_ script: String, _ argument: String) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", #"exec "$0" --store "$1" log append --type T "# + options, PawtrailProcess.executable.path, dir.path("s"),
-        ]
+        process.arguments = ["-c", script, PawtrailProcess.executable.path, argument]
         let stderr = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
         try process.run()
         let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 65, "\(message)")
-        #expect(message.hasPrefix("Error: argument ") && message.contains("is not valid UTF-8"), "\(message)")
-        #expect(!FileManager.default.fileExists(atPath: dir.path("s")))
+        return (process.terminationReason == .exit ? process.terminationStatus : -1, message)
     }
 
     /// `$PAWTRAIL_STORE` that is not UTF-8 is refused alike: decoded with U+FFFD, it created a store in another
     /// directory than the one set (found in review).
     @Test func aStorePathFromTheEnvironmentThatIsNotUTF8Is65AndCreatesNothing() throws {
         let dir = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", #"PAWTRAIL_STORE="$1/$(printf 's\377')" exec "$0" log append --stream a-1 --type T --data 1"#,
-            PawtrailProcess.executable.path, dir.url.path,
-        ]
-        let stderr = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 65, "\(message)")
+        let (status, message) = try Self.shell(
+            #"PAWTRAIL_STORE="$1/$(printf 's\377')" exec "$0" log append --stream a-1 --type T --data 1"#, dir.url.path)
+        #expect(status == 65, "\(message)")
         #expect(message.hasPrefix("Error: $PAWTRAIL_STORE ") && message.contains("is not valid UTF-8"), "\(message)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty)
     }

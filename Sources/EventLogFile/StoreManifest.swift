@@ -47,9 +47,11 @@ struct StoreManifest {
             }
             guard create else {
                 if try FileSystem.isDirectory(root) && !FileSystem.contentsOfDirectory(root).isEmpty {
-                    throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
+                    try waitForCreation(root: root, manifest: path)
+                } else {
+                    throw EventStoreError.storeNotFound(path: root)
                 }
-                throw EventStoreError.storeNotFound(path: root)
+                return try read(path: path, root: root)
             }
             if FileSystem.isDirectory(root) {
                 // A store is made only in a new or empty directory (or over what a creation cut short left), never
@@ -84,6 +86,37 @@ struct StoreManifest {
                 try FileSystem.writeAtomically(m.encoded(), to: path, sync: true)
             }
         }
+        return try read(path: path, root: root)
+    }
+
+    /// Without creating the store, a directory that holds no manifest but only what a store's creation makes (another
+    /// process creating the store right now, under the directory's lock, or a creation cut short; a mount point's
+    /// `lost+found`) is no store yet, not a foreign directory: a domain command opens it as missing and creates it
+    /// with its first append, as `log append` does (found in review: four first commands at once on a new store
+    /// failed with 74, "is not a Pawtrail store", when they opened it while another was creating it). Returns when
+    /// the manifest is there (written meanwhile).
+    ///
+    /// - Throws: ``EventStoreError/storeNotFound(path:)`` when no store is being created there,
+    ///   ``EventStoreError/storeFailure(_:)`` for a directory holding other files, or segments without their manifest.
+    private static func waitForCreation(root: String, manifest path: String) throws {
+        guard try FileSystem.contentsOfDirectory(root).allSatisfy(isStoreEntry) else {
+            throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
+        }
+        // A creation holds the directory's lock until its manifest is written: wait for it.
+        let directory = try FileDescriptor.openDirectory(root)
+        _ = try directory.lockExclusive()
+        defer { try? directory.unlock() }
+        if FileSystem.exists(path) { return }
+        let segments = root + "/" + LogFormat.segmentsDirectory
+        if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {
+            // Segments without their manifest: a damaged store, reported as before.
+            throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
+        }
+        throw EventStoreError.storeNotFound(path: root)
+    }
+
+    /// Reads and checks the manifest.
+    private static func read(path: String, root: String) throws -> StoreManifest {
         let bytes = try FileSystem.readFile(path)
         guard bytes.count == 44, Array(bytes[0..<8]) == LogFormat.manifestMagic else {
             throw EventStoreError.corrupted(file: path, offset: 0, reason: "not a Pawtrail store manifest")

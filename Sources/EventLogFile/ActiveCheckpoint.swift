@@ -26,7 +26,7 @@ import PawtrailIO
 /// end, length, event count as varints; first recorded-at as a signed varint delta from the previous frame's);
 /// streams sorted by the bytes of their ids (id length and bytes, first version, count, positions as varint deltas,
 /// the first from the segment's first position); ids (the top 48 bits of the key, then the position relative to
-/// the segment in 3 bytes, or 4 when the checkpoint covers 2^24 events or more) sorted.
+/// the segment in 3 bytes, or 4 when the checkpoint covers more than 2^24 events) sorted.
 ///
 /// Version 2 keeps 48 bits of each id's key where version 1 kept 64, and 3-byte positions where it kept 4: 9 bytes an
 /// event instead of 12 (the active segment itself takes about 73 an event in the benchmark). 48 bits are all that
@@ -57,7 +57,7 @@ final class ActiveCheckpoint {
     let content: Content
     private let idsOffset: Int
     let idCount: Int
-    /// The bytes of a relative position in an id entry: 3, or 4 when the checkpoint covers 2^24 events or more.
+    /// The bytes of a relative position in an id entry: 3, or 4 when the checkpoint covers more than 2^24 events.
     private let positionWidth: Int
     private var idEntrySize: Int { Self.keyBytes + positionWidth }
     /// Where each stream's entry starts in the mapped file, in the file's order (by the bytes of the stream ids).

@@ -147,10 +147,10 @@ extension FileEventStore {
         } else if let p = UInt64(decimal: segment) {
             // The segment that holds the position: the last to start at or before it, if the log reaches it.
             let ordered = names.compactMap { n in LogFormat.firstPosition(ofSegmentName: n).map { (first: $0, name: n) } }.sorted { $0.first < $1.first }
-            wanted = logEnd.map { p < $0 } ?? true ? ordered.last { $0.first <= p }?.name : nil
-            if wanted == nil, !names.isEmpty, let logEnd {
+            if let logEnd, p >= logEnd, !names.isEmpty {
                 throw EventStoreError.invalidRequest("no segment holds position \(p) in \(path): the log holds positions 0 to \(logEnd == 0 ? "none" : String(logEnd - 1))")
             }
+            wanted = ordered.last { $0.first <= p }?.name
         } else {
             wanted = nil
         }

@@ -46,9 +46,16 @@ struct StoreManifest {
                 throw EventStoreError.storeFailure("\(root) exists and is not a directory")
             }
             guard create else {
-                if try FileSystem.isDirectory(root) && !FileSystem.contentsOfDirectory(root).isEmpty {
-                    try waitForCreation(root: root, manifest: path)
-                } else {
+                // A directory holding only what a creation makes may be one under way in another process (or cut
+                // short, or a mount point's `lost+found`): no store yet, once that creation is waited for. A domain
+                // command then creates it with its first append, as `log append` does (found in review: four first
+                // commands at once on a new store failed with 74, "is not a Pawtrail store").
+                let entries = FileSystem.isDirectory(root) ? try FileSystem.contentsOfDirectory(root) : []
+                guard !entries.isEmpty else { throw EventStoreError.storeNotFound(path: root) }
+                guard entries.allSatisfy(isStoreEntry) else {
+                    throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
+                }
+                try underCreationLock(root: root, manifest: path) {
                     throw EventStoreError.storeNotFound(path: root)
                 }
                 return try read(path: path, root: root)
@@ -64,19 +71,7 @@ struct StoreManifest {
                 }
             }
             try FileSystem.createDirectories(root)
-            // Processes that create the same store at once (the first appends of several scripts) take turns, on
-            // a lock of the directory itself: without it, one could find the segments another had just begun
-            // without the manifest it was about to write, and call the store damaged (found by a test of four
-            // processes appending to a new store on a loaded machine), or two could each write a manifest.
-            let directory = try FileDescriptor.openDirectory(root)
-            _ = try directory.lockExclusive()
-            defer { try? directory.unlock() }
-            if !FileSystem.exists(path) {
-                let segments = root + "/" + LogFormat.segmentsDirectory
-                if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {
-                    // Segments without their manifest: a damaged store, never one to start afresh over.
-                    throw EventStoreError.corrupted(file: path, offset: 0, reason: "the store manifest is missing, but the store holds segments")
-                }
+            try underCreationLock(root: root, manifest: path) {
                 try FileSystem.createDirectory(root + "/" + LogFormat.segmentsDirectory)
                 try FileSystem.createDirectory(root + "/" + LogFormat.dictionariesDirectory)
                 try FileSystem.synchronizeDirectory(root)
@@ -89,30 +84,25 @@ struct StoreManifest {
         return try read(path: path, root: root)
     }
 
-    /// Without creating the store, a directory that holds no manifest but only what a store's creation makes (another
-    /// process creating the store right now, under the directory's lock, or a creation cut short; a mount point's
-    /// `lost+found`) is no store yet, not a foreign directory: a domain command opens it as missing and creates it
-    /// with its first append, as `log append` does (found in review: four first commands at once on a new store
-    /// failed with 74, "is not a Pawtrail store", when they opened it while another was creating it). Returns when
-    /// the manifest is there (written meanwhile).
+    /// Runs `body` when the manifest is still missing, holding the lock of the store directory itself, which every
+    /// creation holds until its manifest is written. Processes that create the same store at once (the first appends
+    /// of several scripts) take turns on it: without it, one could find the segments another had just begun without
+    /// the manifest it was about to write, and call the store damaged (found by a test of four processes appending to
+    /// a new store on a loaded machine), or two could each write a manifest; and an open that must not create waits
+    /// for a creation under way instead of calling the directory foreign.
     ///
-    /// - Throws: ``EventStoreError/storeNotFound(path:)`` when no store is being created there,
-    ///   ``EventStoreError/storeFailure(_:)`` for a directory holding other files, or segments without their manifest.
-    private static func waitForCreation(root: String, manifest path: String) throws {
-        guard try FileSystem.contentsOfDirectory(root).allSatisfy(isStoreEntry) else {
-            throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
-        }
-        // A creation holds the directory's lock until its manifest is written: wait for it.
+    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when the store holds segments without their
+    ///   manifest (a damaged store, never one to start afresh over), and what `body` throws.
+    private static func underCreationLock(root: String, manifest path: String, _ body: () throws -> Void) throws {
         let directory = try FileDescriptor.openDirectory(root)
         _ = try directory.lockExclusive()
         defer { try? directory.unlock() }
-        if FileSystem.exists(path) { return }
+        guard !FileSystem.exists(path) else { return }
         let segments = root + "/" + LogFormat.segmentsDirectory
         if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {
-            // Segments without their manifest: a damaged store, reported as before.
-            throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
+            throw EventStoreError.corrupted(file: path, offset: 0, reason: "the store manifest is missing, but the store holds segments")
         }
-        throw EventStoreError.storeNotFound(path: root)
+        try body()
     }
 
     /// Reads and checks the manifest.

@@ -18,11 +18,13 @@ public enum PawtrailCommand {
         let console = StandardConsole()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status: ExitCode
-        let reporter = ErrorReporter(root: root, console: console, json: arguments.prefix { $0 != "--" }.contains("--json"))
+        // Options end at `--`, as `run` parses them.
+        let options = arguments.prefix { $0 != "--" }
+        let reporter = ErrorReporter(root: root, console: console, json: options.contains("--json"))
         if let n = firstArgumentNotUTF8() {
             status = reporter.report(CommandFailure.invalidInput(
                 "argument \(n) ('\(arguments[n - 1])') is not valid UTF-8; ids, data and paths must be UTF-8 text"))
-        } else if !arguments.contains(where: { $0 == "--store" || $0.hasPrefix("--store=") }),
+        } else if !options.contains(where: { $0 == "--store" || $0.hasPrefix("--store=") }),
             let raw = getenv(GlobalOptions.storeEnvironmentVariable), String(validatingCString: raw) == nil
         {
             // Decoded like the arguments, it would name another directory than the one set.

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/env.sh
-swift build -c release --product pawtrail-bench >&2
-bin="$(swift build -c release --show-bin-path)/pawtrail-bench"
+swift build "${release[@]}" --product pawtrail-bench >&2
+bin="$(swift build "${release[@]}" --show-bin-path)/pawtrail-bench"
 # The report quotes the command as typed, not the binary path.
 PAWTRAIL_BENCH_COMMAND="tools/bench.sh${*:+ $*}" exec "$bin" "$@"

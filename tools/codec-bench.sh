@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/env.sh
-swift build -c release --product pawtrail-codec-bench >&2
-exec "$(swift build -c release --show-bin-path)/pawtrail-codec-bench" "$@"
+swift build "${release[@]}" --product pawtrail-codec-bench >&2
+exec "$(swift build "${release[@]}" --show-bin-path)/pawtrail-codec-bench" "$@"

@@ -31,8 +31,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-swift build -c release --product pawtrail >&2
-bin="$(swift build -c release --show-bin-path)/pawtrail"
+swift build "${release[@]}" --product pawtrail >&2
+bin="$(swift build "${release[@]}" --show-bin-path)/pawtrail"
 rm -rf "$dir"
 mkdir -p "$dir"
 # An absolute path, so that killing by command line only ever reaches this run's processes.

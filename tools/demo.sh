@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 . tools/env.sh
-swift build -c release --product pawtrail 2>&1 | tail -n 1
+swift build "${release[@]}" --product pawtrail 2>&1 | tail -n 1
 exec .build/release/pawtrail demo "$@"

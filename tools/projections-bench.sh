@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/env.sh
-swift build -c release --product pawtrail-projections-bench >&2
-bin="$(swift build -c release --show-bin-path)/pawtrail-projections-bench"
+swift build "${release[@]}" --product pawtrail-projections-bench >&2
+bin="$(swift build "${release[@]}" --show-bin-path)/pawtrail-projections-bench"
 # The report quotes the command as typed, not the binary path.
 PAWTRAIL_BENCH_COMMAND="tools/projections-bench.sh${*:+ $*}" exec "$bin" "$@"

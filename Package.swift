@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "EventLogFile", targets: ["EventLogFile"]),
         .library(name: "EventLogMemory", targets: ["EventLogMemory"]),
+        .library(name: "EventLogTestKit", targets: ["EventLogTestKit"]),
     ],
     targets: [
         // C libraries from Debian, wrapped the GRDB way: module.modulemap + shim.h + pkg-config + apt provider.
@@ -20,11 +21,15 @@ let package = Package(
         .target(name: "PawtrailIO", dependencies: ["CZstd", "CPawtrailSupport"]),
         // JSON values, a strict validator and a parser: below everything that reads or prints JSON.
         .target(name: "PawtrailJSON"),
+        // SQLite connections and statements, owned once: the file log's snapshots, the export, the benchmarks' peer.
+        .target(name: "PawtrailSQLite", dependencies: ["CSQLite3"]),
         // Layer 2: the store protocol and its value types. Knows nothing about files.
         .target(name: "EventLog"),
         // Layer 2 implementations.
-        .target(name: "EventLogFile", dependencies: ["EventLog", "PawtrailIO"]),
+        .target(name: "EventLogFile", dependencies: ["EventLog", "PawtrailIO", "PawtrailSQLite", "CSQLite3"]),
         .target(name: "EventLogMemory", dependencies: ["EventLog"]),
+        // The conformance cases every backend's tests run against their implementations of the store protocols.
+        .target(name: "EventLogTestKit", dependencies: ["EventLog"]),
         // Layer 3: the domain event catalog and read models.
         .target(name: "Events", dependencies: ["EventLog", "PawtrailJSON"], path: "Events"),
         // Layer 3: the domain's decisions, pure functions over stream states, and the handler that appends them.
@@ -40,9 +45,9 @@ let package = Package(
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 
         // tools/: benchmarks and workload generators (not tests), and what they share.
-        .target(name: "BenchSupport", dependencies: ["CSQLite3"], path: "tools/BenchSupport"),
+        .target(name: "BenchSupport", dependencies: ["PawtrailSQLite"], path: "tools/BenchSupport"),
         .executableTarget(
-            name: "pawtrail-bench", dependencies: ["EventLog", "EventLogFile", "CSQLite3", "BenchSupport"], path: "tools/bench"),
+            name: "pawtrail-bench", dependencies: ["EventLog", "EventLogFile", "CSQLite3", "PawtrailSQLite", "BenchSupport"], path: "tools/bench"),
 
         .executableTarget(
             name: "pawtrail-codec-bench", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "tools/codec-bench"),
@@ -51,15 +56,15 @@ let package = Package(
             name: "pawtrail-projections-bench",
             dependencies: [
                 "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON", "CSQLite3",
-                "BenchSupport",
+                "PawtrailSQLite", "BenchSupport",
             ],
             path: "tools/projections-bench"),
 
         .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO", "BenchSupport"]),
-        .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "PawtrailJSON"]),
+            dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "EventLogTestKit", "PawtrailIO", "PawtrailSQLite", "BenchSupport"]),
+        .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "EventLogTestKit", "PawtrailJSON"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(
             name: "ProjectionRuntimeTests",

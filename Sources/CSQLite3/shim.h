@@ -1,4 +1,4 @@
-// SQLite's C API, used by the benchmark peer (tools/bench) and, later, the projection export.
+// SQLite's C API: the snapshot store of the file log, the projection export, and the benchmarks' peer.
 #include <sqlite3.h>
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.

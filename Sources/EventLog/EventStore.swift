@@ -37,6 +37,16 @@ public protocol EventStore: Sendable {
     /// - Throws: An I/O or corruption error.
     func streamVersion(of stream: StreamID) async throws -> UInt64?
 
+    /// The global position of a stream's event at a version, found without reading the event where the store can
+    /// (an index): what tells a cached state of the stream (a snapshot) from one of another history.
+    ///
+    /// - Parameters:
+    ///   - stream: The stream.
+    ///   - version: The version.
+    /// - Returns: The position, `nil` when the stream holds no event at that version.
+    /// - Throws: An I/O or corruption error.
+    func position(of stream: StreamID, version: UInt64) async throws -> UInt64?
+
     /// The position of the last committed event.
     ///
     /// - Returns: The position, `nil` for an empty store.
@@ -59,4 +69,13 @@ public protocol EventStore: Sendable {
     /// - Returns: `true` if there are events after `position`.
     /// - Throws: An I/O error, or `CancellationError`.
     func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool
+}
+
+extension EventStore {
+    /// Reads the event itself: correct for any store, and what a store without an index of its streams does.
+    public func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {
+        let batch = try await read(ReadRequest(source: .stream(stream), from: version, limit: 1))
+        guard let e = batch.events.first, e.version == version else { return nil }
+        return e.position
+    }
 }

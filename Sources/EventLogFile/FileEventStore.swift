@@ -180,6 +180,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         }
     }
 
+    public func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {
+        try withState(writer: false) { s in
+            try s.requireIntact()
+            return try s.streamPositions(stream, versions: version...version).first { $0.version == version }?.position
+        }
+    }
+
     public func lastPosition() async throws -> UInt64? {
         try withState(writer: false) { s in
             try s.requireIntact()

@@ -11,7 +11,9 @@
 ///   active one;
 /// - `dictionaries/<id>.zdict`: zstd dictionaries trained from the store's own events;
 /// - `runs/<first position>-<last position>.ridx` and `.eidx` (both positions in 20 digits): index runs, the merged
-///   stream and event-id indexes of consecutive sealed segments (derived data, see ``IndexRun``).
+///   stream and event-id indexes of consecutive sealed segments (derived data, see ``IndexRun``);
+/// - `snapshots/streams.sqlite`: snapshots of stream states for decisions (a cache, see ``SQLiteSnapshotStore``);
+/// - `projections/`: the read models' states (see the projection runtime).
 enum LogFormat {
     /// The format this build writes.
     static let formatVersion: UInt16 = 3
@@ -33,6 +35,8 @@ enum LogFormat {
     static let dictionariesDirectory = "dictionaries"
     /// Index runs: the merged indexes of consecutive sealed segments (derived data, see ``IndexRun``).
     static let runsDirectory = "runs"
+    /// Snapshots of stream states (a cache, see ``SQLiteSnapshotStore``).
+    static let snapshotsDirectory = "snapshots"
 
     static let manifestMagic: [UInt8] = Array("PAWTRAIL".utf8)
     static let segmentMagic: [UInt8] = Array("PAWTSEG1".utf8)

@@ -99,6 +99,13 @@ public final class InMemoryEventStore: EventStore {
         state.withLock { s in s.streams[stream].map { UInt64($0.count - 1) } }
     }
 
+    public func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {
+        state.withLock { s in
+            guard let indices = s.streams[stream], version < UInt64(indices.count) else { return nil }
+            return UInt64(indices[Int(version)])
+        }
+    }
+
     public func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? {
         state.withLock { s in
             var lo = 0

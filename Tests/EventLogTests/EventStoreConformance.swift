@@ -334,6 +334,28 @@ struct PositionTests {
     }
 }
 
+extension PositionTests {
+    /// What tells a snapshot of a stream from one of another history: the position of a version, from the index.
+    @Test(arguments: Backend.allCases)
+    func theStreamIndexGivesEachVersionsPosition(backend: Backend) async throws {
+        let h = try Harness(backend)
+        let pad = noise(280)
+        for round in 0..<9 {
+            try await h.store.append(to: round % 3 == 0 ? "b-1" : "a-1", [event("Step", "{\"round\":\(round),\"pad\":\"\(pad)\"}")])
+            if round == 4 { try h.checkpoint() }
+        }
+        try h.checkpoint()
+        for stream: StreamID in ["a-1", "b-1"] {
+            let mine = try await h.store.events(of: stream)
+            for e in mine {
+                #expect(try await h.store.position(of: stream, version: e.version) == e.position, "\(stream)@\(e.version)")
+            }
+            #expect(try await h.store.position(of: stream, version: UInt64(mine.count)) == nil, "a version past the end")
+        }
+        #expect(try await h.store.position(of: "missing-1", version: 0) == nil)
+    }
+}
+
 @Suite("Conformance: limits")
 struct LimitTests {
     static let invalidStreamIDs: [String] = [

@@ -1,4 +1,5 @@
 import BenchSupport
+import PawtrailSQLite
 import CSQLite3
 import EventLog
 import Foundation

@@ -1,4 +1,5 @@
 import BenchSupport
+import PawtrailSQLite
 import Foundation
 
 /// Where the benchmark ran: what the figures depend on.

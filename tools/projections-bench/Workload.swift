@@ -1,4 +1,5 @@
 import BenchSupport
+import PawtrailSQLite
 import EventLog
 import EventLogFile
 import Events

@@ -41,8 +41,9 @@ enum DemoCommand {
             let console = context.console
             var narrate: (@Sendable (String) -> Void)?
             if verbose { narrate = { line in console.write(line + "\n", to: .standardOutput) } }
-            let runner = DemoRunner(handler: CommandHandler(store: store), narrate: narrate)
+            let runner = DemoRunner(handler: CommandHandler(store: store, snapshots: opened.snapshots, cache: StateCache()), narrate: narrate)
             try await DemoDay.play(runner)
+            await runner.handler.saveQueuedSnapshots()
             refusals = runner.refusals
             if !context.wantsJSON {
                 context.out("A day at the shop, \(DemoRunner.day): \(runner.accepted) commands accepted, \(runner.refusals.values.reduce(0, +)) refused.")

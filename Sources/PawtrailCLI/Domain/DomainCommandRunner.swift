@@ -31,8 +31,8 @@ enum DomainCommandRunner {
             now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
             commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? UUID(),
             correlationID: try correlationOption(arguments))
-        let store = try context.openStoreForCommands()
-        let outcome = try await handle(command, envelope, store: store)
+        let handler = try context.commandHandler()
+        let outcome = try await handle(command, envelope, handler: handler)
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {
@@ -63,10 +63,10 @@ enum DomainCommandRunner {
     }
 
     /// Handles a command with an envelope.
-    static func handle<C: DomainCommand>(_ command: C, _ envelope: Envelope, store: any EventStore) async throws
+    static func handle<C: DomainCommand>(_ command: C, _ envelope: Envelope, handler: CommandHandler) async throws
         -> CommandOutcome
     {
-        try await CommandHandler(store: store).handle(
+        try await handler.handle(
             command, as: envelope.userID, now: envelope.now, commandID: envelope.commandID,
             correlationID: envelope.correlationID)
     }

@@ -30,13 +30,13 @@ enum ExecCommand {
         var input = try FileReader.readAll(path, limit: inputLimit, what: "exec input")
         // A byte order mark at the start of the file is skipped, as in a batch file (editors on Windows write one).
         if input.starts(with: BatchParser.byteOrderMark) { input.removeFirst(BatchParser.byteOrderMark.count) }
-        let store = try context.openStoreForCommands()
+        let handler = try context.commandHandler(cache: StateCache())
         var status = ExitCode.success
         var lineNumber = 0
         for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy(JSONScanner.isWhitespace) { continue }
-            let answer = await execute(Array(line), lineNumber: lineNumber, store: store)
+            let answer = await execute(Array(line), lineNumber: lineNumber, handler: handler)
             context.out(answer.json)
             if let failure = answer.exit {
                 if status == .success { status = failure }
@@ -49,6 +49,7 @@ enum ExecCommand {
                 if context.arguments.flag("stop-on-error") { break }
             }
         }
+        await handler.saveQueuedSnapshots()
         return status
     }
 
@@ -58,7 +59,7 @@ enum ExecCommand {
         var exit: ExitCode?
     }
 
-    static func execute(_ line: [UInt8], lineNumber: Int, store: any EventStore) async -> Answer {
+    static func execute(_ line: [UInt8], lineNumber: Int, handler: CommandHandler) async -> Answer {
         var commandName: String?
         func fail(_ kind: ErrorKind, _ message: String, _ extra: [JSONValue.Pair] = []) -> Answer {
             Answer(
@@ -83,7 +84,7 @@ enum ExecCommand {
         }
         do {
             let envelope = try envelope(value)
-            let outcome = try await type.handleJSON(value, envelope, store: store)
+            let outcome = try await type.handleJSON(value, envelope, handler: handler)
             var json = DomainReport.json(outcome)
             if case .object(var pairs) = json {
                 pairs.insert(.init(key: "line", value: .int(Int64(lineNumber))), at: 1)
@@ -132,10 +133,10 @@ enum ExecCommand {
 extension DomainCommand {
     /// Reads the command from a JSON line and handles it. A static member rather than a generic function, so
     /// that `exec` calls it on the command type it looked up by name.
-    static func handleJSON(_ value: JSONValue, _ envelope: DomainCommandRunner.Envelope, store: any EventStore)
+    static func handleJSON(_ value: JSONValue, _ envelope: DomainCommandRunner.Envelope, handler: CommandHandler)
         async throws -> CommandOutcome
     {
         let command = try JSONFieldReader.read(Self.self, from: value, ignoring: DomainCommandRunner.envelopeKeys)
-        return try await DomainCommandRunner.handle(command, envelope, store: store)
+        return try await DomainCommandRunner.handle(command, envelope, handler: handler)
     }
 }

@@ -1,4 +1,5 @@
 import EventLog
+import PawtrailDomain
 import PawtrailJSON
 
 /// Everything a verb needs: its parsed arguments, where to print, the environment and how to open the store.
@@ -52,19 +53,22 @@ struct CommandContext: Sendable {
         return opened
     }
 
-    /// The store a domain command works on: the store at the path when there is one; else an empty stand-in whose
-    /// first append creates it (``StoreCreatedOnFirstAppend``), so that a command that fails leaves no store behind.
-    /// An existing store is opened with read access, which appends as well (the access decides only whether a
-    /// missing store is created, and a command's appends are always flushed).
+    /// The handler domain commands run through: on the store at the path when there is one, with its snapshots; else
+    /// on an empty stand-in whose first append creates the store (``StoreCreatedOnFirstAppend``), so that a command
+    /// that fails leaves no store behind. An existing store is opened with read access, which appends as well (the
+    /// access decides only whether a missing store is created, and a command's appends are always flushed).
     ///
-    /// - Returns: The events.
+    /// - Parameter cache: States kept between the commands of this process (`exec`), `nil` for none.
+    /// - Returns: The handler.
     /// - Throws: ``UsageError`` for `--store ''`; the opener's errors but `storeNotFound`.
-    func openStoreForCommands() throws -> any EventStore {
+    func commandHandler(cache: StateCache? = nil) throws -> CommandHandler {
         do {
-            return try openStore(.read).events
+            let opened = try openStore(.read)
+            return CommandHandler(store: opened.events, snapshots: opened.snapshots, cache: cache)
         } catch EventStoreError.storeNotFound(_) {
             let context = self
-            return StoreCreatedOnFirstAppend { try context.openStore(.write(sync: true)).events }
+            let created = StoreCreatedOnFirstAppend { try context.openStore(.write(sync: true)) }
+            return CommandHandler(store: created, snapshots: created.snapshots, cache: cache)
         }
     }
 

@@ -45,7 +45,7 @@ public final class FileStoreOpener: StoreOpener {
         opened.withLock { $0.append(store) }
         return OpenedStore(
             events: store, maintenance: store, recovery: store.recovery?.description,
-            checkpoints: FileCheckpointStore(storePath: path))
+            checkpoints: FileCheckpointStore(storePath: path), snapshots: SQLiteSnapshotStore(storePath: path))
     }
 
     public func verifyWithoutOpening(path: String) throws -> VerifyReport? {

@@ -10,16 +10,19 @@ public struct OpenedStore: Sendable {
     /// What opening repaired, as a sentence, if anything.
     public var recovery: String?
 
-    /// Creates an opened store.
     /// Where the read models keep their states, `nil` when this store has no place for them.
     public var checkpoints: (any CheckpointStore)?
+    /// Where decisions' stream states are kept between commands, `nil` when this store has no place for them.
+    public var snapshots: (any SnapshotStore)?
 
+    /// Creates an opened store.
     public init(
         events: any EventStore, maintenance: (any LogMaintenance)? = nil, recovery: String? = nil,
-        checkpoints: (any CheckpointStore)? = nil
+        checkpoints: (any CheckpointStore)? = nil, snapshots: (any SnapshotStore)? = nil
     ) {
         self.events = events
         self.checkpoints = checkpoints
+        self.snapshots = snapshots
         self.maintenance = maintenance
         self.recovery = recovery
     }

@@ -8,24 +8,29 @@ import Synchronization
 /// in `--store` included (found in review). Another process may create the store meanwhile; the append then goes
 /// to that store, and its expected versions, decided against the empty one, fail as a conflict if it was written.
 final class StoreCreatedOnFirstAppend: EventStore {
-    private let create: @Sendable () throws -> any EventStore
-    private let created = Mutex<(any EventStore)?>(nil)
+    private let create: @Sendable () throws -> OpenedStore
+    private let created = Mutex<OpenedStore?>(nil)
 
     /// Creates the stand-in.
     ///
     /// - Parameter create: Opens the store, creating it; called at most once, by the first append.
-    init(create: @escaping @Sendable () throws -> any EventStore) {
+    init(create: @escaping @Sendable () throws -> OpenedStore) {
         self.create = create
     }
 
-    private var store: (any EventStore)? { created.withLock { $0 } }
+    private var store: (any EventStore)? { created.withLock { $0?.events } }
+
+    /// The snapshots of the store once it is created; before, there is nothing to read and nothing worth saving.
+    var snapshots: any SnapshotStore { SnapshotsOfCreatedStore(owner: self) }
+
+    fileprivate var createdSnapshots: (any SnapshotStore)? { created.withLock { $0?.snapshots } }
 
     func append(_ request: AppendRequest) async throws -> AppendResult {
         let store = try created.withLock { store in
-            if let store { return store }
+            if let store { return store.events }
             let opened = try create()
             store = opened
-            return opened
+            return opened.events
         }
         return try await store.append(request)
     }
@@ -37,6 +42,10 @@ final class StoreCreatedOnFirstAppend: EventStore {
 
     func streamVersion(of stream: StreamID) async throws -> UInt64? {
         try await store?.streamVersion(of: stream)
+    }
+
+    func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {
+        try await store?.position(of: stream, version: version)
     }
 
     func lastPosition() async throws -> UInt64? {
@@ -53,5 +62,30 @@ final class StoreCreatedOnFirstAppend: EventStore {
             return false
         }
         return try await store.waitForAppends(after: position, timeout: timeout)
+    }
+}
+
+/// The snapshot store of a store created by its first append: empty and discarding until then.
+private struct SnapshotsOfCreatedStore: SnapshotStore {
+    let owner: StoreCreatedOnFirstAppend
+
+    func snapshot(of stream: StreamID, kind: String) async throws -> StreamSnapshot? {
+        try await owner.createdSnapshots?.snapshot(of: stream, kind: kind)
+    }
+
+    func save(_ snapshots: [StreamSnapshot]) async throws {
+        try await owner.createdSnapshots?.save(snapshots)
+    }
+
+    func forEach(_ body: (StreamSnapshot) throws -> Bool) async throws {
+        try await owner.createdSnapshots?.forEach(body)
+    }
+
+    func remove(stream: StreamID, kind: String) async throws {
+        try await owner.createdSnapshots?.remove(stream: stream, kind: kind)
+    }
+
+    func removeAll() async throws {
+        try await owner.createdSnapshots?.removeAll()
     }
 }

@@ -27,6 +27,37 @@ public struct AccountState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "account"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        exists = try r.bool("exists")
+        deleted = try r.bool("deleted")
+        name = try r.string("name")
+        email = try r.string("email")
+        language = try r.choice("language", Language.self)
+        phone = try r.string("phone")
+        address = try r.string("address")
+        imageHash = try r.optionalString("imageHash")
+        imageByteSize = try r.int("imageByteSize")
+        openSessions = Set(try r.strings("openSessions"))
+        closedSessions = Set(try r.strings("closedSessions"))
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("exists", exists)
+        w.bool("deleted", deleted)
+        w.string("name", name)
+        w.string("email", email)
+        w.choice("language", language)
+        w.string("phone", phone)
+        w.string("address", address)
+        w.optionalString("imageHash", imageHash)
+        w.int("imageByteSize", imageByteSize)
+        w.strings("openSessions", openSessions.sorted())
+        w.strings("closedSessions", closedSessions.sorted())
+    }
+
     /// Where a session of this account stands; the raw value is its name in messages.
     public enum SessionStatus: String, Sendable {
         case open

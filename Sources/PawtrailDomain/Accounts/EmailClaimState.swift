@@ -8,6 +8,17 @@ public struct EmailClaimState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "email"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        holder = try r.optionalString("holder")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.optionalString("holder", holder)
+    }
+
     public static func evolve(_ state: EmailClaimState, _ event: any DomainEvent) -> EmailClaimState {
         var s = state
         switch event {

@@ -9,6 +9,19 @@ public struct RolesState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "roles"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        admins = Set(try r.strings("admins"))
+        staff = Set(try r.strings("staff"))
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.strings("admins", admins.sorted())
+        w.strings("staff", staff.sorted())
+    }
+
     /// The role of a user: admin, else staff, else customer.
     public func role(of userID: String) -> Role {
         if admins.contains(userID) { return .admin }

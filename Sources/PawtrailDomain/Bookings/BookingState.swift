@@ -23,6 +23,27 @@ public struct BookingState: Aggregate, Equatable {
 
     public init() {}
 
+    public static let snapshotKind = "booking"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        requested = try r.records("requested", BookingRequested.self).first
+        petId = try r.string("petId")
+        ownerId = try r.string("ownerId")
+        service = try r.choice("service", GroomingService.self)
+        slot = try r.timestamp("slot")
+        status = try r.choice("status", BookingStatus.self)
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.records("requested", requested.map { [$0] } ?? [])
+        w.string("petId", petId)
+        w.string("ownerId", ownerId)
+        w.choice("service", service)
+        w.timestamp("slot", slot)
+        w.choice("status", status)
+    }
+
     public static func evolve(_ state: BookingState, _ event: any DomainEvent) -> BookingState {
         var s = state
         switch event {

@@ -12,6 +12,38 @@ public struct PetScheduleState: Aggregate, Equatable {
 
     public init() {}
 
+    public static let snapshotKind = "pet-schedule"
+    public static let schemaVersion = 1
+
+    /// One held slot, as a record.
+    private struct Hold: FieldCodable {
+        var slot: Timestamp
+        var bookingId: String
+
+        init(slot: Timestamp, bookingId: String) {
+            self.slot = slot
+            self.bookingId = bookingId
+        }
+
+        init(reading r: inout some FieldReader) throws(FieldError) {
+            slot = try r.timestamp("slot")
+            bookingId = try r.string("bookingId")
+        }
+
+        func write(to w: inout some FieldWriter) {
+            w.timestamp("slot", slot)
+            w.string("bookingId", bookingId)
+        }
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        for hold in try r.records("held", Hold.self) { held[hold.slot] = hold.bookingId }
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.records("held", bookings.map { Hold(slot: $0.slot, bookingId: $0.bookingId) })
+    }
+
     /// The booking holding a slot, if any.
     public func holder(of slot: Timestamp) -> String? { held[slot] }
 

@@ -4,9 +4,24 @@ public import Events
 /// A cart as decisions see it (stream `cart-<ownerId>`): quantities by product, in the order first added.
 public struct CartState: Aggregate, Hashable {
     /// One line.
-    public struct Line: Hashable, Sendable {
+    public struct Line: Hashable, Sendable, FieldCodable {
         public var productId: String
         public var quantity: Int64
+
+        public init(productId: String, quantity: Int64) {
+            self.productId = productId
+            self.quantity = quantity
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            productId = try r.string("productId")
+            quantity = try r.int("quantity")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.string("productId", productId)
+            w.int("quantity", quantity)
+        }
     }
 
     /// The lines, in the order their products were first added.
@@ -18,6 +33,17 @@ public struct CartState: Aggregate, Hashable {
     public static let maxLines = 100
 
     public init() {}
+
+    public static let snapshotKind = "cart"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        lines = try r.records("lines", Line.self)
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.records("lines", lines)
+    }
 
     /// The quantity of a product, 0 when it is not in the cart.
     public func quantity(of productId: String) -> Int64 {

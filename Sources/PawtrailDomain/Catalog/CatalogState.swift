@@ -10,6 +10,19 @@ public struct CatalogState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "catalog"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        seeded = try r.bool("seeded")
+        seededProductIds = try r.strings("seededProductIds")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("seeded", seeded)
+        w.strings("seededProductIds", seededProductIds)
+    }
+
     public static func evolve(_ state: CatalogState, _ event: any DomainEvent) -> CatalogState {
         var s = state
         if let e = event as? CatalogSeeded {

@@ -17,6 +17,31 @@ public struct ProductState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "product"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        exists = try r.bool("exists")
+        delisted = try r.bool("delisted")
+        name = try r.string("name")
+        price = try r.money("price")
+        compareAtPrice = try r.optionalMoney("compareAtPrice")
+        category = try r.string("category")
+        tags = try r.strings("tags")
+        imageRef = try r.string("imageRef")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("exists", exists)
+        w.bool("delisted", delisted)
+        w.string("name", name)
+        w.money("price", price)
+        w.optionalMoney("compareAtPrice", compareAtPrice)
+        w.string("category", category)
+        w.strings("tags", tags)
+        w.string("imageRef", imageRef)
+    }
+
     public static func evolve(_ state: ProductState, _ event: any DomainEvent) -> ProductState {
         var s = state
         switch event {

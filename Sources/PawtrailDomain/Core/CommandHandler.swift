@@ -4,15 +4,40 @@ public import Foundation
 
 /// Runs commands against a store: resolves the actor, loads and decides, appends the decision atomically under
 /// the versions it read, and on a concurrency conflict decides again from fresh state, a bounded number of times.
+///
+/// The states a command loaded are kept past it: in the process's ``StateCache`` when there is one (`exec`), with
+/// its own events folded onto the streams it wrote; and in the ``SnapshotStore`` when ``policy`` says they are due.
+/// Saving a snapshot is an optimisation: a failure to save costs the next command time, never its correctness.
 public struct CommandHandler: Sendable {
     /// The store.
     public let store: any EventStore
+    /// Where stream states are saved for later commands, `nil` for none.
+    public let snapshots: (any SnapshotStore)?
+    /// States kept between the commands of this process, `nil` for none.
+    public let cache: StateCache?
+    /// When a state is saved as a snapshot.
+    public var policy: SnapshotPolicy
     /// How many times a command is decided before a conflict is reported.
     public var maxAttempts: Int
+    /// With a cache, how many snapshots wait before they are saved together (one transaction for many commands).
+    public var queuedSnapshotLimit = 512
 
     /// Creates a handler.
-    public init(store: any EventStore, maxAttempts: Int = 12) {
+    ///
+    /// - Parameters:
+    ///   - store: The store.
+    ///   - snapshots: Where stream states are saved, `nil` for none.
+    ///   - cache: States kept between commands, `nil` for none.
+    ///   - policy: When a state is saved.
+    ///   - maxAttempts: How many times a command is decided before a conflict is reported.
+    public init(
+        store: any EventStore, snapshots: (any SnapshotStore)? = nil, cache: StateCache? = nil, policy: SnapshotPolicy = .standard,
+        maxAttempts: Int = 12
+    ) {
         self.store = store
+        self.snapshots = snapshots
+        self.cache = cache
+        self.policy = policy
         self.maxAttempts = maxAttempts
     }
 
@@ -32,21 +57,33 @@ public struct CommandHandler: Sendable {
     ) async throws -> CommandOutcome {
         try Validate.id(userID, field: "as")
         var attempt = 0
+        var stats = LoadStats()
         while true {
             attempt += 1
-            var loader = StreamLoader(store: store)
-            let actor = try await resolveActor(userID, for: C.self, loader: &loader)
-            let context = DecisionContext(
-                actor: actor, now: now, commandID: commandID,
-                correlationID: correlationID ?? commandID.uuidString.lowercased(), commandName: C.name)
-            let decision = try await command.run(context, loading: &loader)
+            var loader = StreamLoader(store: store, snapshots: snapshots, cache: cache)
+            let decided: (Actor, Decision, DecisionContext)
+            do {
+                let actor = try await resolveActor(userID, for: C.self, loader: &loader)
+                let context = DecisionContext(
+                    actor: actor, now: now, commandID: commandID,
+                    correlationID: correlationID ?? commandID.uuidString.lowercased(), commandName: C.name)
+                decided = (actor, try await command.run(context, loading: &loader), context)
+            } catch let error as DomainError {
+                stats.add(loader.stats)
+                await keep(loader, written: [:])
+                throw error
+            }
+            stats.add(loader.stats)
+            let (actor, decision, context) = decided
             guard !decision.writes.isEmpty else {
-                return CommandOutcome(command: C.name, actor: actor, events: [], attempts: attempt)
+                await keep(loader, written: [:])
+                return CommandOutcome(command: C.name, actor: actor, events: [], attempts: attempt, loadStats: stats)
             }
             let request = Self.request(decision, context: context, loader: loader)
             do {
                 let result = try await store.append(request)
-                return Self.outcome(decision, name: C.name, result: result, actor: actor, attempts: attempt)
+                await keep(loader, written: Self.written(decision, request: request, result: result))
+                return Self.outcome(decision, name: C.name, result: result, actor: actor, attempts: attempt, stats: stats)
             } catch EventStoreError.wrongExpectedVersion(let stream, _, _) {
                 guard attempt < maxAttempts else {
                     throw DomainError.conflict(
@@ -55,6 +92,76 @@ public struct CommandHandler: Sendable {
                 // Back off a little, with jitter, so racing processes stop colliding in lock step.
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
             }
+        }
+    }
+
+    /// Saves the snapshots waiting in the cache (call once a run of commands is done).
+    public func saveQueuedSnapshots() async {
+        guard let cache, let snapshots else { return }
+        let queued = cache.takeQueued()
+        if !queued.isEmpty { try? await snapshots.save(queued) }
+    }
+
+    /// What an append wrote to each stream: the events in order, and the last one's version, position and id.
+    private static func written(_ decision: Decision, request: AppendRequest, result: AppendResult)
+        -> [StreamID: (events: [any DomainEvent], version: UInt64, position: UInt64, id: UUID)]
+    {
+        guard !result.wasAlreadyCommitted, var position = result.firstPosition else { return [:] }
+        var finalVersion: [StreamID: UInt64] = [:]
+        for s in result.streams { if let v = s.version { finalVersion[s.stream] = v } }
+        var out: [StreamID: (events: [any DomainEvent], version: UInt64, position: UInt64, id: UUID)] = [:]
+        var entry = 0
+        for w in decision.writes {
+            for event in w.events {
+                let id = request.entries[entry].event.id
+                if let v = finalVersion[w.stream] {
+                    var e = out[w.stream] ?? ([], v, position, id)
+                    e.events.append(event)
+                    e.position = position
+                    e.id = id
+                    out[w.stream] = e
+                }
+                entry += 1
+                position += 1
+            }
+        }
+        return out
+    }
+
+    /// Keeps what a command loaded: each state in the cache, carried past the command's own events on the streams it
+    /// wrote, and as a snapshot when the policy says it is due. A stream the command wrote whose state it did not
+    /// load as some aggregate is left to the next command that loads it.
+    private func keep(
+        _ loader: StreamLoader, written: [StreamID: (events: [any DomainEvent], version: UInt64, position: UInt64, id: UUID)]
+    ) async {
+        guard cache != nil || snapshots != nil else { return }
+        var due: [StreamSnapshot] = []
+        for (stream, states) in loader.loaded {
+            for (_, loadedState) in states {
+                var kept = loadedState
+                if let w = written[stream] {
+                    // Carried forward only when the append came right after the state loaded: under an expectation of
+                    // `any`, other writers' events may lie between, and the state would miss them.
+                    let next = loadedState.version.map { $0 + 1 } ?? 0
+                    guard w.version == next + UInt64(w.events.count) - 1 else { continue }
+                    kept.state = loadedState.state.evolved(by: w.events)
+                    kept.version = w.version
+                    kept.position = w.position
+                    kept.eventID = w.id
+                }
+                cache?.keep(kept, of: stream)
+                if let version = kept.version, policy.isDue(version: version, snapshotVersion: kept.snapshotVersion),
+                    let snapshot = kept.snapshot(of: stream)
+                {
+                    due.append(snapshot)
+                }
+            }
+        }
+        guard !due.isEmpty, let snapshots else { return }
+        if let cache {
+            if cache.queue(due) >= queuedSnapshotLimit { await saveQueuedSnapshots() }
+        } else {
+            try? await snapshots.save(due)
         }
     }
 
@@ -121,7 +228,7 @@ public struct CommandHandler: Sendable {
         return AppendRequest(entries: entries, expectations: expectations)
     }
 
-    private static func outcome(_ decision: Decision, name: String, result: AppendResult, actor: Actor, attempts: Int) -> CommandOutcome {
+    private static func outcome(_ decision: Decision, name: String, result: AppendResult, actor: Actor, attempts: Int, stats: LoadStats) -> CommandOutcome {
         var remaining: [StreamID: Int] = [:]
         for w in decision.writes { remaining[w.stream, default: 0] += w.events.count }
         var finalVersion: [StreamID: UInt64] = [:]
@@ -136,6 +243,6 @@ public struct CommandHandler: Sendable {
                 position += 1
             }
         }
-        return CommandOutcome(command: name, actor: actor, events: appended, attempts: attempts)
+        return CommandOutcome(command: name, actor: actor, events: appended, attempts: attempts, loadStats: stats)
     }
 }

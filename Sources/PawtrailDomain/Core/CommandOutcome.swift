@@ -23,4 +23,15 @@ public struct CommandOutcome: Sendable {
     public var events: [Appended]
     /// How many times the command was decided (more than 1 after concurrency conflicts).
     public var attempts: Int
+    /// What loading the streams cost, over every attempt.
+    public var loadStats = LoadStats()
+
+    /// Creates an outcome.
+    public init(command: String, actor: Actor, events: [Appended], attempts: Int, loadStats: LoadStats = LoadStats()) {
+        self.command = command
+        self.actor = actor
+        self.events = events
+        self.attempts = attempts
+        self.loadStats = loadStats
+    }
 }

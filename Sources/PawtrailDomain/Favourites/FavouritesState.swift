@@ -12,6 +12,17 @@ public struct FavouritesState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "favourites"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        productIds = try r.strings("productIds")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.strings("productIds", productIds)
+    }
+
     /// Whether a product is a favourite.
     public func contains(_ productId: String) -> Bool {
         productIds.contains(productId)

@@ -15,6 +15,21 @@ public struct InventoryState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "inventory"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        onHand = try r.int("onHand")
+        reserved = try r.int("reserved")
+        reservations = try r.counts("reservations")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.int("onHand", onHand)
+        w.int("reserved", reserved)
+        w.counts("reservations", reservations)
+    }
+
     /// Units a new order or an in-store sale may take.
     public var available: Int64 { onHand - reserved }
 

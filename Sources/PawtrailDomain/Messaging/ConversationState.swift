@@ -27,6 +27,25 @@ public struct ConversationState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "conversation"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        exists = try r.bool("exists")
+        ownerId = try r.string("ownerId")
+        subject = try r.choice("subject", ConversationSubject.self)
+        subjectId = try r.string("subjectId")
+        messages = try r.records("messages", Message.self)
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("exists", exists)
+        w.string("ownerId", ownerId)
+        w.choice("subject", subject)
+        w.string("subjectId", subjectId)
+        w.records("messages", messages)
+    }
+
     /// The index of a message.
     public func index(of messageId: String) -> Int? {
         messages.firstIndex { $0.id == messageId }
@@ -78,6 +97,17 @@ public struct SubjectOwnerState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "subject-owner"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        ownerId = try r.optionalString("ownerId")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.optionalString("ownerId", ownerId)
+    }
+
     public static func evolve(_ state: SubjectOwnerState, _ event: any DomainEvent) -> SubjectOwnerState {
         guard state.ownerId == nil, let created = event as? any OwnedSubjectCreated else { return state }
         return SubjectOwnerState(ownerId: created.subjectOwnerId)
@@ -99,5 +129,21 @@ extension Streams {
         case .vetRequest: named("vet", id)
         case .order: named("order", id)
         }
+    }
+}
+
+extension ConversationState.Message: FieldCodable {
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        self.init(
+            id: try r.string("id"), senderId: try r.string("senderId"), text: try r.string("text"),
+            deliveredTo: Set(try r.strings("deliveredTo")), readBy: Set(try r.strings("readBy")))
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("id", id)
+        w.string("senderId", senderId)
+        w.string("text", text)
+        w.strings("deliveredTo", deliveredTo.sorted())
+        w.strings("readBy", readBy.sorted())
     }
 }

@@ -2,7 +2,7 @@ public import EventLog
 public import Events
 
 /// Where an order is in its life: placed -> confirmed -> shipped -> delivered, or cancelled before delivery.
-public enum OrderStatus: String, Sendable, Hashable {
+public enum OrderStatus: String, FieldChoice {
     case placed, confirmed, shipped, delivered, cancelled
 }
 
@@ -17,6 +17,23 @@ public struct OrderState: Aggregate, Hashable {
     public var lines: [PurchaseLine] = []
 
     public init() {}
+
+    public static let snapshotKind = "order"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        exists = try r.bool("exists")
+        customerId = try r.string("customerId")
+        status = try r.choice("status", OrderStatus.self)
+        lines = try r.records("lines", PurchaseLine.self)
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("exists", exists)
+        w.string("customerId", customerId)
+        w.choice("status", status)
+        w.records("lines", lines)
+    }
 
     public static func evolve(_ state: OrderState, _ event: any DomainEvent) -> OrderState {
         var s = state

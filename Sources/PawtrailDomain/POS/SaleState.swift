@@ -7,6 +7,17 @@ public struct SaleState: Aggregate, Hashable {
 
     public init() {}
 
+    public static let snapshotKind = "sale"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        exists = try r.bool("exists")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("exists", exists)
+    }
+
     public static func evolve(_ state: SaleState, _ event: any DomainEvent) -> SaleState {
         var s = state
         if event is InStoreSaleCompleted { s.exists = true }

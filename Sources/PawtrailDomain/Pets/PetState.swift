@@ -20,9 +20,24 @@ public struct PetState: Aggregate, Equatable {
     }
 
     /// One weight log entry.
-    public struct Weighing: Hashable, Sendable {
+    public struct Weighing: Hashable, Sendable, FieldCodable {
         public var weightGrams: Int64
         public var measuredAt: Timestamp
+
+        public init(weightGrams: Int64, measuredAt: Timestamp) {
+            self.weightGrams = weightGrams
+            self.measuredAt = measuredAt
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            weightGrams = try r.int("weightGrams")
+            measuredAt = try r.timestamp("measuredAt")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.int("weightGrams", weightGrams)
+            w.timestamp("measuredAt", measuredAt)
+        }
     }
 
     /// Whether the pet was added.
@@ -62,6 +77,50 @@ public struct PetState: Aggregate, Equatable {
     public var weighings: Set<Weighing> = []
 
     public init() {}
+
+    public static let snapshotKind = "pet"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        exists = try r.bool("exists")
+        removed = try r.bool("removed")
+        added = try r.records("added", PetAdded.self).first
+        ownerId = try r.string("ownerId")
+        name = try r.string("name")
+        species = try r.choice("species", Species.self)
+        breed = try r.optionalString("breed")
+        birthDate = try r.optionalTimestamp("birthDate")
+        ageMonths = try r.optionalInt("ageMonths")
+        weightGrams = try r.optionalInt("weightGrams")
+        vaccinations = try r.records("vaccinations", VaccinationRecorded.self)
+        healthIssues = try r.keyed("healthIssues", HealthIssue.self)
+        vet = try r.records("vet", VetContactSet.self).first
+        treatments = try r.keyed("treatments", Treatment.self)
+        nextVetAppointment = try r.records("nextVetAppointment", NextVetAppointmentSet.self).first
+        foodPlan = try r.records("foodPlan", FoodPlanSet.self).first
+        weighings = Set(try r.records("weighings", Weighing.self))
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("exists", exists)
+        w.bool("removed", removed)
+        w.records("added", added.map { [$0] } ?? [])
+        w.string("ownerId", ownerId)
+        w.string("name", name)
+        w.choice("species", species)
+        w.optionalString("breed", breed)
+        w.optionalTimestamp("birthDate", birthDate)
+        w.optionalInt("ageMonths", ageMonths)
+        w.optionalInt("weightGrams", weightGrams)
+        w.records("vaccinations", vaccinations)
+        w.keyed("healthIssues", healthIssues)
+        w.records("vet", vet.map { [$0] } ?? [])
+        w.keyed("treatments", treatments)
+        w.records("nextVetAppointment", nextVetAppointment.map { [$0] } ?? [])
+        w.records("foodPlan", foodPlan.map { [$0] } ?? [])
+        // A set has no order of its own: sorted, so that equal states have equal bytes.
+        w.records("weighings", weighings.sorted { ($0.measuredAt, $0.weightGrams) < ($1.measuredAt, $1.weightGrams) })
+    }
 
     public static func evolve(_ state: PetState, _ event: any DomainEvent) -> PetState {
         var s = state
@@ -132,3 +191,26 @@ extension Streams {
     /// A pet's stream.
     public static func pet(_ petId: String) -> StreamID { named("pet", petId) }
 }
+
+extension PetState.HealthIssue: FieldCodable {
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        self.init(opened: try HealthIssueOpened(reading: &r), resolved: try r.bool("resolved"))
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        opened.write(to: &w)
+        w.bool("resolved", resolved)
+    }
+}
+
+extension PetState.Treatment: FieldCodable {
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        self.init(started: try TreatmentStarted(reading: &r), ended: try r.bool("ended"))
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        started.write(to: &w)
+        w.bool("ended", ended)
+    }
+}
+

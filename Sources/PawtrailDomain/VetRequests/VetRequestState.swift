@@ -17,6 +17,23 @@ public struct VetRequestState: Aggregate, Equatable {
 
     public init() {}
 
+    public static let snapshotKind = "vet-request"
+    public static let schemaVersion = 1
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        submitted = try r.records("submitted", VetRequestSubmitted.self).first
+        petId = try r.string("petId")
+        ownerId = try r.string("ownerId")
+        status = try r.choice("status", VetRequestStatus.self)
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.records("submitted", submitted.map { [$0] } ?? [])
+        w.string("petId", petId)
+        w.string("ownerId", ownerId)
+        w.choice("status", status)
+    }
+
     public static func evolve(_ state: VetRequestState, _ event: any DomainEvent) -> VetRequestState {
         var s = state
         switch event {

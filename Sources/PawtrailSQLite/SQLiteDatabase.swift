@@ -2,12 +2,22 @@ import CSQLite3
 
 /// An open SQLite connection (`sqlite3*`), closed in `deinit`.
 ///
-/// Not thread-safe; each benchmark thread opens its own connection. Statements keep their connection alive.
+/// Not thread-safe: its owner serializes its use. Statements keep their connection alive.
 public final class SQLiteDatabase {
     /// The raw handle.
     public let handle: OpaquePointer
     /// The database file.
     public let path: String
+
+    /// How a database file is opened.
+    public enum Access: Sendable {
+        /// Read-write, creating the file when it is missing.
+        case readWriteCreate
+        /// Read-write; the file must exist.
+        case readWrite
+        /// Read-only; the file must exist.
+        case readOnly
+    }
 
     /// Opens a database file, read-write and created if missing, or read-only.
     ///
@@ -15,11 +25,27 @@ public final class SQLiteDatabase {
     ///   - path: The file.
     ///   - create: `true` to open read-write (creating the file); `false` to open an existing one read-only.
     /// - Throws: ``SQLiteError`` when the file cannot be opened.
-    public init(path: String, create: Bool = true) throws {
+    public convenience init(path: String, create: Bool = true) throws {
+        try self.init(path: path, access: create ? .readWriteCreate : .readOnly)
+    }
+
+    /// Opens a database file.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - access: Read-write (creating it or not) or read-only.
+    /// - Throws: ``SQLiteError`` when the file cannot be opened.
+    public init(path: String, access: Access) throws {
         var db: OpaquePointer?
-        // NOMUTEX: connections are never shared between threads here, so SQLite's own mutex is pure overhead.
-        let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        // NOMUTEX: a connection is never used by two threads at once (its owner serializes), so SQLite's own mutex
+        // is pure overhead.
+        let mode: Int32
+        switch access {
+        case .readWriteCreate: mode = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: mode = SQLITE_OPEN_READWRITE
+        case .readOnly: mode = SQLITE_OPEN_READONLY
+        }
+        let rc = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }

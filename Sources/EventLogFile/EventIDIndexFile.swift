@@ -10,15 +10,22 @@ import PawtrailIO
 /// bytes an event, plus about one byte for the bucket table, where whole 8-byte prefixes and 4-byte positions took
 /// 12. A lookup reads one bucket boundary pair and a few entries instead of a binary search's 17 probes.
 ///
-/// Layout: header (magic u32, version u16 = 2, bucket bits u8, position width u8, segment first position u64,
-/// count u32, CRC32C of the rest u32) = 24 bytes; bucket table of 2^b + 1 u32 entry indexes (where each bucket
-/// starts, then the count); entries of (fingerprint u24, relative position u24 or u32), sorted by hash.
+/// Layout: header (magic u32, version u16 = 3, bucket bits u8, position width u8, segment first position u64,
+/// count u32, CRC32C of the bucket table and entries u32) = 24 bytes; bucket table of 2^b + 1 u32 entry indexes
+/// (where each bucket starts, then the count); entries of (fingerprint u24, relative position u24 or u32), sorted by
+/// hash; then a page table (``CheckedPages``). Version 2 had no page table: every append's first id lookup checked
+/// every index file whole, about 7 bytes an event of the store.
+///
+/// Appends open it with ``open(_:segmentFirstPosition:segmentEvents:)`` and check the pages each probe reads;
+/// `log verify` checks it whole with ``load(_:segmentFirstPosition:segmentEvents:)``.
 struct EventIDIndexFile {
     static let headerSize = 24
-    static let version: UInt16 = 2
+    static let version: UInt16 = 3
     static let fingerprintBits = 24
 
     let mapped: MappedFile
+    /// The page checks still to make, for a file opened for lookups; `nil` once checked whole (or built in memory).
+    let pages: CheckedPages?
     let segmentFirstPosition: UInt64
     let count: Int
     let bucketBits: Int
@@ -90,6 +97,7 @@ struct EventIDIndexFile {
         w.write(UInt32(sorted.count))
         w.write(CRC32C.checksum(body.bytes))
         w.write(bytes: body.bytes)
+        CheckedPages.appendTable(to: &w.bytes)
         return w.bytes
     }
 
@@ -122,27 +130,56 @@ struct EventIDIndexFile {
                 && b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version
                 && b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
                 && bits <= 24 && (positionWidth == 3 || positionWidth == 4) && UInt64(n) == segmentEvents
-                && UInt64(headerSize + ((1 << bits) + 1) * 4 + n * (3 + positionWidth)) == size
+                && UInt64(contentSize(bits: bits, count: n, positionWidth: positionWidth) + CheckedPages.tableSize(
+                    forContent: contentSize(bits: bits, count: n, positionWidth: positionWidth))) == size
             return matches ? b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian : nil
         }
     }
 
-    static func load(_ m: MappedFile, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
-        guard m.bytes.count >= headerSize else { return nil }
-        let b = m.bytes
-        guard b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.eventIDIndexMagic,
+    /// The size of the header, bucket table and entries.
+    static func contentSize(bits: Int, count: Int, positionWidth: Int) -> Int {
+        headerSize + ((1 << bits) + 1) * 4 + count * (3 + positionWidth)
+    }
+
+    /// The header's figures, `nil` unless it is this version's, names the segment and implies the file's size.
+    private static func header(_ b: UnsafeRawBufferPointer, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> (bits: Int, positionWidth: Int, count: Int)? {
+        guard b.count >= headerSize, b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.eventIDIndexMagic,
             b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version,
             b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == segmentFirstPosition
         else { return nil }
         let bits = Int(b[6])
         let positionWidth = Int(b[7])
         let n = Int(b.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian)
-        guard bits <= 24, positionWidth == 3 || positionWidth == 4, UInt64(n) == segmentEvents,
-            headerSize + ((1 << bits) + 1) * 4 + n * (3 + positionWidth) == b.count
+        guard bits <= 24, positionWidth == 3 || positionWidth == 4, UInt64(n) == segmentEvents else { return nil }
+        let content = contentSize(bits: bits, count: n, positionWidth: positionWidth)
+        guard content + CheckedPages.tableSize(forContent: content) == b.count else { return nil }
+        return (bits, positionWidth, n)
+    }
+
+    /// Opens an index file for lookups: its header and page table are checked, and each probe checks the pages it
+    /// reads. `nil` when it does not belong to the segment or its page table is damaged; the caller rebuilds it.
+    static func open(path: String, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
+        guard FileSystem.exists(path), let m = try? MappedFile(path: path) else { return nil }
+        return open(m, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents)
+    }
+
+    static func open(_ m: MappedFile, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
+        guard let h = header(m.bytes, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents),
+            let pages = CheckedPages(m.bytes), pages.check(0..<headerSize)
+        else { return nil }
+        return EventIDIndexFile(mapped: m, pages: pages, segmentFirstPosition: segmentFirstPosition, count: h.count, bucketBits: h.bits, positionWidth: h.positionWidth)
+    }
+
+    static func load(_ m: MappedFile, segmentFirstPosition: UInt64, segmentEvents: UInt64) -> EventIDIndexFile? {
+        let b = m.bytes
+        guard let h = header(b, segmentFirstPosition: segmentFirstPosition, segmentEvents: segmentEvents), let pages = CheckedPages(b),
+            pages.checkAll()
         else { return nil }
         let crc = b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian
-        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
-        let index = EventIDIndexFile(mapped: m, segmentFirstPosition: segmentFirstPosition, count: n, bucketBits: bits, positionWidth: positionWidth)
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: pages.content[headerSize...])) == crc else { return nil }
+        let n = h.count
+        let bits = h.bits
+        let index = EventIDIndexFile(mapped: m, pages: nil, segmentFirstPosition: segmentFirstPosition, count: n, bucketBits: bits, positionWidth: h.positionWidth)
         var previous = 0
         for i in 0...(1 << bits) {
             let start = index.bucketStart(i)
@@ -186,7 +223,12 @@ struct EventIDIndexFile {
         private var index = 0
         private var bucket = 0
 
-        init(_ file: EventIDIndexFile) { self.file = file }
+        /// A cursor over a file checked whole (``load(_:segmentFirstPosition:segmentEvents:)``); `nil` for one opened for
+        /// lookups whose pages do not all pass their checksums.
+        init?(_ file: EventIDIndexFile) {
+            guard file.pages?.checkAll() ?? true else { return nil }
+            self.file = file
+        }
 
         /// The next entry, `nil` after the last.
         mutating func next() -> (prefix: UInt64, position: UInt64)? {
@@ -206,20 +248,35 @@ struct EventIDIndexFile {
     /// this index's mapping is (its segment holds it).
     struct Probe {
         let base: UnsafeRawPointer
+        /// The page checks of a file opened for lookups.
+        let pages: CheckedPages?
+        /// The file, for errors.
+        let path: String
         let bucketBits: Int
         let entriesStart: Int
         let entrySize: Int
         let positionWidth: Int
         let firstPosition: UInt64
+        let count: Int
 
         /// The positions of the entries with the key's bucket and fingerprint, to confirm by reading the event.
+        /// - Throws: ``IndexDamage`` when a page the probe reads fails its checksum or the bucket lies outside the
+        ///   entries; what `body` throws.
         @inline(__always)
-        func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
+        func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) throws {
             let bucket = EventIDIndexFile.bucket(key, bits: bucketBits)
             let fp = EventIDIndexFile.fingerprint(key, bits: bucketBits)
-            let table = base + EventIDIndexFile.headerSize + bucket * 4
+            let tableOffset = EventIDIndexFile.headerSize + bucket * 4
+            if let pages, !pages.check(tableOffset..<(tableOffset + 8)) {
+                throw IndexDamage(file: path, reason: "a page of the bucket table fails its checksum")
+            }
+            let table = base + tableOffset
             var i = Int(table.loadUnaligned(as: UInt32.self).littleEndian)
             let end = Int(table.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+            guard i <= end, end <= count else { throw IndexDamage(file: path, reason: "bucket \(bucket) spans entries \(i) to \(end) of \(count)") }
+            if let pages, i < end, !pages.check((entriesStart + i * entrySize)..<(entriesStart + end * entrySize)) {
+                throw IndexDamage(file: path, reason: "a page of the entries fails its checksum")
+            }
             while i < end {
                 let entry = base + entriesStart + i * entrySize
                 let f = UInt32(entry.load(as: UInt8.self)) | UInt32(entry.load(fromByteOffset: 1, as: UInt8.self)) << 8
@@ -239,13 +296,13 @@ struct EventIDIndexFile {
     /// This index as a ``Probe``.
     var probe: Probe {
         Probe(
-            base: mapped.bytes.baseAddress!, bucketBits: bucketBits, entriesStart: entriesStart, entrySize: entrySize,
-            positionWidth: positionWidth, firstPosition: segmentFirstPosition)
+            base: mapped.bytes.baseAddress!, pages: pages, path: mapped.path, bucketBits: bucketBits, entriesStart: entriesStart,
+            entrySize: entrySize, positionWidth: positionWidth, firstPosition: segmentFirstPosition, count: count)
     }
 
     /// Visits the positions whose event id hashes to the same bucket and fingerprint (candidates to confirm by
     /// reading the event), without allocating: nearly every lookup of a new id finds none.
-    func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) rethrows {
+    func forEachCandidate(key: UInt64, _ body: (UInt64) throws -> Bool) throws {
         try probe.forEachCandidate(key: key, body)
     }
 }

@@ -22,7 +22,7 @@ extension FileEventStore {
             }
             sources += try s.sealed[s.coveredSegments...].map { HashMerge.Source(try s.streamIndex(of: $0)) }
             if let a = s.active { sources.append(HashMerge.Source(sorted: a.streamHashes().sorted())) }
-            let streamCount = HashMerge.distinctCount(sources)
+            let streamCount = try HashMerge.distinctCount(sources)
             var segmentBytes: UInt64 = 0
             var indexBytes: UInt64 = 0
             var diskBytes: UInt64 = 0

@@ -259,6 +259,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 throw EventStoreError(e)
             } catch let e as ZstdError {
                 throw EventStoreError.storeFailure("\(e)")
+            } catch let e as IndexDamage {
+                // Lookups rebuild a damaged index and ask again; what is left (a whole scan for `log stats`) says where.
+                throw EventStoreError.corrupted(file: e.file, offset: 0, reason: e.reason)
             }
         }
     }

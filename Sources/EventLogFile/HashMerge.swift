@@ -9,7 +9,7 @@ struct HashMerge {
         /// How many entries it has.
         var count: Int
         /// The hash of an entry.
-        var hash: (Int) -> Hash128
+        var hash: (Int) throws -> Hash128
     }
 
     /// Where a hash occurs: the source, in the order given, and the entry within it.
@@ -27,31 +27,31 @@ struct HashMerge {
     ///   - sources: The indexes, each sorted by hash.
     ///   - body: Called with a hash and its occurrences, in source order (within one source, in entry order).
     /// - Throws: What `body` throws.
-    static func forEachHash(_ sources: [Source], _ body: (Hash128, [Occurrence]) throws -> Void) rethrows {
+    static func forEachHash(_ sources: [Source], _ body: (Hash128, [Occurrence]) throws -> Void) throws {
         var heap = MinHeap<Occurrence>()
-        func pull(_ source: Int, _ entry: Int) {
+        func pull(_ source: Int, _ entry: Int) throws {
             guard entry < sources[source].count else { return }
-            heap.push(Occurrence(hash: sources[source].hash(entry), source: source, entry: entry))
+            heap.push(Occurrence(hash: try sources[source].hash(entry), source: source, entry: entry))
         }
-        for s in sources.indices { pull(s, 0) }
+        for s in sources.indices { try pull(s, 0) }
         var group: [Occurrence] = []
         while let first = heap.pop() {
             group.removeAll(keepingCapacity: true)
             group.append(first)
-            pull(first.source, first.entry + 1)
+            try pull(first.source, first.entry + 1)
             while let top = heap.peek, top.hash == first.hash {
                 _ = heap.pop()
                 group.append(top)
-                pull(top.source, top.entry + 1)
+                try pull(top.source, top.entry + 1)
             }
             try body(first.hash, group)
         }
     }
 
     /// How many distinct hashes the sources hold together.
-    static func distinctCount(_ sources: [Source]) -> Int {
+    static func distinctCount(_ sources: [Source]) throws -> Int {
         var n = 0
-        forEachHash(sources) { _, _ in n += 1 }
+        try forEachHash(sources) { _, _ in n += 1 }
         return n
     }
 }
@@ -59,12 +59,12 @@ struct HashMerge {
 extension HashMerge.Source {
     /// A segment's stream index.
     init(_ file: StreamIndexFile) {
-        self.init(count: file.streamCount, hash: { file.entry(at: $0).hash })
+        self.init(count: file.streamCount, hash: { try file.entry(at: $0).hash })
     }
 
     /// An index run's stream index.
     init(_ file: RunStreamIndexFile) {
-        self.init(count: file.streamCount, hash: { file.entry(at: $0).hash })
+        self.init(count: file.streamCount, hash: { try file.entry(at: $0).hash })
     }
 
     /// Hashes already in memory, ascending.

@@ -12,16 +12,16 @@ enum HashSearch {
     ///   - count: How many hashes there are.
     ///   - hashAt: The hash at an index; ascending in the index.
     @inline(__always)
-    static func lowerBound(of key: Hash128, count: Int, hashAt: (Int) -> Hash128) -> Int {
+    static func lowerBound<E: Error>(of key: Hash128, count: Int, hashAt: (Int) throws(E) -> Hash128) throws(E) -> Int {
         guard count > 0 else { return 0 }
         let guess = Int(truncatingIfNeeded: key.high.multipliedFullWidth(by: UInt64(count)).high)
         var lo: Int
         var hi: Int
         var step = 1
-        if hashAt(guess) < key {
+        if try hashAt(guess) < key {
             lo = guess + 1
             var probe = lo
-            while probe < count, hashAt(probe) < key {
+            while probe < count, try hashAt(probe) < key {
                 lo = probe + 1
                 probe = lo + step
                 step <<= 1
@@ -30,7 +30,7 @@ enum HashSearch {
         } else {
             hi = guess
             var probe = hi - 1
-            while probe >= 0, !(hashAt(probe) < key) {
+            while probe >= 0, try !(hashAt(probe) < key) {
                 hi = probe
                 probe = hi - step
                 step <<= 1
@@ -39,7 +39,7 @@ enum HashSearch {
         }
         while lo < hi {
             let mid = (lo + hi) / 2
-            if hashAt(mid) < key { lo = mid + 1 } else { hi = mid }
+            if try hashAt(mid) < key { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }

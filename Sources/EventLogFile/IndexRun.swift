@@ -59,20 +59,30 @@ final class IndexRun {
     /// Where the run's segments are in the store's list of sealed segments.
     var segments: Range<Int> { firstSegment..<(firstSegment + segmentCount) }
 
-    /// Checks the `.ridx` body, unless done: `nil` when it fails (see ``LogState/runStreams(of:)``).
+    /// Opens the `.ridx` for lookups, unless done (its header and page table checked, its pages as lookups read them):
+    /// `nil` when that fails (see ``LogState/runStreams(of:)``).
     func checkedStreams() -> RunStreamIndexFile? {
         streamsFile.check { m in
-            RunStreamIndexFile.load(
+            RunStreamIndexFile.open(
                 m, runFirstPosition: firstPosition, runLastPosition: lastPosition, segmentCount: segmentCount, identity: identity,
                 idsChecksum: idsChecksum)
         }
     }
 
-    /// Checks the `.eidx` body, unless done: `nil` when it fails (see ``LogState/eventIDProbes(of:)``).
+    /// Opens the `.eidx` for lookups, unless done: `nil` when that fails (see ``LogState/eventIDProbes(of:)``).
     func checkedIDs() -> EventIDIndexFile? {
         idsFile.check { m in
-            EventIDIndexFile.load(m, segmentFirstPosition: firstPosition, segmentEvents: eventCount).flatMap { $0.checksum == idsChecksum ? $0 : nil }
+            EventIDIndexFile.open(m, segmentFirstPosition: firstPosition, segmentEvents: eventCount).flatMap { $0.checksum == idsChecksum ? $0 : nil }
         }
+    }
+
+    /// Takes the run out of use when a lookup found one of its files damaged (a page that fails its checksum): later
+    /// lookups ask its segments, the damaged file is removed, and the writer's upkeep builds the run again.
+    func markDamaged() {
+        if let s = streamsFile.index { streamsFile.markDamaged(mapping: s.mapped) }
+        if let i = idsFile.index { idsFile.markDamaged(mapping: i.mapped) }
+        streamsFile.removeIfDamaged()
+        idsFile.removeIfDamaged()
     }
 
     /// Removes both of the run's files when ``checkedStreams()`` or ``checkedIDs()`` read one and found it damaged

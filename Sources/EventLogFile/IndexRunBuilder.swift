@@ -53,7 +53,7 @@ struct IndexRunBuilder {
             }
         }
         let idBytes = EventIDIndexFile.encode(segmentFirstPosition: first, ids: ids)
-        let streamBytes = RunStreamIndexFile.encode(
+        let streamBytes = try RunStreamIndexFile.encode(
             runFirstPosition: first, segments: streams, identity: IndexRun.identity(of: segments),
             idsChecksum: EventIDIndexFile.checksum(ofEncoded: idBytes))
         return (streamBytes, idBytes)

@@ -506,12 +506,41 @@ final class LogState {
     }
 
     /// Rebuilds a sealed segment's index files from its data, and takes up the rebuilt indexes the segment has not
-    /// checked yet (one it has stays: its mapping outlives the file it was of).
-    private func rebuildIndexes(of segment: SealedSegment) throws -> (streams: StreamIndexFile, ids: EventIDIndexFile) {
+    /// checked yet (one it has stays: its mapping outlives the file it was of), or, `replacing`, in place of the ones it
+    /// has (a lookup found them damaged).
+    private func rebuildIndexes(of segment: SealedSegment, replacing: Bool = false) throws -> (streams: StreamIndexFile, ids: EventIDIndexFile) {
         let rebuilt = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer)
-        if segment.checkedStreams == nil { segment.checkedStreams = rebuilt.streams }
-        if segment.ids == nil { segment.ids = rebuilt.ids }
+        if segment.checkedStreams == nil || replacing { segment.checkedStreams = rebuilt.streams }
+        if segment.ids == nil || replacing {
+            segment.ids = rebuilt.ids
+            // The probes point into the mapping being let go.
+            sealedIDProbesStale = true
+        }
         return rebuilt
+    }
+
+    /// Runs a lookup in a sealed segment's stream index; when the lookup finds a page of the index damaged, the index
+    /// is rebuilt from the segment's data (its files written again) and the lookup asks the rebuilt one.
+    func lookUp<T>(streamsOf segment: SealedSegment, _ body: (StreamIndexFile) throws -> T) throws -> T {
+        let index = try streamIndex(of: segment)
+        do {
+            return try body(index)
+        } catch let damage as IndexDamage where index.pages != nil {
+            _ = damage
+            return try body(try rebuildIndexes(of: segment, replacing: true).streams)
+        }
+    }
+
+    /// Runs a lookup in an index run's stream index, `nil` when the run has none usable; a page found damaged takes
+    /// the run out of use (``IndexRun/markDamaged()``), and the answer is `nil` too: the caller asks the segments.
+    func lookUp<T>(streamsOf run: IndexRun, _ body: (RunStreamIndexFile) throws -> T) throws -> T? {
+        guard let streams = runStreams(of: run) else { return nil }
+        do {
+            return try body(streams)
+        } catch is IndexDamage {
+            run.markDamaged()
+            return nil
+        }
     }
 
     /// What answers for an index run's event ids: its `.eidx`, checked (its whole file, and against the checksum its
@@ -789,16 +818,20 @@ final class LogState {
             if let v = try lastVersion(of: stream, hash: h, in: segment) { return v }
         }
         for run in runs.reversed() {
-            guard let streams = runStreams(of: run) else {
+            let found: (entry: RunStreamIndexFile.Entry?, ordinals: [Int])? = try lookUp(streamsOf: run) { streams in
+                guard let e = try streams.entry(for: h) else { return (nil, []) }
+                return (e, e.lastVersion == nil ? try streams.segmentOrdinals(of: e) : [])
+            }
+            guard let found else {
                 for segment in sealed[run.segments].reversed() {
                     if let v = try lastVersion(of: stream, hash: h, in: segment) { return v }
                 }
                 continue
             }
-            guard let e = streams.entry(for: h) else { continue }
+            guard let e = found.entry else { continue }
             if let v = e.lastVersion { return v }
             // The hash is two streams' within the run: ask the segments holding it.
-            for o in try streams.segmentOrdinals(of: e).reversed() {
+            for o in found.ordinals.reversed() {
                 if let v = try lastVersion(of: stream, hash: h, in: sealed[run.firstSegment + o]) { return v }
             }
         }
@@ -807,16 +840,19 @@ final class LogState {
 
     /// A stream's last version in one sealed segment, `nil` when the segment holds none of its events.
     private func lastVersion(of stream: StreamID, hash h: Hash128, in segment: SealedSegment) throws -> UInt64? {
-        let streams = try streamIndex(of: segment)
-        guard let first = streams.firstEntry(for: h) else { return nil }
-        if first + 1 >= streams.streamCount || streams.entry(at: first + 1).hash != h {
-            let e = streams.entry(at: first)
+        let entries = try lookUp(streamsOf: segment) { streams -> [(entry: StreamIndexFile.Entry, lastPosition: UInt64?)] in
+            guard let first = try streams.firstEntry(for: h) else { return [] }
+            let unique = first + 1 >= streams.streamCount ? true : try streams.entry(at: first + 1).hash != h
+            if unique { return [(try streams.entry(at: first), nil)] }
+            return try streams.entries(for: h).map { e in (e, try streams.positions(of: e).last) }
+        }
+        if entries.count == 1, entries[0].lastPosition == nil {
+            let e = entries[0].entry
             return e.firstVersion + UInt64(e.count) - 1
         }
-        for e in streams.entries(for: h) {
+        for (e, last) in entries {
             // Two streams share a 128-bit hash: tell them apart by reading the event.
-            let positions = try streams.positions(of: e)
-            if try event(at: positions[positions.count - 1]).stream == stream { return e.firstVersion + UInt64(e.count) - 1 }
+            if let last, try event(at: last).stream == stream { return e.firstVersion + UInt64(e.count) - 1 }
         }
         return nil
     }
@@ -828,6 +864,26 @@ final class LogState {
             if e.id == id { return e }
         }
         let key = EventIDIndexFile.key(id)
+        // A page found damaged: its index is taken out of use (a run's) or rebuilt (a segment's), and the lookup starts
+        // again; each index can fail so only once.
+        for _ in 0...(runs.count + sealed.count) {
+            do {
+                return try committedEvent(id, key: key)
+            } catch let damage as IndexDamage {
+                if let run = runs.first(where: { $0.idsFile.path == damage.file }) {
+                    run.markDamaged()
+                    sealedIDProbesStale = true
+                } else if let segment = sealed.first(where: { $0.indexFilePath(".eidx") == damage.file }) {
+                    _ = try rebuildIndexes(of: segment, replacing: true)
+                } else {
+                    throw EventStoreError.corrupted(file: damage.file, offset: 0, reason: damage.reason)
+                }
+            }
+        }
+        return try committedEvent(id, key: key)
+    }
+
+    private func committedEvent(_ id: UUID, key: UInt64) throws -> RecordedEvent? {
         if sealedIDProbesStale {
             sealedIDProbes = try runs.flatMap { try eventIDProbes(of: $0) } + sealed[coveredSegments...].map { try eventIDIndex(of: $0).probe }
             sealedIDProbesStale = false
@@ -848,8 +904,7 @@ final class LogState {
                 }
             }
         }
-        if let found { return found }
-        return nil
+        return found
     }
 
     /// The (version, position) pairs of a stream, in version order.
@@ -860,22 +915,33 @@ final class LogState {
         var out: [(UInt64, UInt64)] = []
         let h = Hash128(stream.rawValue)
         func collect(_ segment: SealedSegment) throws {
-            let streams = try streamIndex(of: segment)
-            let entries = streams.entries(for: h)
-            for e in entries where (e.firstVersion...(e.firstVersion + UInt64(e.count) - 1)).overlaps(versions) {
-                let positions = try streams.positions(of: e)
-                if entries.count > 1, try event(at: positions[0]).stream != stream { continue }
-                for (i, p) in positions.enumerated() { out.append((e.firstVersion + UInt64(i), p)) }
+            let (ambiguous, found) = try lookUp(streamsOf: segment) { streams -> (Bool, [(first: UInt64, positions: [UInt64])]) in
+                let entries = try streams.entries(for: h)
+                var found: [(first: UInt64, positions: [UInt64])] = []
+                for e in entries where (e.firstVersion...(e.firstVersion + UInt64(e.count) - 1)).overlaps(versions) {
+                    found.append((e.firstVersion, try streams.positions(of: e)))
+                }
+                return (entries.count > 1, found)
+            }
+            for (first, positions) in found {
+                if ambiguous, try event(at: positions[0]).stream != stream { continue }
+                for (i, p) in positions.enumerated() { out.append((first + UInt64(i), p)) }
             }
         }
         // A run names the segments holding the stream, so a read skips the others.
         for run in runs {
-            guard let streams = runStreams(of: run) else {
-                for segment in sealed[run.segments] { try collect(segment) }
-                continue
+            let ordinals: [Int]?? = try lookUp(streamsOf: run) { streams -> [Int]? in
+                guard let e = try streams.entry(for: h) else { return nil }
+                return try streams.segmentOrdinals(of: e)
             }
-            guard let e = streams.entry(for: h) else { continue }
-            for o in try streams.segmentOrdinals(of: e) { try collect(sealed[run.firstSegment + o]) }
+            switch ordinals {
+            case .none:
+                for segment in sealed[run.segments] { try collect(segment) }
+            case .some(.none):
+                continue
+            case .some(.some(let list)):
+                for o in list { try collect(sealed[run.firstSegment + o]) }
+            }
         }
         for segment in sealed[coveredSegments...] { try collect(segment) }
         if let s = active?.stream(stream), versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {

@@ -41,6 +41,17 @@ struct RunFileCheck<Index> {
         return index
     }
 
+    /// Marks a file that passed its check at open as found damaged by a lookup since (a page failed its checksum).
+    ///
+    /// - Parameter mapping: The index's mapping, held until ``removeIfDamaged()``.
+    mutating func markDamaged(mapping: MappedFile) {
+        guard index != nil else { return }
+        damagedFile = mapping
+        index = nil
+        failed = true
+        damaged = true
+    }
+
     /// Removes the file found damaged, unless another process has replaced it since (the writer's upkeep builds a
     /// run it passed over again), so that later opens pass the run over until then. Does nothing after the first call,
     /// or when the file was not found damaged.

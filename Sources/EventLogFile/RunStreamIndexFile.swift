@@ -17,7 +17,10 @@ import PawtrailIO
 /// sorted by stream hash:
 /// (hash high u64, hash low u64, last version u64 or all ones when ambiguous, list offset u32, list count u32) =
 /// 32 bytes each; lists: per stream, the ordinals (0-based within the run) of the segments holding it, ascending,
-/// as varint deltas. Derived data: written without a flush, checked on load, rebuilt when missing or invalid.
+/// as varint deltas; then a page table (``CheckedPages``), which version 1 did not have (its first lookup checked the
+/// whole file, about 33 bytes a stream). Derived data: written without a flush, rebuilt when missing or invalid.
+/// Lookups open it with ``open(_:runFirstPosition:runLastPosition:segmentCount:identity:idsChecksum:)`` and check
+/// each page they read; `log verify` checks it whole.
 struct RunStreamIndexFile {
     struct Entry {
         var hash: Hash128
@@ -29,13 +32,17 @@ struct RunStreamIndexFile {
 
     static let headerSize = 48
     static let entrySize = 32
-    static let version: UInt16 = 1
+    static let version: UInt16 = 2
     private static let ambiguous = UInt64.max
 
     let mapped: MappedFile
+    /// The page checks still to make, for a file opened for lookups; `nil` once checked whole.
+    let pages: CheckedPages?
     let runFirstPosition: UInt64
+    let runLastPosition: UInt64
     let segmentCount: Int
     let streamCount: Int
+    private let listBytes: Int
 
     /// Builds the file's bytes from the stream indexes of a run's segments, oldest first.
     ///
@@ -45,14 +52,15 @@ struct RunStreamIndexFile {
     ///   - identity: The segments' ``IndexRun/identity(of:)``.
     ///   - idsChecksum: The checksum in the header of the run's `.eidx` file.
     /// - Returns: The file's bytes.
-    static func encode(runFirstPosition: UInt64, segments: [StreamIndexFile], identity: UInt64, idsChecksum: UInt32) -> [UInt8] {
+    /// - Throws: ``IndexDamage`` when a segment's index is damaged.
+    static func encode(runFirstPosition: UInt64, segments: [StreamIndexFile], identity: UInt64, idsChecksum: UInt32) throws -> [UInt8] {
         var directory = ByteWriter()
         var lists = ByteWriter()
         var streams = 0
         // A k-way merge of the segments' sorted directories: memory stays at the output's size.
-        HashMerge.forEachHash(segments.map(HashMerge.Source.init)) { hash, occurrences in
+        try HashMerge.forEachHash(segments.map(HashMerge.Source.init)) { hash, occurrences in
             let last = occurrences[occurrences.count - 1]
-            let e = segments[last.source].entry(at: last.entry)
+            let e = try segments[last.source].entry(at: last.entry)
             var ordinals: [Int] = []
             var isAmbiguous = false
             for o in occurrences {
@@ -85,6 +93,7 @@ struct RunStreamIndexFile {
         w.write(idsChecksum)
         w.write(UInt32(0))
         w.write(bytes: body)
+        CheckedPages.appendTable(to: &w.bytes)
         return w.bytes
     }
 
@@ -111,9 +120,31 @@ struct RunStreamIndexFile {
         else { return false }
         return h.withUnsafeBytes { b in
             headerFits(b, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum)
-                && UInt64(headerSize) + UInt64(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian) * UInt64(entrySize)
-                    + UInt64(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian) == size
+                && contentSize(b) + CheckedPages.tableSize(forContent: contentSize(b)) == Int(size)
         }
+    }
+
+    /// The size of the header, directory and lists a header names.
+    private static func contentSize(_ b: UnsafeRawBufferPointer) -> Int {
+        headerSize + Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian) * entrySize
+            + Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
+    }
+
+    /// Opens a run's stream index for lookups: its header and page table are checked, its pages as lookups read them;
+    /// `nil` when it does not belong to the run or its page table is damaged.
+    static func open(
+        _ m: MappedFile, runFirstPosition: UInt64, runLastPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32
+    ) -> RunStreamIndexFile? {
+        let b = m.bytes
+        guard headerFits(b, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum),
+            contentSize(b) + CheckedPages.tableSize(forContent: contentSize(b)) == b.count, let pages = CheckedPages(b),
+            pages.check(0..<headerSize)
+        else { return nil }
+        let streams = Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
+        let listBytes = Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
+        return RunStreamIndexFile(
+            mapped: m, pages: pages, runFirstPosition: runFirstPosition, runLastPosition: runLastPosition, segmentCount: segmentCount,
+            streamCount: streams, listBytes: listBytes)
     }
 
     private static func headerFits(
@@ -133,51 +164,82 @@ struct RunStreamIndexFile {
         _ m: MappedFile, runFirstPosition: UInt64, runLastPosition: UInt64, segmentCount: Int, identity: UInt64, idsChecksum: UInt32
     ) -> RunStreamIndexFile? {
         let b = m.bytes
-        guard headerFits(b, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum) else { return nil }
+        guard headerFits(b, runFirstPosition: runFirstPosition, segmentCount: segmentCount, identity: identity, idsChecksum: idsChecksum),
+            contentSize(b) + CheckedPages.tableSize(forContent: contentSize(b)) == b.count, let pages = CheckedPages(b), pages.checkAll()
+        else { return nil }
         let streams = Int(b.loadUnaligned(fromByteOffset: 20, as: UInt32.self).littleEndian)
         let listBytes = Int(b.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian)
-        guard headerSize + streams * entrySize + listBytes == b.count else { return nil }
         let crc = b.loadUnaligned(fromByteOffset: 28, as: UInt32.self).littleEndian
-        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[headerSize...])) == crc else { return nil }
-        let file = RunStreamIndexFile(mapped: m, runFirstPosition: runFirstPosition, segmentCount: segmentCount, streamCount: streams)
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: pages.content[headerSize...])) == crc else { return nil }
+        let file = RunStreamIndexFile(
+            mapped: m, pages: nil, runFirstPosition: runFirstPosition, runLastPosition: runLastPosition, segmentCount: segmentCount,
+            streamCount: streams, listBytes: listBytes)
         var previous: Hash128?
         for i in 0..<streams {
-            let e = file.entry(at: i)
             // A version never exceeds its position: one past the run's last would let the next append's overflow.
-            guard previous.map({ $0 < e.hash }) ?? true, e.listCount > 0, e.listCount <= segmentCount, (e.lastVersion ?? 0) <= runLastPosition,
-                e.listOffset < listBytes, (try? file.forEachSegmentOrdinal(of: e) { _ in }) != nil
+            guard let e = try? file.entry(at: i), previous.map({ $0 < e.hash }) ?? true, (try? file.forEachSegmentOrdinal(of: e) { _ in }) != nil
             else { return nil }
             previous = e.hash
         }
         return file
     }
 
-    func entry(at i: Int) -> Entry {
+    // MARK: - Reading
+
+    /// The bytes of a range of the file, its pages checked.
+    @inline(__always)
+    private func bytes(_ range: Range<Int>) throws(IndexDamage) -> UnsafeRawBufferPointer {
+        guard range.lowerBound >= 0, range.upperBound <= listsStart + listBytes else {
+            throw IndexDamage(file: mapped.path, reason: "a read at bytes \(range) lies outside the index")
+        }
+        if let pages, !pages.check(range) {
+            throw IndexDamage(file: mapped.path, reason: "a page of the index fails its checksum (bytes \(range))")
+        }
+        return mapped.bytes
+    }
+
+    private var listsStart: Int { Self.headerSize + streamCount * Self.entrySize }
+
+    /// The hash of the i-th directory entry.
+    @inline(__always)
+    private func hash(at i: Int) throws(IndexDamage) -> Hash128 {
         let o = Self.headerSize + i * Self.entrySize
-        let b = mapped.bytes
+        let b = try bytes(o..<(o + 16))
+        return Hash128(high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian, low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
+    }
+
+    /// The i-th entry, checked against the run: its list inside the file, of at most the run's segments, and a last
+    /// version that is no later than the run's last position (a version never exceeds its position).
+    func entry(at i: Int) throws(IndexDamage) -> Entry {
+        guard i >= 0, i < streamCount else { throw IndexDamage(file: mapped.path, reason: "entry \(i) of \(streamCount)") }
+        let o = Self.headerSize + i * Self.entrySize
+        let b = try bytes(o..<(o + Self.entrySize))
         let last = b.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self).littleEndian
-        return Entry(
+        let e = Entry(
             hash: Hash128(
                 high: b.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian,
                 low: b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian),
             lastVersion: last == Self.ambiguous ? nil : last,
             listOffset: Int(b.loadUnaligned(fromByteOffset: o + 24, as: UInt32.self).littleEndian),
             listCount: Int(b.loadUnaligned(fromByteOffset: o + 28, as: UInt32.self).littleEndian))
+        guard e.listCount > 0, e.listCount <= segmentCount, (e.lastVersion ?? 0) <= runLastPosition, e.listOffset < listBytes else {
+            throw IndexDamage(file: mapped.path, reason: "entry \(i) does not fit the run")
+        }
+        return e
     }
 
     /// The entry for a stream hash, found by ``HashSearch`` without allocating.
-    func entry(for hash: Hash128) -> Entry? {
-        let lo = HashSearch.lowerBound(of: hash, in: mapped.bytes, directoryAt: Self.headerSize, entrySize: Self.entrySize, count: streamCount)
-        guard lo < streamCount else { return nil }
-        let e = entry(at: lo)
-        return e.hash == hash ? e : nil
+    func entry(for hash: Hash128) throws(IndexDamage) -> Entry? {
+        let lo = try HashSearch.lowerBound(of: hash, count: streamCount) { i throws(IndexDamage) in try self.hash(at: i) }
+        guard lo < streamCount, try self.hash(at: lo) == hash else { return nil }
+        return try entry(at: lo)
     }
 
 
     /// The ordinals, within the run, of the segments holding an entry's stream, ascending.
     ///
     /// - Throws: When the list runs past the file or names a segment outside the run (checked on load).
-    func segmentOrdinals(of e: Entry) throws(ByteReaderError) -> [Int] {
+    func segmentOrdinals(of e: Entry) throws -> [Int] {
         var out: [Int] = []
         out.reserveCapacity(e.listCount)
         try forEachSegmentOrdinal(of: e) { out.append($0) }
@@ -185,8 +247,11 @@ struct RunStreamIndexFile {
     }
 
     /// Visits the ordinals of ``segmentOrdinals(of:)`` without collecting them (loading checks every list so).
-    func forEachSegmentOrdinal(of e: Entry, _ body: (Int) -> Void) throws(ByteReaderError) {
-        var r = ByteReader(mapped.bytes, offset: Self.headerSize + streamCount * Self.entrySize + e.listOffset)
+    func forEachSegmentOrdinal(of e: Entry, _ body: (Int) -> Void) throws {
+        let start = listsStart + e.listOffset
+        let end = min(listsStart + listBytes, start + 10 * e.listCount)
+        let b = try bytes(start..<end)
+        var r = ByteReader(UnsafeRawBufferPointer(rebasing: b[..<end]), offset: start)
         var ordinal: UInt64 = 0
         for i in 0..<e.listCount {
             let delta = try r.readVarint()

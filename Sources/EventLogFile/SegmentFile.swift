@@ -61,15 +61,16 @@ final class SealedSegment: SegmentFile {
     /// - Returns: The path beside the segment's file.
     func indexFilePath(_ suffix: String) -> String { String(path.dropLast(4)) + suffix }
 
-    /// Maps the segment's `.sidx` and checks it whole; `nil` when it is missing or fails the check. Touches no state
-    /// of the segment's, so the upkeep calls it outside the state lock.
+    /// Maps the segment's `.sidx` for lookups (its header and page table checked, its pages as lookups read them);
+    /// `nil` when it is missing or fails the check. Touches no state of the segment's, so the upkeep calls it outside
+    /// the state lock.
     func loadStreamIndexFile() -> StreamIndexFile? {
-        StreamIndexFile.load(path: indexFilePath(".sidx"), segmentFirstPosition: firstPosition, segmentEvents: eventCount)
+        StreamIndexFile.open(path: indexFilePath(".sidx"), segmentFirstPosition: firstPosition, segmentEvents: eventCount)
     }
 
-    /// Maps the segment's `.eidx` and checks it whole; `nil` when it is missing or fails the check.
+    /// Maps the segment's `.eidx` for lookups; `nil` when it is missing or fails the check.
     func loadEventIDIndexFile() -> EventIDIndexFile? {
-        EventIDIndexFile.load(path: indexFilePath(".eidx"), segmentFirstPosition: firstPosition, segmentEvents: eventCount)
+        EventIDIndexFile.open(path: indexFilePath(".eidx"), segmentFirstPosition: firstPosition, segmentEvents: eventCount)
     }
 
     init(name: String, path: String, fd: FileDescriptor, header: SegmentHeader, footer: SegmentFooter, fileSize: UInt64, streams: StreamIndexFile?, ids: EventIDIndexFile?) {

@@ -344,7 +344,7 @@ struct StoreVerifier {
         }
         // Past damaged data the versions that follow cannot be checked against it (the damage is reported once,
         // not every version after it): the segments from the first damaged one on are left out.
-        checkVersionsAcrossSegments(streamSources, into: &problems)
+        try checkVersionsAcrossSegments(streamSources, into: &problems)
         try DuplicateIDFinder.find(idSources, idAt: { (try? state.event(at: $0))?.id }) { id, earlier, later in
             let segment = segmentStarts.last { $0.first <= later }?.name ?? ""
             problems.append(.init(file: segment, offset: nil, message: "event id \(id.uuidString.lowercased()) appears twice (positions \(earlier) and \(later))"))
@@ -381,7 +381,7 @@ struct StoreVerifier {
     ///
     /// Two streams sharing a 128-bit hash would look like one stream with gaps; a gap is therefore confirmed by
     /// reading the streams' ids before it is reported, and the streams are then followed each on its own.
-    private func checkVersionsAcrossSegments(_ sources: [StreamSource], into problems: inout [VerifyReport.Problem]) {
+    private func checkVersionsAcrossSegments(_ sources: [StreamSource], into problems: inout [VerifyReport.Problem]) throws {
         typealias Link = (segment: Int, entry: StreamIndexFile.Entry)
         /// The version a stream's next segment should start at.
         func next(after link: Link) -> UInt64 {
@@ -406,8 +406,8 @@ struct StoreVerifier {
                     message: "stream '\(stream)' has version \(link.entry.firstVersion) at position \(position), expected \(expected)"))
             }
         }
-        HashMerge.forEachHash(sources.map { HashMerge.Source($0.index) }) { hash, occurrences in
-            let chain = occurrences.map { (segment: $0.source, entry: sources[$0.source].index.entry(at: $0.entry)) }
+        try HashMerge.forEachHash(sources.map { HashMerge.Source($0.index) }) { hash, occurrences in
+            let chain = try occurrences.map { (segment: $0.source, entry: try sources[$0.source].index.entry(at: $0.entry)) }
             guard !gaps(chain).isEmpty else { return }
             // The stream of each entry, from its first event; an unreadable one is damage reported elsewhere.
             var byStream: [(stream: String, chain: [Link])] = []

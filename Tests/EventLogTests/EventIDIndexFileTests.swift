@@ -32,13 +32,14 @@ import Testing
             let first: UInt64 = 5_000_000
             let bytes = EventIDIndexFile.encode(
                 segmentFirstPosition: first, ids: ids.enumerated().map { (EventIDIndexFile.key($0.element), first + UInt64($0.offset)) })
-            // 24-byte header, bucket table, 6 bytes an entry.
-            #expect(bytes.count == 24 + ((1 << EventIDIndexFile.bucketBits(count: count)) + 1) * 4 + 6 * count)
+            // 24-byte header, bucket table, 6 bytes an entry, then the page table.
+            let content = 24 + ((1 << EventIDIndexFile.bucketBits(count: count)) + 1) * 4 + 6 * count
+            #expect(bytes.count == content + CheckedPages.tableSize(forContent: content))
             let index = try #require(EventIDIndexFile.load(try mapped(bytes, dir), segmentFirstPosition: first, segmentEvents: UInt64(count)))
             var candidates = 0
             for (i, id) in ids.enumerated() {
                 var found: [UInt64] = []
-                index.forEachCandidate(key: EventIDIndexFile.key(id)) { p in
+                try index.forEachCandidate(key: EventIDIndexFile.key(id)) { p in
                     found.append(p)
                     return true
                 }
@@ -49,7 +50,7 @@ import Testing
             #expect(candidates <= count + 2)
             var strays = 0
             for _ in 0..<1000 {
-                index.forEachCandidate(key: EventIDIndexFile.key(UUID())) { _ in
+                try index.forEachCandidate(key: EventIDIndexFile.key(UUID())) { _ in
                     strays += 1
                     return true
                 }
@@ -71,7 +72,7 @@ import Testing
             let bytes = EventIDIndexFile.encode(segmentFirstPosition: first, ids: zip(ids, positions).map { (EventIDIndexFile.key($0), $1) })
             // The loader checks that an index covers its segment's every event; the wide one is built as it reads.
             let index = wide
-                ? EventIDIndexFile(mapped: try mapped(bytes, dir), segmentFirstPosition: first, count: count, bucketBits: Int(bytes[6]), positionWidth: Int(bytes[7]))
+                ? EventIDIndexFile(mapped: try mapped(bytes, dir), pages: nil, segmentFirstPosition: first, count: count, bucketBits: Int(bytes[6]), positionWidth: Int(bytes[7]))
                 : try #require(EventIDIndexFile.load(try mapped(bytes, dir), segmentFirstPosition: first, segmentEvents: UInt64(count)))
             #expect(index.positionWidth == (wide && count > 1 << 14 ? 4 : 3))
             let probe = index.probe
@@ -85,7 +86,7 @@ import Testing
                 let key = EventIDIndexFile.key(id)
                 let fromIndex = (indexed[key >> (64 - kept)] ?? []).map(\.position)
                 var fromProbe: [UInt64] = []
-                probe.forEachCandidate(key: key) { p in
+                try probe.forEachCandidate(key: key) { p in
                     fromProbe.append(p)
                     return true
                 }
@@ -99,7 +100,8 @@ import Testing
         let entries = ids.enumerated().map { (EventIDIndexFile.key($0.element), UInt64($0.offset == 99 ? 1 << 24 : $0.offset)) }
         let bytes = EventIDIndexFile.encode(segmentFirstPosition: 0, ids: entries)
         #expect(bytes[7] == 4)
-        #expect(bytes.count == 24 + ((1 << EventIDIndexFile.bucketBits(count: 100)) + 1) * 4 + 7 * 100)
+        let content = 24 + ((1 << EventIDIndexFile.bucketBits(count: 100)) + 1) * 4 + 7 * 100
+        #expect(bytes.count == content + CheckedPages.tableSize(forContent: content))
         let narrow = EventIDIndexFile.encode(segmentFirstPosition: 0, ids: entries.dropLast().map { $0 })
         #expect(narrow[7] == 3)
     }
@@ -173,7 +175,7 @@ import Testing
         #expect(retried.wasAlreadyCommitted)
         #expect(retried.firstPosition == 7)
         let rebuilt = try FileSystem.readFile(eidx)
-        #expect(rebuilt[4] == 2)
+        #expect(rebuilt[4] == EventIDIndexFile.version)
         #expect(try reopened.verify().isOK)
         reopened.close()
     }

@@ -39,6 +39,7 @@ import Testing
         w.write(UInt32(postings.count))
         w.write(CRC32C.checksum(body.bytes))
         w.write(bytes: body.bytes)
+        CheckedPages.appendTable(to: &w.bytes)
         return StreamIndexFile.load(MappedFile(copying: w.bytes, path: "c.sidx"), segmentFirstPosition: first, segmentEvents: 2)!
     }
 
@@ -48,11 +49,11 @@ import Testing
             segmentIndex(3, [("pet-3", 0, [3]), ("pet-1", 2, [4])]),
             segmentIndex(5, [("pet-1", 3, [5, 6, 7]), ("pet-4", 0, [8])]),
         ]
-        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
+        let bytes = try RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
         let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, runLastPosition: 8, segmentCount: 3, identity: 42, idsChecksum: 7))
         #expect(run.streamCount == 4)
         func answer(_ s: String) throws -> (UInt64?, [Int])? {
-            guard let e = run.entry(for: Hash128(s)) else { return nil }
+            guard let e = try run.entry(for: Hash128(s)) else { return nil }
             return (e.lastVersion, try run.segmentOrdinals(of: e))
         }
         #expect(try answer("pet-1")?.0 == 5)
@@ -63,7 +64,7 @@ import Testing
         #expect(try answer("pet-4")?.1 == [2])
         #expect(try answer("pet-5") == nil)
         // Hashes are listed in order, so a lookup is a binary search.
-        let hashes = (0..<run.streamCount).map { run.entry(at: $0).hash }
+        let hashes = try (0..<run.streamCount).map { try run.entry(at: $0).hash }
         #expect(hashes == hashes.sorted())
     }
 
@@ -80,17 +81,17 @@ import Testing
     @Test func `a hash two streams share in a segment is ambiguous in the run`() throws {
         let hash = Hash128("collides")
         let segments = [segmentIndex(0, [("collides", 0, [0]), ("other", 0, [1])]), collidingSegmentIndex(2, hash: hash)]
-        let bytes = RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
+        let bytes = try RunStreamIndexFile.encode(runFirstPosition: 0, segments: segments, identity: 42, idsChecksum: 7)
         let run = try #require(RunStreamIndexFile.load(MappedFile(copying: bytes, path: "r.ridx"), runFirstPosition: 0, runLastPosition: 3, segmentCount: 2, identity: 42, idsChecksum: 7))
-        let e = try #require(run.entry(for: hash))
+        let e = try #require(try run.entry(for: hash))
         #expect(e.lastVersion == nil)
         #expect(try run.segmentOrdinals(of: e) == [0, 1])
-        #expect(run.entry(for: Hash128("other"))?.lastVersion == 0)
+        #expect(try run.entry(for: Hash128("other"))?.lastVersion == 0)
     }
 
     @Test func `a damaged or foreign file is refused`() throws {
         let segments = [segmentIndex(10, [("pet-1", 0, [10, 11])]), segmentIndex(12, [("pet-1", 2, [12])])]
-        let bytes = RunStreamIndexFile.encode(runFirstPosition: 10, segments: segments, identity: 42, idsChecksum: 7)
+        let bytes = try RunStreamIndexFile.encode(runFirstPosition: 10, segments: segments, identity: 42, idsChecksum: 7)
         func load(_ b: [UInt8], first: UInt64 = 10, last: UInt64 = 12, count: Int = 2, identity: UInt64 = 42, ids: UInt32 = 7) -> RunStreamIndexFile? {
             RunStreamIndexFile.load(
                 MappedFile(copying: b, path: "r.ridx"), runFirstPosition: first, runLastPosition: last, segmentCount: count, identity: identity,

@@ -14,4 +14,10 @@ uint32_t CPawtrailSupport_crc32c_hardware(uint32_t crc, const void *bytes, size_
 /// Sets the calling thread's nice value (Linux: nice is per thread). Returns 0, or -1 with errno set.
 int CPawtrailSupport_set_thread_nice(int nice);
 
+/// Loads a 64-bit word with acquire ordering: a page's "checked" bit, set by any thread.
+static inline uint64_t CPawtrailSupport_load_acquire(const uint64_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
+
+/// Sets bits of a 64-bit word with release ordering, whatever other threads set meanwhile.
+static inline void CPawtrailSupport_or_release(uint64_t *word, uint64_t bits) { __atomic_fetch_or(word, bits, __ATOMIC_RELEASE); }
+
 #endif

@@ -1,6 +1,8 @@
-/// When a stream's state is saved as a snapshot: once a command has folded it ``everyEvents`` or more events past
-/// its last snapshot (or past the start, when it has none), so that a later load folds fewer than that many events
-/// beyond the snapshot, plus whatever was appended since.
+/// When a stream's state is saved as a snapshot: the first time a command folds it from the start, and then once a
+/// command has folded it ``everyEvents`` or more events past its last snapshot, so that a later load folds fewer
+/// than that many events beyond the snapshot, plus whatever was appended since. Even a short stream is saved when it
+/// is first folded: its few events may lie in old, compressed blocks of the log, each a block to decompress, where
+/// a snapshot is one row.
 public struct SnapshotPolicy: Sendable, Hashable {
     /// How far past the last snapshot a state may get before it is saved.
     public var everyEvents: UInt64
@@ -13,7 +15,8 @@ public struct SnapshotPolicy: Sendable, Hashable {
     }
 
     /// A snapshot every 4 events: a state saved costs one row of its size (tens to a few hundred bytes), and a load
-    /// then reads at most 3 events past it besides the ones appended since, which are the newest in the log.
+    /// then reads at most 3 events past it besides the ones appended since; those are the newest in the log, held in
+    /// its uncompacted active segment.
     public static let standard = SnapshotPolicy(everyEvents: 4)
 
     /// Whether a state at `version` is due to be saved when its last snapshot is at `snapshotVersion`.
@@ -21,9 +24,9 @@ public struct SnapshotPolicy: Sendable, Hashable {
     /// - Parameters:
     ///   - version: The last version folded into the state.
     ///   - snapshotVersion: The last version the stored snapshot holds, `nil` when there is none.
-    /// - Returns: `true` when the state is ``everyEvents`` or more past it.
+    /// - Returns: `true` when there is no snapshot, or the state is ``everyEvents`` or more past it.
     public func isDue(version: UInt64, snapshotVersion: UInt64?) -> Bool {
-        guard let snapshotVersion else { return version + 1 >= everyEvents }
+        guard let snapshotVersion else { return true }
         return version >= snapshotVersion && version - snapshotVersion >= everyEvents
     }
 }

@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 import Synchronization
 
 /// Stream states kept in memory between the commands of one process (`exec`), with the version each reflects, and

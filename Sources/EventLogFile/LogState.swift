@@ -411,7 +411,14 @@ final class LogState {
         let rest = try a.fd.read(at: offset + 1, count: Int(fileSize - offset - 1))
         return rest.withUnsafeBytes { raw in
             let n = raw.count
-            var i = 0
+            // The preallocated space is zeros, and every open that recovers reads it: skip to its first nonzero byte,
+            // eight at a time. A frame's length (its first four bytes) is not zero, so none starts more than three
+            // bytes before that byte.
+            var z = 0
+            while z + 8 <= n, raw.loadUnaligned(fromByteOffset: z, as: UInt64.self) == 0 { z += 8 }
+            while z < n, raw[z] == 0 { z += 1 }
+            guard z < n else { return nil }
+            var i = max(0, z - 3)
             while i + LogFormat.frameOverhead + LogFormat.frameHeaderSize <= n {
                 defer { i += 1 }
                 // Cheap header checks first, so random bytes rarely reach the checksum.

@@ -82,6 +82,7 @@ public enum PawtrailCommand {
                 defer {
                     console.flush()
                     storeOpener.finish()
+                    if parsed.flag(GlobalOptions.stats.name) { console.write(context.stats.line + "\n", to: .standardError) }
                 }
                 return try await run(context)
             }

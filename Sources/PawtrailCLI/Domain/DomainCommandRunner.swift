@@ -33,6 +33,7 @@ enum DomainCommandRunner {
             correlationID: try correlationOption(arguments))
         let handler = try context.commandHandler()
         let outcome = try await handle(command, envelope, handler: handler)
+        context.stats.handled(outcome.loadStats)
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {

@@ -70,9 +70,14 @@ enum DomainVerbs {
     private static func spec<C: DomainCommand>(_ command: C.Type, verb: String) -> CommandSpec {
         CommandSpec(
             name: verb, abstract: C.summary,
-            discussion: "Runs the command '\(C.name)'; in a JSON Lines file for 'pawtrail exec' it reads\n"
-                + "  {\"command\":\"\(C.name)\",\"as\":\"USER\"" + C.fields.map { ",\"\($0.key)\":…" }.joined() + "}",
-            options: C.fields.map(option) + commonOptions,
+            details: {
+                let fields = C.fields
+                return (
+                    "Runs the command '\(C.name)'; in a JSON Lines file for 'pawtrail exec' it reads\n"
+                        + "  {\"command\":\"\(C.name)\",\"as\":\"USER\"" + fields.map { ",\"\($0.key)\":…" }.joined() + "}",
+                    fields.map(option) + commonOptions
+                )
+            },
             run: { context in try await DomainCommandRunner.runVerb(C.self, context) })
     }
 

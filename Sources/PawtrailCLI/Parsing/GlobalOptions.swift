@@ -10,7 +10,10 @@ enum GlobalOptions {
         "store", "path", help: "The store directory.", default: "$\(storeEnvironmentVariable), else \(defaultStorePath)")
     /// `-h, --help`.
     static let help = OptionSpec.flag("help", short: "h", help: "Show help information.")
+    /// `--stats`.
+    static let stats = OptionSpec.flag(
+        "stats", help: "Print what the command cost on standard error at the end: opening the store, streams and events read.")
 
-    /// Both, in the order help lists them.
-    static let all: [OptionSpec] = [store, help]
+    /// Every one, in the order help lists them.
+    static let all: [OptionSpec] = [store, stats, help]
 }

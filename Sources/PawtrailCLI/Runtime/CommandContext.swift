@@ -12,6 +12,8 @@ struct CommandContext: Sendable {
     var environment: [String: String]
     /// Opens the store.
     var storeOpener: any StoreOpener
+    /// What the process cost, for `--stats`.
+    var stats = CommandStats()
 
     /// `--store`, else `$PAWTRAIL_STORE`, else `./pawtrail-data`.
     var storePath: String {
@@ -48,7 +50,9 @@ struct CommandContext: Sendable {
         guard !storePath.isEmpty else {
             throw arguments.usageError("the value '' is invalid for '--store': expected the store directory's path")
         }
+        let start = ContinuousClock.now
         let opened = try storeOpener.open(path: storePath, access: access)
+        stats.opened(after: ContinuousClock.now - start)
         if let recovery = opened.recovery { err("Warning: \(recovery)") }
         return opened
     }

@@ -1,0 +1,33 @@
+public import EventLog
+
+/// What a projection's stored state says about itself: the position it reflects and its bookkeeping.
+public struct CheckpointInfo: Sendable, Hashable {
+    /// The projection's name.
+    public var name: String
+    /// The schema version the state was folded with.
+    public var schemaVersion: Int
+    /// The last position folded, `nil` for a state of an empty log.
+    public var position: UInt64?
+    /// Events the projection applied since it was last rebuilt from scratch.
+    public var eventsApplied: Int64
+    /// When the last rebuild from scratch finished.
+    public var rebuiltAt: Timestamp
+    /// How long the last rebuild took, in microseconds.
+    public var rebuildMicroseconds: Int64
+    /// When this checkpoint was written.
+    public var savedAt: Timestamp
+
+    /// Creates a checkpoint.
+    public init(
+        name: String, schemaVersion: Int, position: UInt64?, eventsApplied: Int64, rebuiltAt: Timestamp, rebuildMicroseconds: Int64,
+        savedAt: Timestamp
+    ) {
+        self.name = name
+        self.schemaVersion = schemaVersion
+        self.position = position
+        self.eventsApplied = eventsApplied
+        self.rebuiltAt = rebuiltAt
+        self.rebuildMicroseconds = rebuildMicroseconds
+        self.savedAt = savedAt
+    }
+}

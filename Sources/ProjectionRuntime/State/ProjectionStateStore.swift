@@ -1,0 +1,79 @@
+public import Projections
+
+/// Where the read models keep their states: per projection and schema version, a checkpoint (the position the state
+/// reflects) and rows, each with its versions by log position (see ``RowVersion``). The file store keeps them in run
+/// files beside the log; a database server would keep them in tables, with the same atomicity: a commit's rows and
+/// its checkpoint are stored together or not at all.
+///
+/// # Implementation requirements
+/// - A reader (``open(_:version:)``) sees one committed state: every row and the checkpoint of the last commit
+///   before it opened, whatever commits come after.
+/// - ``writer(_:version:replacing:)`` is called under the projection's lock (``tryLock(_:)``); its ``StateWriter``
+///   stores nothing visible until ``StateWriter/finish(_:)``, which stores every row added and the checkpoint at once.
+/// - A row's value as of a position is its newest version at or before it. Versions not marked `keep` may be dropped
+///   once a newer version of their row is stored; kept versions stay until their schema version is removed.
+/// - ``tryLock(_:)`` returns `nil`, never throws, when the projection's state cannot be written here (another process
+///   holds the lock, or the store is read-only): the caller then folds in memory and saves nothing.
+///
+/// Every implementation must pass the cases of `ProjectionStateStoreConformance` (in `ProjectionRuntimeTestKit`).
+public protocol ProjectionStateStore: Sendable {
+    /// The stored state of a projection at a schema version, `nil` when there is none.
+    ///
+    /// - Throws: An I/O error, or ``EventStoreError/corrupted(file:offset:reason:)`` when the state is damaged (the
+    ///   caller rebuilds it).
+    func open(_ name: String, version: Int) throws -> (any StoredProjectionState)?
+
+    /// Takes the projection's writer lock without waiting.
+    ///
+    /// - Returns: The lock, or `nil` when another process holds it or this store cannot be written.
+    func tryLock(_ name: String) throws -> (any ProjectionLock)?
+
+    /// Starts storing rows of a projection's schema version (the caller holds the projection's lock).
+    ///
+    /// - Parameters:
+    ///   - name: The projection.
+    ///   - version: Its schema version.
+    ///   - replacing: Whether the rows replace everything stored for the version (a rebuild) or add to it (a
+    ///     catch-up, whose checkpoint follows the stored one).
+    /// - Returns: A writer.
+    func writer(_ name: String, version: Int, replacing: Bool) throws -> any StateWriter
+
+    /// The schema versions that have a stored state, ascending.
+    func versions(of name: String) throws -> [Int]
+
+    /// Removes a schema version's state (an old version, once the new one has caught up).
+    func remove(_ name: String, version: Int) throws
+}
+
+/// One committed state of a projection, as a reader sees it.
+public protocol StoredProjectionState: Sendable {
+    /// The checkpoint.
+    var checkpoint: CheckpointInfo { get }
+
+    /// A row's newest version at or before a position (`nil`: the newest of all); `nil` when it has none.
+    func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion?
+
+    /// The rows whose keys start with a prefix (a group's: see ``RowKey/groupPrefix(table:group:)``) as of a
+    /// position, present ones only, in stored order.
+    func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])]
+
+    /// Every present row of a table as of a position, in stored order.
+    func rows(table: UInt8, asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])]
+
+    /// How many row versions are stored, and their bytes.
+    var size: (versions: Int, bytes: Int) { get }
+}
+
+/// Adds rows to a projection's stored state, all of which become visible together.
+public protocol StateWriter: AnyObject {
+    /// Adds row versions, in any order (a writer may store them as they come, invisibly until ``finish(_:)``).
+    func add(_ versions: [RowVersion]) throws
+
+    /// Stores every row added, and the checkpoint, atomically.
+    func finish(_ checkpoint: CheckpointInfo) throws
+}
+
+/// A held writer lock; released by `unlock()` or when the holder goes away.
+public protocol ProjectionLock: Sendable {
+    func unlock()
+}

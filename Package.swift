@@ -35,13 +35,19 @@ let package = Package(
         // Layer 3: the domain's decisions, pure functions over stream states, and the handler that appends them.
         .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events", "PawtrailJSON"]),
         .target(name: "Projections", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "Projections"),
-        // Layer 4: the CLI, as a library so tests can reach it; the executable is a thin entry point.
-        // Layer 4: checkpoints, catch-up, rebuild, audit, snapshots and time travel for the read models.
+        // Layer 4: stored states, catch-up, rebuild, audit and time travel for the read models.
         .target(
             name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON", "CSQLite3"]),
+        // The file store's part of the projection runtime: read models' states as run files beside the log.
+        .target(name: "ProjectionStateFile", dependencies: ["EventLog", "Projections", "ProjectionRuntime", "PawtrailIO"]),
+        // The conformance cases every implementation of the read models' state store runs.
+        .target(name: "ProjectionRuntimeTestKit", dependencies: ["EventLog", "EventLogTestKit", "Projections", "ProjectionRuntime"]),
+        // Layer 5: the CLI, as a library so tests can reach it; the executable is a thin entry point.
         .target(
             name: "PawtrailCLI",
-            dependencies: ["EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON"]),
+            dependencies: [
+                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "PawtrailJSON",
+            ]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 
         // tools/: benchmarks and workload generators (not tests), and what they share.
@@ -55,8 +61,8 @@ let package = Package(
         .executableTarget(
             name: "pawtrail-projections-bench",
             dependencies: [
-                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "PawtrailJSON", "CSQLite3",
-                "PawtrailSQLite", "BenchSupport",
+                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile",
+                "PawtrailJSON", "CSQLite3", "PawtrailSQLite", "BenchSupport",
             ],
             path: "tools/projections-bench"),
 
@@ -68,7 +74,10 @@ let package = Package(
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(
             name: "ProjectionRuntimeTests",
-            dependencies: ["ProjectionRuntime", "Projections", "Events", "EventLog", "EventLogMemory"]),
+            dependencies: [
+                "ProjectionRuntime", "ProjectionRuntimeTestKit", "ProjectionStateFile", "Projections", "Events", "EventLog", "EventLogMemory",
+                "PawtrailJSON",
+            ]),
         .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "PawtrailJSON", "ProjectionRuntime", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
     ]
 )

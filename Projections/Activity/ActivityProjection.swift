@@ -11,11 +11,11 @@ public import Events
 /// An event about something whose creation was never folded has no owner and adds nothing. Guests (`guest-...`)
 /// have no history: their carts and favourites show up, once merged, in the account they merge into. Catalog,
 /// stock and till sales are the business's doings, not an account's, and are not read.
-public enum ActivityProjection: Projection {
+public enum ActivityProjection: KeyedProjection {
     public typealias State = ActivityState
 
     public static let name = "activity"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 2600  // alone it folds about as long as the other eight together
     public static let summary =
         "Each user's meaningful account activity in words, with noise filtered by written rules."
@@ -44,7 +44,7 @@ public enum ActivityProjection: Projection {
 }
 
 /// Every user's history, and the maps that attribute events naming only a booking, order or pet to its owner.
-public struct ActivityState: ProjectionState {
+public struct ActivityState: KeyedProjectionState {
     /// A pet: its owner, its name now, and the titles of its open health issues and active treatments (by id), so
     /// resolving or ending one can name it.
     public struct Pet: FieldCodable, Hashable {
@@ -171,41 +171,51 @@ public struct ActivityState: ProjectionState {
         }
     }
 
-    /// Each user's history, by user id.
-    public var users: [String: UserActivity] = [:]
+    /// Each user's history, by user id, every entry's versions kept.
+    public var users = ActivityUsers()
     /// Pets not removed, by id.
-    public var pets: [String: Pet] = [:]
+    public var pets = KeyedTable<Pet>(id: 3, history: .current)
     /// Bookings not completed or cancelled, by id.
-    public var bookings: [String: Booking] = [:]
+    public var bookings = KeyedTable<Booking>(id: 4, history: .current)
     /// Vet requests not closed, by id (name: the pet's).
-    public var vetRequests: [String: Owned] = [:]
+    public var vetRequests = KeyedTable<Owned>(id: 5, history: .current)
     /// Orders not delivered or cancelled, by id.
-    public var orders: [String: Owned] = [:]
+    public var orders = KeyedTable<Owned>(id: 6, history: .current)
     /// Conversations, by id.
-    public var conversations: [String: Conversation] = [:]
+    public var conversations = KeyedTable<Conversation>(id: 7, history: .current)
     /// Product names, by id, for cart and favourite entries.
-    public var products: [String: String] = [:]
+    public var products = KeyedTable<Label>(id: 8, history: .current)
 
     public init() {}
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
-        users = try r.keyed("users", UserActivity.self)
-        pets = try r.keyed("pets", Pet.self)
-        bookings = try r.keyed("bookings", Booking.self)
-        vetRequests = try r.keyed("vetRequests", Owned.self)
-        orders = try r.keyed("orders", Owned.self)
-        conversations = try r.keyed("conversations", Conversation.self)
-        products = try r.keyed("products", Label.self).mapValues(\.text)
+        users = ActivityUsers(try r.keyed("users", UserActivity.self))
+        pets = KeyedTable(id: 3, history: .current, rows: try r.keyed("pets", Pet.self))
+        bookings = KeyedTable(id: 4, history: .current, rows: try r.keyed("bookings", Booking.self))
+        vetRequests = KeyedTable(id: 5, history: .current, rows: try r.keyed("vetRequests", Owned.self))
+        orders = KeyedTable(id: 6, history: .current, rows: try r.keyed("orders", Owned.self))
+        conversations = KeyedTable(id: 7, history: .current, rows: try r.keyed("conversations", Conversation.self))
+        products = KeyedTable(id: 8, history: .current, rows: try r.keyed("products", Label.self))
     }
 
     public func write(to w: inout some FieldWriter) {
-        w.keyed("users", users)
-        w.keyed("pets", pets)
-        w.keyed("bookings", bookings)
-        w.keyed("vetRequests", vetRequests)
-        w.keyed("orders", orders)
-        w.keyed("conversations", conversations)
-        w.keyed("products", products.mapValues(Label.init))
+        w.keyed("users", users.all)
+        w.keyed("pets", pets.entries)
+        w.keyed("bookings", bookings.entries)
+        w.keyed("vetRequests", vetRequests.entries)
+        w.keyed("orders", orders.entries)
+        w.keyed("conversations", conversations.entries)
+        w.keyed("products", products.entries)
+    }
+
+    public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
+        visitor.visit(&users)
+        visitor.visit(&pets)
+        visitor.visit(&bookings)
+        visitor.visit(&vetRequests)
+        visitor.visit(&orders)
+        visitor.visit(&conversations)
+        visitor.visit(&products)
     }
 
     /// A user's history, `nil` when they have none.
@@ -460,7 +470,7 @@ extension ActivityState {
         case .bookingCancelled:
             let x = e.event as! BookingCancelled
             guard let b = bookings.removeValue(forKey: x.bookingId) else { return }
-            if users[b.owner]?.countedOnPetRemoval(pet: b.petId, at: t) == true { return }
+            if users[b.owner] != nil, users[b.owner, default: UserActivity()].countedOnPetRemoval(pet: b.petId, at: t) { return }
             var entry = bookingEntry(.bookingCancelled, b, x.bookingId, t, p, slot: b.slot, by: x.cancelledBy)
             entry.extra = x.reason ?? ""
             add(b.owner, entry)
@@ -501,7 +511,7 @@ extension ActivityState {
         // Carts and favourites.
         case .productListed:
             let x = e.event as! ProductListed
-            products[x.productId] = x.name
+            products[x.productId] = Label(x.name)
         case .cartAdded:
             let x = e.event as! CartItemAdded
             guard !Self.isGuest(x.ownerId) else { return }
@@ -509,31 +519,31 @@ extension ActivityState {
                 ActivityProjection.mergingCommands.contains(command)
             {
                 users[x.ownerId, default: UserActivity()].cart[x.productId, default: 0] += x.quantity
-                users[x.ownerId]!.guestMerged(.guestCartMerged, units: x.quantity, at: t, position: p, rules)
+                users[x.ownerId, default: UserActivity()].guestMerged(.guestCartMerged, units: x.quantity, at: t, position: p, rules)
                 return
             }
             users[x.ownerId, default: UserActivity()].cartLine(
-                product: x.productId, name: products[x.productId] ?? x.productId, adding: x.quantity, at: t,
+                product: x.productId, name: products[x.productId]?.text ?? x.productId, adding: x.quantity, at: t,
                 position: p, rules)
         case .cartQuantity:
             let x = e.event as! CartItemQuantityChanged
             guard !Self.isGuest(x.ownerId) else { return }
             users[x.ownerId, default: UserActivity()].cartLine(
-                product: x.productId, name: products[x.productId] ?? x.productId, units: x.quantity, at: t, position: p,
+                product: x.productId, name: products[x.productId]?.text ?? x.productId, units: x.quantity, at: t, position: p,
                 rules)
         case .cartRemoved:
             let x = e.event as! CartItemRemoved
             guard !Self.isGuest(x.ownerId) else { return }
             users[x.ownerId, default: UserActivity()].cartLine(
-                product: x.productId, name: products[x.productId] ?? x.productId, units: 0, at: t, position: p, rules)
+                product: x.productId, name: products[x.productId]?.text ?? x.productId, units: 0, at: t, position: p, rules)
         case .cartCleared:
             let x = e.event as! CartCleared
             guard !Self.isGuest(x.ownerId), users[x.ownerId] != nil else { return }
             let lines = Int64(users[x.ownerId]!.cart.count)
-            users[x.ownerId]!.cart = [:]
+            users[x.ownerId, default: UserActivity()].cart = [:]
             // A checkout's clearing is told by the order; a merge empties only a guest's cart.
             if x.reason == .cleared {
-                users[x.ownerId]!.append(ActivityEntry(.cartCleared, at: t, position: p, count: lines), rules)
+                users[x.ownerId, default: UserActivity()].append(ActivityEntry(.cartCleared, at: t, position: p, count: lines), rules)
             }
         case .favouriteAdded:
             let x = e.event as! FavouriteAdded
@@ -546,13 +556,13 @@ extension ActivityState {
                 return
             }
             users[x.ownerId, default: UserActivity()].favourite(
-                added: true, product: x.productId, name: products[x.productId] ?? x.productId, at: t, position: p, rules
+                added: true, product: x.productId, name: products[x.productId]?.text ?? x.productId, at: t, position: p, rules
             )
         case .favouriteRemoved:
             let x = e.event as! FavouriteRemoved
             guard !Self.isGuest(x.ownerId) else { return }
             users[x.ownerId, default: UserActivity()].favourite(
-                added: false, product: x.productId, name: products[x.productId] ?? x.productId, at: t, position: p,
+                added: false, product: x.productId, name: products[x.productId]?.text ?? x.productId, at: t, position: p,
                 rules)
 
         // Orders.

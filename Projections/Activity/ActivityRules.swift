@@ -125,25 +125,25 @@ public struct UserActivity: FieldCodable, Hashable {
     /// Units per product in the user's cart now, so a cart entry can hold the net change of a line.
     public var cart: [String: Int64]
     /// The entries, oldest first (the view shows them newest first).
-    public var entries: [ActivityEntry]
+    public var entries: EntryList
 
     /// Creates an empty history.
     public init(language: String = "", cart: [String: Int64] = [:], entries: [ActivityEntry] = []) {
         self.language = language
         self.cart = cart
-        self.entries = entries
+        self.entries = EntryList(entries)
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         language = try r.string("language")
         cart = try r.counts("cart")
-        entries = try r.records("entries", ActivityEntry.self)
+        entries = EntryList(try r.records("entries", ActivityEntry.self))
     }
 
     public func write(to w: inout some FieldWriter) {
         w.string("language", language)
         w.counts("cart", cart)
-        w.records("entries", entries)
+        w.records("entries", entries.elements)
     }
 }
 

@@ -12,7 +12,7 @@ public import Events
 /// that exists), a removal drops it, ``CartCleared`` (a clear, a checkout or a merge into an account) empties the
 /// cart but keeps it known. Line order is the order products were first added since they were last absent: each
 /// line keeps the log position of that add, and the view sorts by it.
-public enum CartProjection: Projection {
+public enum CartProjection: KeyedProjection {
     /// One cart line: units and the log position of the add that created it (its place in the cart).
     public struct Line: FieldCodable, Hashable {
         public var quantity: Int64
@@ -66,21 +66,27 @@ public enum CartProjection: Projection {
         }
     }
 
-    /// The products, once, and every cart by owner id.
-    public struct State: ProjectionState {
-        public var products: [String: CatalogProjection.Product] = [:]
-        public var carts: [String: Cart] = [:]
+    /// The products, once, and every cart by owner id, each table row by row with every version: a cart as of a
+    /// past moment shows the prices of that moment.
+    public struct State: KeyedProjectionState {
+        public var products = KeyedTable<CatalogProjection.Product>(id: 1, history: .exact)
+        public var carts = KeyedTable<Cart>(id: 2, history: .exact)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
-            products = try r.keyed("products", CatalogProjection.Product.self)
-            carts = try r.keyed("carts", Cart.self)
+            products = KeyedTable(id: 1, history: .exact, rows: try r.keyed("products", CatalogProjection.Product.self))
+            carts = KeyedTable(id: 2, history: .exact, rows: try r.keyed("carts", Cart.self))
         }
 
         public func write(to w: inout some FieldWriter) {
-            w.keyed("products", products)
-            w.keyed("carts", carts)
+            w.keyed("products", products.entries)
+            w.keyed("carts", carts.entries)
+        }
+
+        public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
+            visitor.visit(&products)
+            visitor.visit(&carts)
         }
     }
 

@@ -89,7 +89,7 @@ public enum CartView: ProjectionView {
                 ]))
         }
 
-        let recommended = state.products
+        let recommended = state.products.entries
             .filter { $0.value.listed && categories.contains($0.value.category) && cart.lines[$0.key] == nil }
             .map { (id: $0.key, product: $0.value, name: $0.value.name.lowercased()) }
             .sorted { ($1.product.unitsSold, $0.name, $0.id) < ($0.product.unitsSold, $1.name, $1.id) }

@@ -117,7 +117,7 @@ public enum CatalogProjection: Projection {
     ///
     /// - Returns: Whether the event was one of ``productEventTypes``.
     @discardableResult
-    public static func applyProductEvent(_ products: inout [String: Product], _ event: any DomainEvent) -> Bool {
+    public static func applyProductEvent(_ products: inout some RecordTable<Product>, _ event: any DomainEvent) -> Bool {
         switch ObjectIdentifier(type(of: event)) {
         case ProductListed.typeID:
             let x = event as! ProductListed

@@ -24,22 +24,6 @@ public protocol ProjectionView: Sendable {
     /// - Returns: A table for people and JSON for scripts.
     /// - Throws: ``ViewError``.
     static func render(_ state: Source.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput
-
-    /// The streams whose events alone decide this view's answer for these arguments; `nil` when the answer needs
-    /// the whole projection. Time travel then folds only those streams up to the moment (a few stream reads)
-    /// instead of the projection from its nearest snapshot.
-    ///
-    /// - Parameters:
-    ///   - arguments: The view's arguments.
-    ///   - live: Gives the projection's current state (which knows, say, a customer's orders). Call it only when
-    ///     the arguments alone do not name the streams: loading a large state costs more than the folding it saves.
-    /// - Returns: Stream ids, or `nil`.
-    /// - Throws: What loading the live state throws.
-    static func scope(_ arguments: ViewArguments, live: () async throws -> Source.State) async throws -> [String]?
-}
-
-extension ProjectionView {
-    public static func scope(_ arguments: ViewArguments, live: () async throws -> Source.State) async throws -> [String]? { nil }
 }
 
 /// An argument of a view, given as `--name value`.

@@ -8,7 +8,7 @@ public import Events
 /// guest's favourites here. The merge's own product list is not added to the account again: the account's
 /// `FavouriteAdded` events already say which ones it gained (the ones it held already, or past its limit, it did
 /// not).
-public enum FavouritesProjection: Projection {
+public enum FavouritesProjection: KeyedProjection {
     /// One favourite.
     public struct Favourite: FieldCodable, Hashable {
         /// The log position of the event that added it: the order the favourites are listed in.
@@ -85,22 +85,27 @@ public enum FavouritesProjection: Projection {
     }
 
     /// Every owner's favourites, and the products' names.
-    public struct State: ProjectionState {
-        /// Favourites by owner (user or guest id).
-        public var owners: [String: Favourites] = [:]
-        /// Products by id.
-        public var products: [String: Product] = [:]
+    public struct State: KeyedProjectionState {
+        /// Favourites by owner (user or guest id), every version kept.
+        public var owners = KeyedTable<Favourites>(id: 1, history: .exact)
+        /// Products by id, every version kept.
+        public var products = KeyedTable<Product>(id: 2, history: .exact)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
-            owners = try r.keyed("owners", Favourites.self)
-            products = try r.keyed("products", Product.self)
+            owners = KeyedTable(id: 1, history: .exact, rows: try r.keyed("owners", Favourites.self))
+            products = KeyedTable(id: 2, history: .exact, rows: try r.keyed("products", Product.self))
         }
 
         public func write(to w: inout some FieldWriter) {
-            w.keyed("owners", owners)
-            w.keyed("products", products)
+            w.keyed("owners", owners.entries)
+            w.keyed("products", products.entries)
+        }
+
+        public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
+            visitor.visit(&owners)
+            visitor.visit(&products)
         }
     }
 

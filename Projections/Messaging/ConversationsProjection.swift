@@ -15,7 +15,7 @@ public import Events
 /// So the fold keeps, per conversation, only the messages the other side has not read yet (a read one leaves),
 /// plus the last message for the preview. Who is staff comes from the role events, so a view of a past moment
 /// lists the conversations a user took part in then.
-public enum ConversationsProjection: Projection {
+public enum ConversationsProjection: KeyedProjection {
     /// A message the other side has not read.
     public struct Unread: FieldCodable, Hashable {
         /// Sent by the owner (else by staff).
@@ -127,22 +127,49 @@ public enum ConversationsProjection: Projection {
     }
 
     /// Every conversation, and who is on the shop's side.
-    public struct State: ProjectionState {
-        /// Conversations by id.
-        public var conversations: [String: Conversation] = [:]
-        /// Staff and admins by user id.
-        public var roles: [String: Roles] = [:]
+    /// A customer's conversation ids, in the order they were started.
+    public struct IDs: FieldCodable, Hashable {
+        public var ids: [String]
+
+        public init(_ ids: [String] = []) {
+            self.ids = ids
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            ids = try r.strings("ids")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.strings("ids", ids)
+        }
+    }
+
+    public struct State: KeyedProjectionState {
+        /// Conversations by id, every version kept.
+        public var conversations = KeyedTable<Conversation>(id: 1, history: .exact)
+        /// Staff and admins by user id, every version kept.
+        public var roles = KeyedTable<Roles>(id: 2, history: .exact)
+        /// Each customer's conversations, so that a customer's view reads those alone.
+        public var byOwner = KeyedTable<IDs>(id: 3, history: .exact)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
-            conversations = try r.keyed("conversations", Conversation.self)
-            roles = try r.keyed("roles", Roles.self)
+            conversations = KeyedTable(id: 1, history: .exact, rows: try r.keyed("conversations", Conversation.self))
+            roles = KeyedTable(id: 2, history: .exact, rows: try r.keyed("roles", Roles.self))
+            byOwner = KeyedTable(id: 3, history: .exact, rows: try r.keyed("byOwner", IDs.self))
         }
 
         public func write(to w: inout some FieldWriter) {
-            w.keyed("conversations", conversations)
-            w.keyed("roles", roles)
+            w.keyed("conversations", conversations.entries)
+            w.keyed("roles", roles.entries)
+            w.keyed("byOwner", byOwner.entries)
+        }
+
+        public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
+            visitor.visit(&conversations)
+            visitor.visit(&roles)
+            visitor.visit(&byOwner)
         }
 
         /// Whether a user is on the shop's side (staff or admin).
@@ -152,7 +179,7 @@ public enum ConversationsProjection: Projection {
     }
 
     public static let name = "conversations"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 185
     public static let summary = "Conversations per participant: subject, last message, and unread counts for the owner and for staff."
     // Delivery receipts change no count: they are not read.
@@ -183,6 +210,7 @@ public enum ConversationsProjection: Projection {
             let x = e.event as! ConversationStarted
             state.conversations[x.conversationId] = Conversation(
                 subject: x.subject, subjectId: x.subjectId, ownerId: x.ownerId, startedBy: x.startedBy, startedAt: e.occurredAt)
+            state.byOwner[x.ownerId, default: IDs()].ids.append(x.conversationId)
         case AdminBootstrapped.typeID:
             let x = e.event as! AdminBootstrapped
             state.roles[x.userId, default: Roles()].admin = true
@@ -205,10 +233,11 @@ public enum ConversationsProjection: Projection {
     }
 
     /// Changes a conversation in place, or fails when the log never started it (the domain starts one before any
-    /// message or receipt). `values[index]` changes the stored value where it lies; the `[key]` accessor would move
-    /// it out and back.
+    /// message or receipt).
     private static func conversation(_ state: inout State, _ id: String, _ body: (inout Conversation) -> Void) throws(ProjectionError) {
-        guard let i = state.conversations.index(forKey: id) else { throw ProjectionError("no conversation '\(id)' was started") }
-        body(&state.conversations.values[i])
+        try state.conversations.modify(id) { (c: inout Conversation?) throws(ProjectionError) in
+            guard c != nil else { throw ProjectionError("no conversation '\(id)' was started") }
+            body(&c!)
+        }
     }
 }

@@ -21,9 +21,15 @@ public enum ConversationsView: ProjectionView {
     public static func render(_ state: ConversationsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let user = try arguments.required("user")
         let staff = state.isStaff(user)
-        let entries = state.conversations.compactMap { entry -> (id: String, c: ConversationsProjection.Conversation, owner: Bool)? in
-            if entry.value.ownerId == user { return (entry.key, entry.value, true) }
-            return staff ? (entry.key, entry.value, false) : nil
+        // A customer's own conversations are listed by their id; staff see every conversation (the shop's inbox).
+        let own = Set(state.byOwner[user]?.ids ?? [])
+        let candidates: [(String, ConversationsProjection.Conversation)] =
+            staff
+            ? state.conversations.entries.map { ($0.key, $0.value) }
+            : own.compactMap { id in state.conversations[id].map { (id, $0) } }
+        let entries = candidates.compactMap { entry -> (id: String, c: ConversationsProjection.Conversation, owner: Bool)? in
+            if entry.1.ownerId == user { return (entry.0, entry.1, true) }
+            return staff ? (entry.0, entry.1, false) : nil
         }.sorted { ($0.c.lastActivity, $1.id) > ($1.c.lastActivity, $0.id) }
 
         var rows: [[String]] = []

@@ -4,7 +4,7 @@ public import Events
 /// Every order as its customer and staff read it: the lines as they were bought (the `OrderPlaced` snapshots),
 /// the totals, the delivery details, where the order is now, and its timeline of status changes; and each
 /// customer's orders, so `orders --customer` needs no scan.
-public enum OrdersProjection: Projection {
+public enum OrdersProjection: KeyedProjection {
     /// Where an order is: placed -> confirmed -> shipped -> delivered, or cancelled before delivery.
     public enum Status: String, FieldChoice {
         case placed, confirmed, shipped, delivered, cancelled
@@ -133,21 +133,27 @@ public enum OrdersProjection: Projection {
         }
     }
 
-    /// Every order by id, and each customer's order ids.
-    public struct State: ProjectionState {
-        public var orders: [String: Order] = [:]
-        public var byCustomer: [String: OrderIDs] = [:]
+    /// Every order by id, and each customer's order ids, row by row with every version: an order, or a customer's
+    /// orders, as of any moment is read from its own rows.
+    public struct State: KeyedProjectionState {
+        public var orders = KeyedTable<Order>(id: 1, history: .exact)
+        public var byCustomer = KeyedTable<OrderIDs>(id: 2, history: .exact)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
-            orders = try r.keyed("orders", Order.self)
-            byCustomer = try r.keyed("byCustomer", OrderIDs.self)
+            orders = KeyedTable(id: 1, history: .exact, rows: try r.keyed("orders", Order.self))
+            byCustomer = KeyedTable(id: 2, history: .exact, rows: try r.keyed("byCustomer", OrderIDs.self))
         }
 
         public func write(to w: inout some FieldWriter) {
-            w.keyed("orders", orders)
-            w.keyed("byCustomer", byCustomer)
+            w.keyed("orders", orders.entries)
+            w.keyed("byCustomer", byCustomer.entries)
+        }
+
+        public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
+            visitor.visit(&orders)
+            visitor.visit(&byCustomer)
         }
     }
 
@@ -193,13 +199,13 @@ public enum OrdersProjection: Projection {
         }
     }
 
-    /// Records a status change in place (one hash lookup). Transitions are not re-checked: the domain decided them,
-    /// and the read model shows what the log says.
+    /// Records a status change in place (one lookup). Transitions are not re-checked: the domain decided them, and
+    /// the read model shows what the log says.
     private static func advance(_ state: inout State, _ orderId: String, _ step: Step) throws(ProjectionError) {
-        guard let i = state.orders.index(forKey: orderId) else {
-            throw ProjectionError("order '\(orderId)' became \(step.status.rawValue) but was never placed")
+        try state.orders.modify(orderId) { (order: inout Order?) throws(ProjectionError) in
+            guard order != nil else { throw ProjectionError("order '\(orderId)' became \(step.status.rawValue) but was never placed") }
+            order!.status = step.status
+            order!.timeline.append(step)
         }
-        state.orders.values[i].status = step.status
-        state.orders.values[i].timeline.append(step)
     }
 }

@@ -108,18 +108,3 @@ public enum OrderDetailView: ProjectionView {
         "\(s.at.iso8601Compact)  \(s.status.rawValue) by \(s.actor)" + (s.reason.map { ": \($0)" } ?? "")
     }
 }
-
-extension CustomerOrdersView {
-    /// A customer's orders are told by their own streams alone; which they are, the live state knows.
-    public static func scope(_ arguments: ViewArguments, live: () async throws -> OrdersProjection.State) async throws -> [String]? {
-        guard let customer = arguments.value("customer") else { return nil }
-        return (try await live().byCustomer[customer]?.ids ?? []).map { "order-" + $0 }
-    }
-}
-
-extension OrderDetailView {
-    /// One order is told by its own stream alone, named by its id: the live state is not needed.
-    public static func scope(_ arguments: ViewArguments, live: () async throws -> OrdersProjection.State) async throws -> [String]? {
-        arguments.value("id").map { ["order-" + $0] }
-    }
-}

@@ -8,7 +8,7 @@ public import Events
 /// everything that depends on "now" (what is due soon, which reminders are still to come, which treatments still
 /// run) is decided by the views, against `--now` or the business time of the last event folded, which the state
 /// keeps, so a view of a past moment means what it meant then.
-public enum PetsProjection: Projection {
+public enum PetsProjection: KeyedProjection {
     /// The latest dose of one vaccine.
     public struct Vaccination: FieldCodable, Hashable {
         /// When the latest dose (by the date given) was given.
@@ -400,37 +400,86 @@ public enum PetsProjection: Projection {
         }
     }
 
-    /// Every pet, booking and vet request. Bookings and vet requests are kept beside the pets, not inside them:
-    /// their later events name only their own id, so each is then one lookup.
-    public struct State: ProjectionState {
-        /// Pets by pet id.
-        public var pets: [String: Pet] = [:]
-        /// Bookings by booking id.
-        public var bookings: [String: Booking] = [:]
-        /// Vet requests by request id.
-        public var vetRequests: [String: VetRequest] = [:]
-        /// The business time of the last event folded: the views' default "now".
-        public var lastEventAt: Timestamp?
+    /// The business time of the last event folded, as a record.
+    public struct Clock: FieldCodable, Hashable {
+        public var lastEventAt: Timestamp
 
-        public init() {}
+        public init(_ lastEventAt: Timestamp) {
+            self.lastEventAt = lastEventAt
+        }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
-            pets = try r.keyed("pets", Pet.self)
-            bookings = try r.keyed("bookings", Booking.self)
-            vetRequests = try r.keyed("vetRequests", VetRequest.self)
-            lastEventAt = try r.optionalTimestamp("lastEventAt")
+            lastEventAt = try r.timestamp("lastEventAt")
         }
 
         public func write(to w: inout some FieldWriter) {
-            w.keyed("pets", pets)
-            w.keyed("bookings", bookings)
-            w.keyed("vetRequests", vetRequests)
-            w.optionalTimestamp("lastEventAt", lastEventAt)
+            w.timestamp("lastEventAt", lastEventAt)
+        }
+    }
+
+    /// An owner's pet ids, in the order added.
+    public struct IDs: FieldCodable, Hashable {
+        public var ids: [String]
+
+        public init(_ ids: [String] = []) {
+            self.ids = ids
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            ids = try r.strings("ids")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.strings("ids", ids)
+        }
+    }
+
+    /// Every pet, booking and vet request, row by row with every version. Bookings and vet requests are kept beside
+    /// the pets, not inside them: their later events name only their own id, so each is then one lookup.
+    public struct State: KeyedProjectionState {
+        /// Pets by pet id.
+        public var pets = KeyedTable<Pet>(id: 1, history: .exact)
+        /// Bookings by booking id.
+        public var bookings = KeyedTable<Booking>(id: 2, history: .exact)
+        /// Vet requests by request id.
+        public var vetRequests = KeyedTable<VetRequest>(id: 3, history: .exact)
+        /// Each owner's pets, so that an owner's view reads those alone.
+        public var byOwner = KeyedTable<IDs>(id: 4, history: .exact)
+        /// The business time of the last event folded (one row, key ""): the views' default "now".
+        public var clock = KeyedTable<Clock>(id: 5, history: .exact)
+
+        public init() {}
+
+        /// The business time of the last event folded.
+        public var lastEventAt: Timestamp? { clock[""]?.lastEventAt }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            pets = KeyedTable(id: 1, history: .exact, rows: try r.keyed("pets", Pet.self))
+            bookings = KeyedTable(id: 2, history: .exact, rows: try r.keyed("bookings", Booking.self))
+            vetRequests = KeyedTable(id: 3, history: .exact, rows: try r.keyed("vetRequests", VetRequest.self))
+            byOwner = KeyedTable(id: 4, history: .exact, rows: try r.keyed("byOwner", IDs.self))
+            clock = KeyedTable(id: 5, history: .exact, rows: try r.keyed("clock", Clock.self))
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.keyed("pets", pets.entries)
+            w.keyed("bookings", bookings.entries)
+            w.keyed("vetRequests", vetRequests.entries)
+            w.keyed("byOwner", byOwner.entries)
+            w.keyed("clock", clock.entries)
+        }
+
+        public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
+            visitor.visit(&pets)
+            visitor.visit(&bookings)
+            visitor.visit(&vetRequests)
+            visitor.visit(&byOwner)
+            visitor.visit(&clock)
         }
     }
 
     public static let name = "pets"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 500
     public static let summary =
         "Pets: profile, health (vaccinations, open issues, treatments, vet), food plan, weight log, bookings with reminders, vet requests."
@@ -443,7 +492,7 @@ public enum PetsProjection: Projection {
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         let at = e.occurredAt
-        state.lastEventAt = at
+        state.clock[""] = Clock(at)
         // The domain guarantees that a pet exists before anything about it, and a booking or vet request before
         // its later events; an event that breaks this is a log the domain cannot write, so the fold stops on it
         // rather than dropping it.
@@ -488,6 +537,7 @@ public enum PetsProjection: Projection {
             state.pets[x.petId] = Pet(
                 ownerId: x.ownerId, name: x.name, species: x.species, breed: x.breed, birthDate: x.birthDate,
                 ageMonths: x.ageMonths, ageGivenAt: x.ageMonths == nil ? nil : at, weightGrams: x.weightGrams, addedAt: at)
+            state.byOwner[x.ownerId, default: IDs()].ids.append(x.petId)
         case PetEdited.typeID:
             let x = e.event as! PetEdited
             try pet(&state, x.petId) {
@@ -570,26 +620,27 @@ public enum PetsProjection: Projection {
         }
     }
 
-    // Changes go through `values[index]`, which mutates the stored value where it lies; a dictionary's
-    // `[key]` accessor would move the (large) value out and back on every change.
-
     /// Changes a pet in place, or fails when the log never added it.
     private static func pet(_ state: inout State, _ petId: String, _ body: (inout Pet) -> Void) throws(ProjectionError) {
-        guard let i = state.pets.index(forKey: petId) else { throw ProjectionError("no pet '\(petId)' was added") }
-        body(&state.pets.values[i])
+        try state.pets.modify(petId) { (p: inout Pet?) throws(ProjectionError) in
+            guard p != nil else { throw ProjectionError("no pet '\(petId)' was added") }
+            body(&p!)
+        }
     }
 
     /// Changes a booking in place, or fails when the log never requested it.
     private static func booking(_ state: inout State, _ bookingId: String, _ body: (inout Booking) -> Void) throws(ProjectionError) {
-        guard let i = state.bookings.index(forKey: bookingId) else { throw ProjectionError("no booking '\(bookingId)' was requested") }
-        body(&state.bookings.values[i])
+        try state.bookings.modify(bookingId) { (b: inout Booking?) throws(ProjectionError) in
+            guard b != nil else { throw ProjectionError("no booking '\(bookingId)' was requested") }
+            body(&b!)
+        }
     }
 
     /// Changes a vet request in place, or fails when the log never submitted it.
     private static func vetRequest(_ state: inout State, _ requestId: String, _ body: (inout VetRequest) -> Void) throws(ProjectionError) {
-        guard let i = state.vetRequests.index(forKey: requestId) else {
-            throw ProjectionError("no vet request '\(requestId)' was submitted")
+        try state.vetRequests.modify(requestId) { (v: inout VetRequest?) throws(ProjectionError) in
+            guard v != nil else { throw ProjectionError("no vet request '\(requestId)' was submitted") }
+            body(&v!)
         }
-        body(&state.vetRequests.values[i])
     }
 }

@@ -230,8 +230,8 @@ public enum OwnerPetsView: ProjectionView {
 
     public static func render(_ state: PetsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let owner = try arguments.required("owner")
-        // A scan, not an index: a view runs once per request, and an owner index would cost every rebuild.
-        let pets = state.pets.filter { $0.value.ownerId == owner }.sorted { ($0.value.name, $0.key) < ($1.value.name, $1.key) }
+        let pets = (state.byOwner[owner]?.ids ?? []).compactMap { id in state.pets[id].map { (key: id, value: $0) } }
+            .sorted { ($0.value.name, $0.key) < ($1.value.name, $1.key) }
         let removed = pets.count { $0.value.removed }
         return ViewOutput(
             title: "Pets of \(owner)",

@@ -16,7 +16,7 @@ public struct ConformanceFailure: Error, CustomStringConvertible {
 ///   - condition: What the implementation must satisfy.
 ///   - message: What it means when it does not.
 /// - Throws: ``ConformanceFailure``.
-func require(
+public func require(
     _ condition: @autoclosure () throws -> Bool, _ message: @autoclosure () -> String, file: String = #fileID, line: Int = #line
 ) throws {
     guard try condition() else { throw ConformanceFailure(message: message(), file: file, line: line) }

@@ -71,6 +71,8 @@ struct FoldPass {
                             projection: folder.name, position: recorded.position, stream: recorded.stream.rawValue,
                             type: recorded.type, message: error.message)
                     }
+                    // A stored row that could not be read was read as missing: nothing folded from it may go on.
+                    if let failure = folder.readFailure { throw failure }
                     folder.applied += 1
                 }
             }
@@ -82,7 +84,10 @@ struct FoldPass {
                 last = end
                 from = end + 1
             }
-            for folder in folders { folder.position = last }
+            for folder in folders {
+                folder.position = last
+                folder.pageFolded(at: last)
+            }
             try afterPage(last, read)
             if batch.next == nil { break }
         }

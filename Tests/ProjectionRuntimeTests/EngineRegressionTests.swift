@@ -2,7 +2,7 @@ import EventLog
 import EventLogMemory
 import Events
 import Foundation
-import ProjectionRuntime
+@testable import ProjectionRuntime
 import Projections
 import Testing
 
@@ -19,8 +19,13 @@ struct EngineRegressionTests {
             try await w.append("inventory-litter", StockReserved(productId: "litter", orderId: "x-\(n)", quantity: 1))
             _ = try await engine.load(InventoryProjection.self)
         }
-        let snaps = try w.checkpoints.snapshotPositions("inventory", version: 1)
-        #expect(snaps.count >= 4, "snapshots after 50 single-event catch-ups with interval 10: \(snaps)")
+        // Kept versions of the whole state are its snapshots: one at least every 10 positions or so.
+        let stored = try #require(try w.states.open("inventory", version: 1))
+        var kept: Set<UInt64> = []
+        for n in stride(from: UInt64(0), through: 56, by: 1) {
+            if let v = try stored.version(of: wholeStateKey, asOf: n), v.keep { kept.insert(v.position) }
+        }
+        #expect(kept.count >= 4, "snapshots after 50 single-event catch-ups with interval 10: \(kept.sorted())")
     }
 
     /// A checkpoint of positions the log does not have (a restored or replaced log) is rebuilt, not served.
@@ -30,7 +35,7 @@ struct EngineRegressionTests {
         _ = try await w.engine().load(InventoryProjection.self)
         // Same checkpoints, a shorter log (e.g. restored from an older backup beside the projections directory).
         let other = InMemoryEventStore()
-        let engine = ProjectionEngine(store: other, checkpoints: w.checkpoints)
+        let engine = ProjectionEngine(store: other, states: w.states)
         func append(_ s: String, _ e: any DomainEvent) async throws {
             _ = try await other.append(AppendRequest(stream: StreamID(unchecked: s), events: [ProposedEvent(type: e.eventType, data: DomainEventCodec.encode(e))]))
         }
@@ -60,9 +65,7 @@ struct EngineRegressionTests {
         try await w.shop(orders: 1)
         _ = try await w.engine().load(CountV2.self)
         _ = try await w.engine().rebuild([CountV1.self])
-        let versions = try w.checkpoints.versions(of: "count")
+        let versions = try w.states.versions(of: "count")
         #expect(versions.contains(2), "versions: \(versions)")
     }
-
-    /// The pet view's default "now" is the last pets event of the whole log; the scoped fold sees only the pet's own.
 }

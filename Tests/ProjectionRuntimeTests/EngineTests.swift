@@ -2,11 +2,13 @@ import EventLog
 import EventLogMemory
 import Events
 import Foundation
-import ProjectionRuntime
+import PawtrailJSON
+@testable import ProjectionRuntime
+import ProjectionStateFile
 import Projections
 import Testing
 
-/// A fresh directory for one test's checkpoints.
+/// A fresh directory for one test's stored states.
 final class Scratch {
     let path: String
 
@@ -22,14 +24,14 @@ final class Scratch {
 struct World {
     let store = InMemoryEventStore()
     let scratch: Scratch
-    var checkpoints: FileCheckpointStore { FileCheckpointStore(storePath: scratch.path) }
+    var states: FileProjectionStateStore { FileProjectionStateStore(storePath: scratch.path) }
 
     init() throws {
         scratch = try Scratch()
     }
 
     func engine(snapshotInterval: UInt64 = 50_000) -> ProjectionEngine {
-        ProjectionEngine(store: store, checkpoints: checkpoints, snapshotInterval: snapshotInterval)
+        ProjectionEngine(store: store, states: states, snapshotInterval: snapshotInterval)
     }
 
     func append(_ stream: String, _ events: any DomainEvent...) async throws {
@@ -85,7 +87,7 @@ struct EngineTests {
         try await w.shop(orders: 40)
         let engine = w.engine(snapshotInterval: 7)
         _ = try await engine.rebuild([InventoryProjection.self])
-        #expect(try w.checkpoints.snapshotPositions("inventory", version: 1).count >= 1)
+        #expect(try #require(try w.states.open("inventory", version: 1)).newestKept(wholeStateKey) != nil, "a snapshot was kept")
         let all = try await w.store.readAll()
         for n in [0, 1, 2, 6, 7, 8, 13, 14, 20, 41, 100] as [UInt64] {
             let expected = try InventoryProjection.folded(
@@ -104,14 +106,15 @@ struct EngineTests {
         let clean = try await engine.audit(InventoryProjection.self)
         #expect(clean.differences.isEmpty && clean.keysCompared == 6)
         // Plant a wrong number in the stored state, as a bug in an older build might have.
-        var checkpoint = try #require(try w.checkpoints.load("inventory", version: 1))
+        let checkpoint = try #require(try w.states.open("inventory", version: 1)).checkpoint
         var state = InventoryProjection.State()
         state.products["litter"] = InventoryProjection.Row(name: "Litter", category: "cat", onHand: 1_000, reserved: 7)
         state.products["ghost"] = InventoryProjection.Row(name: "Ghost")
-        var writer = BinaryFieldWriter()
-        state.write(to: &writer)
-        checkpoint.state = writer.bytes
-        try w.checkpoints.save(checkpoint)
+        let lock = try #require(try w.states.tryLock("inventory"))
+        let writer = try w.states.writer("inventory", version: 1, replacing: false)
+        try writer.add([RowVersion(key: wholeStateKey, position: try #require(checkpoint.position), value: state.encoded(), keep: false)])
+        try writer.finish(checkpoint)
+        lock.unlock()
         let audit = try await engine.audit(InventoryProjection.self)
         #expect(audit.differences.map(\.key) == [
             "products[ghost].category", "products[ghost].listed", "products[ghost].name", "products[ghost].onHand",
@@ -126,25 +129,25 @@ struct EngineTests {
         await #expect(throws: ProjectionFailure(projection: "picky", position: 3, stream: "inventory-litter", type: "StockReserved", message: "order o-1 is odd")) {
             try await w.engine().load(Picky.self)
         }
-        #expect(try w.checkpoints.load("picky", version: 1) == nil, "nothing half-built is stored")
+        #expect(try w.states.open("picky", version: 1) == nil, "nothing half-built is stored")
     }
 
     @Test func aSchemaBumpRebuildsAndTheOldStateServesUntilTheNewOneIsReady() async throws {
         let w = try World()
         try await w.shop(orders: 2)
         _ = try await w.engine().load(CountV1.self)
-        #expect(try w.checkpoints.versions(of: "count") == [1])
+        #expect(try w.states.versions(of: "count") == [1])
         // Another process holds the lock (rebuilding): a v2 read folds in memory and leaves v1 in place.
-        let held = try #require(try w.checkpoints.tryLock("count"))
+        let held = try #require(try w.states.tryLock("count"))
         let meanwhile = try await w.engine().load(CountV2.self)
         #expect(meanwhile.state.events == 8, "v2 counts twice")
-        #expect(try w.checkpoints.versions(of: "count") == [1])
+        #expect(try w.states.versions(of: "count") == [1])
         #expect(try await w.engine().load(CountV1.self, catchUp: false).state.events == 4)
         held.unlock()
         // Now v2 is built, stored, and v1 goes.
         let rebuilt = try await w.engine().load(CountV2.self)
         #expect(rebuilt.rebuilt && rebuilt.state.events == 8)
-        #expect(try w.checkpoints.versions(of: "count") == [2])
+        #expect(try w.states.versions(of: "count") == [2])
     }
 
     @Test func statusReportsPositionLagAndStaleVersions() async throws {
@@ -222,57 +225,63 @@ struct ScopedTimeTravelTests {
             recipientPhone: "+880 1711 100037", payment: .cash)
     }
 
-    @Test func anEntitysViewFromItsStreamsEqualsTheViewFromTheWholeProjection() async throws {
+    @Test func anEntitysViewAsOfEachPositionEqualsTheViewOfTheFoldUpToIt() async throws {
         let w = try World()
         try await w.shop(orders: 3)
         try await w.append("order-o-1", Self.placed("o-1", "u-ann"))
         try await w.append("order-o-2", Self.placed("o-2", "u-ann"))
         try await w.append("order-o-1", OrderConfirmed(orderId: "o-1", confirmedBy: "u-sam"))
+        let engine = w.engine(snapshotInterval: 3)
+        // Stored in two commits: a rebuild, then a catch-up.
+        _ = try await engine.load(OrdersProjection.self)
         try await w.shop(orders: 2)
         try await w.append("order-o-1", OrderShipped(orderId: "o-1", shippedBy: "u-sam"))
         try await w.append("order-o-2", OrderCancelled(orderId: "o-2", cancelledBy: "u-ann", reason: "twice"))
-        let engine = w.engine(snapshotInterval: 3)
-        let live = try await engine.load(OrdersProjection.self).state
+        let all = try await w.store.readAll()
         let last = try #require(try await w.store.lastPosition())
         for n in 0...last {
-            let whole = try await engine.state(OrdersProjection.self, atPosition: n)
+            let past = try await engine.state(OrdersProjection.self, atPosition: n)
+            let folded = try OrdersProjection.folded(try all.prefix { $0.position <= n }.map(projected))
             for args in [["customer": "u-ann"], ["customer": "u-bob"]] {
-                let streams = try #require(try await CustomerOrdersView.scope(ViewArguments(args), live: { live })).map { StreamID(unchecked: $0) }
-                let scoped = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
-                #expect(try CustomerOrdersView.render(scoped, ViewArguments(args)).json == CustomerOrdersView.render(whole, ViewArguments(args)).json, "position \(n)")
+                let a = Result { try CustomerOrdersView.render(past, ViewArguments(args)).json }
+                let b = Result { try CustomerOrdersView.render(folded, ViewArguments(args)).json }
+                #expect(String(describing: a) == String(describing: b), "\(args) at position \(n)")
             }
             for id in ["o-1", "o-2"] {
                 let args = ViewArguments(["id": id])
-                let streams = try #require(try await OrderDetailView.scope(args, live: { Issue.record("the order's id names its stream"); return live })).map { StreamID(unchecked: $0) }
-                let scoped = try await engine.state(OrdersProjection.self, streams: streams, atPosition: n)
-                let a = Result { try OrderDetailView.render(scoped, args).json }
-                let b = Result { try OrderDetailView.render(whole, args).json }
+                let a = Result { try OrderDetailView.render(past, args).json }
+                let b = Result { try OrderDetailView.render(folded, args).json }
                 #expect(String(describing: a) == String(describing: b), "order \(id) at position \(n)")
             }
         }
     }
 }
 
+/// A recorded event as projections see it.
+func projected(_ e: RecordedEvent) throws -> ProjectedEvent {
+    ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: try EventCatalog.domain.decode(type: e.type, data: e.data)!)
+}
+
 @Suite("Snapshots are derived data")
 struct SnapshotDamageTests {
-    @Test func aDamagedOrMissingSnapshotIsPassedOver() async throws {
+    @Test func aDamagedRunIsPassedOverByTimeTravelOfAWholeStateAndRebuiltByALoad() async throws {
         let w = try World()
         let engine = w.engine(snapshotInterval: 5)
-        // Snapshots are taken at the end of a page read; catching up after each round of appends takes one each.
         for _ in 0..<4 {
             try await w.shop(orders: 10)
             _ = try await engine.load(InventoryProjection.self)
         }
-        let positions = try w.checkpoints.snapshotPositions("inventory", version: 1)
-        #expect(positions.count >= 3)
-        let expected = try await engine.state(InventoryProjection.self, atPosition: positions[2] + 1)
-        // Damage the nearest snapshot and delete the one before it.
-        let dir = w.scratch.path + "/projections/inventory/v1.snapshots/"
-        let name = { (p: UInt64) in String(repeating: "0", count: 20 - String(p).count) + String(p) + ".snap" }
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir + name(positions[2])))
-        bytes[0] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: dir + name(positions[2])))
-        try FileManager.default.removeItem(atPath: dir + name(positions[1]))
-        #expect(try await engine.state(InventoryProjection.self, atPosition: positions[2] + 1) == expected)
+        let expected = try await engine.state(InventoryProjection.self, atPosition: 25)
+        let live = try await engine.load(InventoryProjection.self).state
+        // Damage every run's blocks (the bytes after the header).
+        let dir = w.scratch.path + "/projections/inventory/v1/"
+        for run in try FileManager.default.contentsOfDirectory(atPath: dir) where run.hasSuffix(".run") {
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: dir + run))
+            bytes[20] ^= 0xFF
+            try bytes.write(to: URL(fileURLWithPath: dir + run))
+        }
+        #expect(try await engine.state(InventoryProjection.self, atPosition: 25) == expected, "time travel folds from the start")
+        let reloaded = try await engine.load(InventoryProjection.self)
+        #expect(reloaded.state == live)
     }
 }

@@ -1,7 +1,9 @@
 import EventLog
 import Events
+import EventLogMemory
 import Foundation
 @testable import ProjectionRuntime
+import ProjectionStateFile
 import Projections
 import Testing
 
@@ -10,65 +12,49 @@ import Testing
 @Suite("Rebuilding on several threads")
 struct ParallelRebuildTests {
     /// A small business touching every projection: accounts, carts, favourites, stock and orders.
-    static func business(_ w: World) async throws {
+    static func business(_ w: World, prefix: String = "") async throws {
         try await w.shop(orders: 25)
         for n in 0..<12 {
             let user = "u-\(n % 4)"
-            if n < 4 { try await w.append("account-\(user)", AccountSignedUp(userId: user, name: "User \(n)", email: "\(user)@x.test", language: .enUS)) }
+            let order = "\(prefix)o-\(n)"
+            if n < 4 && prefix.isEmpty { try await w.append("account-\(user)", AccountSignedUp(userId: user, name: "User \(n)", email: "\(user)@x.test", language: .enUS)) }
             try await w.append("session-\(user)", LoggedIn(userId: user, sessionId: "s-\(n)"))
             try await w.append("cart-\(user)", CartItemAdded(ownerId: user, productId: "litter", quantity: Int64(n % 3 + 1)))
-            try await w.append("favourites-\(user)", FavouriteAdded(ownerId: user, productId: "litter"))
+            if n % 3 == 0 { try await w.append("cart-\(user)", CartItemRemoved(ownerId: user, productId: "litter")) }
+            try await w.append("favourites-\(user)", n % 5 == 4 ? FavouriteRemoved(ownerId: user, productId: "litter") : FavouriteAdded(ownerId: user, productId: "litter"))
             if n % 2 == 0 {
-                try await w.append("order-o-\(n)", ScopedTimeTravelTests.placed("o-\(n)", user))
-                try await w.append("order-o-\(n)", OrderConfirmed(orderId: "o-\(n)", confirmedBy: "u-sam"))
+                try await w.append("order-\(order)", ScopedTimeTravelTests.placed(order, user))
+                try await w.append("order-\(order)", OrderConfirmed(orderId: order, confirmedBy: "u-sam"))
+                if n % 4 == 0 { try await w.append("order-\(order)", OrderCancelled(orderId: order, cancelledBy: user, reason: nil)) }
             }
         }
     }
 
-    @Test func theStoredStatesDoNotDependOnTheThreadsAndEverySnapshotIsTheFoldToItsPosition() async throws {
+    @Test func theStoredStatesDoNotDependOnTheThreadsAndEveryPastStateIsTheFoldToItsPosition() async throws {
         let w = try World()
         try await Self.business(w)
         let all = try await w.store.readAll()
         var stored: [[String: [UInt8]]] = []
         for threads in [1, 2, 3, 9] {
-            let checkpoints = FileCheckpointStore(storePath: w.scratch.path + "/t\(threads)")
-            var engine = ProjectionEngine(store: w.store, checkpoints: checkpoints, snapshotInterval: 10)
+            var engine = ProjectionEngine(store: w.store, states: FileProjectionStateStore(storePath: w.scratch.path + "/t\(threads)"), snapshotInterval: 10)
             engine.foldThreads = threads
             let result = try await engine.rebuild(ProjectionCatalog.projections)
             let last = try await w.store.lastPosition()
             #expect(result.lastPosition == last && result.eventsRead == Int(last!) + 1)
             var states: [String: [UInt8]] = [:]
             for p in ProjectionCatalog.projections {
-                let c = try #require(try checkpoints.load(p.name, version: p.schemaVersion), "\(p.name) with \(threads) threads")
-                #expect(c.position == last)
-                states[p.name] = c.state
-                // Where snapshots fall depends on each thread's pages; what each holds must not.
-                let snapshots = try checkpoints.snapshotPositions(p.name, version: p.schemaVersion)
-                #expect(!snapshots.isEmpty, "\(p.name) with \(threads) threads")
-                for position in snapshots {
-                    #expect(
-                        try checkpoints.loadSnapshot(p.name, version: p.schemaVersion, position: position) == Self.folded(p, all, through: position),
-                        "\(p.name) snapshot at \(position) with \(threads) threads")
+                let (position, bytes) = try await p.storedEncoding(engine)
+                #expect(position == last, "\(p.name) with \(threads) threads")
+                states[p.name] = bytes
+                // Where snapshots fall depends on each thread's pages; what time travel reads must not.
+                for n in stride(from: 0, through: last!, by: 7) {
+                    let past = try await p.pastRows(engine, n)
+                    #expect(past == (try p.foldedRows(all, through: n)), "\(p.name) as of \(n) with \(threads) threads")
                 }
             }
             stored.append(states)
         }
         for (i, states) in stored.enumerated().dropFirst() { #expect(states == stored[0], "states of run \(i)") }
-    }
-
-    /// The encoded state of a projection folded over the events up to a position.
-    static func folded(_ p: any Projection.Type, _ events: [RecordedEvent], through position: UInt64) throws -> [UInt8] {
-        try folded(p, events.prefix { $0.position <= position })
-    }
-
-    static func folded<P: Projection>(_ p: P.Type, _ events: ArraySlice<RecordedEvent>) throws -> [UInt8] {
-        try P.folded(
-            events.compactMap { e in
-                try EventCatalog.domain.decode(type: e.type, data: e.data).map {
-                    ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: $0)
-                }
-            }
-        ).encoded()
     }
 
     @Test func theEarliestFailureIsReportedWhicheverThreadMetIt() async throws {
@@ -77,11 +63,11 @@ struct ParallelRebuildTests {
         // Picky fails at position 3, Late at position 20; on two threads both fail, each on its own.
         var engine = w.engine()
         engine.foldThreads = 2
-        #expect(ProjectionEngine.lanes([Folder(Late.self), Folder(Picky.self)], count: 2).count == 2)
+        #expect(ProjectionEngine.lanes([engine.folder(Late.self), engine.folder(Picky.self)], count: 2).count == 2)
         await #expect(throws: ProjectionFailure(projection: "picky", position: 3, stream: "inventory-litter", type: "StockReserved", message: "order o-1 is odd")) {
             _ = try await engine.rebuild([Late.self, Picky.self])
         }
-        #expect(try w.checkpoints.load("picky", version: 1) == nil && w.checkpoints.load("late", version: 1) == nil)
+        #expect(try w.states.open("picky", version: 1) == nil && w.states.open("late", version: 1) == nil)
     }
 
     /// Over many pages, a slow thread that fails early is still the one reported when a fast thread fails later
@@ -108,9 +94,10 @@ struct ParallelRebuildTests {
     }
 
     @Test func projectionsAreSpreadHeaviestFirstOntoTheLightestThread() {
+        let engine = ProjectionEngine(store: InMemoryEventStore(), states: InMemoryProjectionStateStore())
         let folders: [AnyFolder] = [
-            Folder(InventoryProjection.self), Folder(ActivityProjection.self), Folder(CartProjection.self), Folder(OrdersProjection.self),
-            Folder(CatalogProjection.self),
+            engine.folder(InventoryProjection.self), engine.folder(ActivityProjection.self), engine.folder(CartProjection.self),
+            engine.folder(OrdersProjection.self), engine.folder(CatalogProjection.self),
         ]
         let lanes = ProjectionEngine.lanes(folders, count: 2)
         #expect(lanes.map { $0.folders.map(\.name) } == [["activity"], ["inventory", "cart", "orders", "catalog"]])
@@ -165,3 +152,38 @@ enum FastLateFailure: ReservationFailure {
 }
 
 typealias FastLate = FailsOnReservation<FastLateFailure>
+
+extension Projection {
+    /// The stored state's position and field encoding, as stored.
+    static func storedEncoding(_ engine: ProjectionEngine) async throws -> (UInt64?, [UInt8]) {
+        let loaded = try await engine.load(Self.self, catchUp: false)
+        return (loaded.position, loaded.state.encoded())
+    }
+
+    /// The fold of the events up to a position.
+    static func folded(_ events: [RecordedEvent], through position: UInt64) throws -> State {
+        try folded(
+            events.prefix { $0.position <= position }.compactMap { e in
+                try EventCatalog.domain.decode(type: e.type, data: e.data).map {
+                    ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: $0)
+                }
+            })
+    }
+
+    /// What time travel to a position reads: a keyed state's rows of exact history, a whole state's encoding.
+    static func pastRows(_ engine: ProjectionEngine, _ position: UInt64) async throws -> [RowKey: [UInt8]] {
+        var state = try await engine.state(Self.self, atPosition: position)
+        return rows(&state)
+    }
+
+    /// The same of the fold up to a position.
+    static func foldedRows(_ events: [RecordedEvent], through position: UInt64) throws -> [RowKey: [UInt8]] {
+        var state = try folded(events, through: position)
+        return rows(&state)
+    }
+
+    static func rows(_ state: inout State) -> [RowKey: [UInt8]] {
+        if var keyed = state as? any KeyedProjectionState { return keyed.exactRows() }
+        return [RowKey(bytes: [0]): state.encoded()]
+    }
+}

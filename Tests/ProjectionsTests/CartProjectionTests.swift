@@ -86,7 +86,7 @@ struct CartProjectionTests {
         #expect(state.products["tofu"]?.unitsSold == 6)
         #expect(state.products["brush"]?.unitsSold == 0, "reserved is not sold")
         #expect(
-            state.carts == [
+            state.carts.entries == [
                 "u-1": CartProjection.Cart(lines: [
                     "litter": CartProjection.Line(quantity: 3, addedAt: litterAt),
                     "bowl": CartProjection.Line(quantity: 1, addedAt: bowlAt),

@@ -113,7 +113,7 @@ struct ConversationsProjectionTests {
         var s = Self.withReceipts()
         s.given("roles", RoleRevoked(userId: "u-kim", role: .staff, revokedBy: "u-admin"))
         let state = try s.state(ConversationsProjection.self)
-        #expect(state.roles == [
+        #expect(state.roles.entries == [
             "u-admin": ConversationsProjection.Roles(admin: true), "u-sam": ConversationsProjection.Roles(staff: true),
         ])
         let kim = try s.view(ConversationsView.self, ["user": "u-kim"])

@@ -3,12 +3,13 @@ import EventLog
 import EventLogFile
 import Foundation
 import ProjectionRuntime
+import ProjectionStateFile
 import Projections
 
-/// Ours as the product runs it: `ProjectionEngine.rebuild` of every projection in one pass, with its checkpoints
-/// and snapshots written to a fresh directory (what `pawtrail projections rebuild --all` does).
+/// Ours as the product runs it: `ProjectionEngine.rebuild` of every projection in one pass, with its stored states
+/// (rows with their history, snapshots) written to a fresh directory (what `pawtrail projections rebuild --all` does).
 struct EngineRebuild: ProjectionRebuilder {
-    var label: String { "ProjectionEngine.rebuild (checkpoints and snapshots written)" }
+    var label: String { "ProjectionEngine.rebuild (states and their history written)" }
 
     func rebuild(storePath path: String, types: TypeSelection) async throws -> RebuildOutcome {
         let start = ContinuousClock.now
@@ -17,8 +18,7 @@ struct EngineRebuild: ProjectionRebuilder {
         let scratch = path + "-engine-\(getpid())"
         try? FileManager.default.removeItem(atPath: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let checkpoints = FileCheckpointStore(storePath: scratch)
-        let engine = ProjectionEngine(store: store, checkpoints: checkpoints)
+        let engine = ProjectionEngine(store: store, states: FileProjectionStateStore(storePath: scratch))
         let result = try await engine.rebuild(ProjectionCatalog.projections)
         var outcome = RebuildOutcome()
         // The rebuild ends with every state folded and its checkpoint written; reading them back for the check
@@ -27,10 +27,9 @@ struct EngineRebuild: ProjectionRebuilder {
         outcome.eventsRead = result.eventsRead
         outcome.eventsDecoded = result.eventsDecoded
         for p in ProjectionCatalog.projections {
-            if let c = try checkpoints.load(p.name, version: p.schemaVersion) {
-                outcome.applications += Int(c.eventsApplied)
-                outcome.states.append((p.name, c.state))
-            }
+            let (applied, state) = try await p.storedState(engine)
+            outcome.applications += Int(applied)
+            outcome.states.append((p.name, state))
         }
         return outcome
     }
@@ -45,7 +44,7 @@ enum TimeTravelBench {
         let scratch = path + "-timetravel"
         try? FileManager.default.removeItem(atPath: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let engine = ProjectionEngine(store: store, checkpoints: FileCheckpointStore(storePath: scratch))
+        let engine = ProjectionEngine(store: store, states: FileProjectionStateStore(storePath: scratch))
         let clock = ContinuousClock()
         let started = clock.now
         _ = try await engine.rebuild(ProjectionCatalog.projections)
@@ -68,32 +67,36 @@ enum TimeTravelBench {
             }
             report("\(p.name) (whole, from snapshot)", times)
         }
-        // Views scoped to their streams, timed as `pawtrail view ... --at-position N` runs them: the scope is named by
-        // the arguments (one order) or read from the live state (a customer's orders, the live state loaded each
-        // time, as each CLI call does).
+        // Views of one entity, as `pawtrail view ... --at-position N` answers them: the keyed orders read as of the
+        // position (only the rows the view asks for), then rendered.
         let orders = try await engine.load(OrdersProjection.self).state
-        let orderIDs = orders.orders.keys.sorted()
-        let customers = orders.byCustomer.keys.sorted()
+        let orderIDs = orders.orders.entries.keys.sorted()
+        let customers = orders.byCustomer.entries.keys.sorted()
         var orderTimes: [Duration] = []
         var customerTimes: [Duration] = []
         for n in positions {
             let orderArgs = ViewArguments(["id": orderIDs.randomElement(using: &rng)!])
             var t0 = clock.now
-            var streams = try await OrderDetailView.scope(orderArgs, live: { try await engine.load(OrdersProjection.self).state })!
-            _ = try await engine.state(OrdersProjection.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: n)
+            _ = try? OrderDetailView.render(try await engine.state(OrdersProjection.self, atPosition: n), orderArgs)
             orderTimes.append(clock.now - t0)
             let customerArgs = ViewArguments(["customer": customers.randomElement(using: &rng)!])
             t0 = clock.now
-            streams = try await CustomerOrdersView.scope(customerArgs, live: { try await engine.load(OrdersProjection.self).state })!
-            _ = try await engine.state(OrdersProjection.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: n)
+            _ = try? CustomerOrdersView.render(try await engine.state(OrdersProjection.self, atPosition: n), customerArgs)
             customerTimes.append(clock.now - t0)
         }
-        report("view orders --customer (live + streams)", customerTimes)
-        report("view order --id (its stream)", orderTimes)
+        report("view orders --customer (rows as of n)", customerTimes)
+        report("view order --id (rows as of n)", orderTimes)
     }
 }
 
 extension Projection {
+    /// The stored state, as stored (no catch-up), in the field encoding, and the events it applied.
+    static func storedState(_ engine: ProjectionEngine) async throws -> (Int64, [UInt8]) {
+        let loaded = try await engine.load(Self.self, catchUp: false)
+        let status = try await engine.status([Self.self])
+        return (status.first?.eventsApplied ?? 0, loaded.state.encoded(reserving: 1 << 16))
+    }
+
     static func stateAt(_ engine: ProjectionEngine, _ position: UInt64) async throws -> Int {
         _ = try await engine.state(Self.self, atPosition: position)
         return 0

@@ -17,10 +17,10 @@ enum ProjectionsCommand {
 
     static func engine(_ context: CommandContext, _ access: StoreAccess = .read) throws -> ProjectionEngine {
         let opened = try context.openStore(access)
-        guard let checkpoints = opened.checkpoints else {
+        guard let states = opened.states else {
             throw CommandFailure(kind: .failure, message: "this store has no place for read models")
         }
-        return ProjectionEngine(store: opened.events, checkpoints: checkpoints)
+        return ProjectionEngine(store: opened.events, states: states)
     }
 
     /// The projections a command names: one by name, or all. A name given twice counts once: a rebuild of both
@@ -53,32 +53,37 @@ enum ProjectionsCommand {
         run: { context in
             let rows = try await engine(context).status(ProjectionCatalog.projections)
             if context.wantsJSON {
-                for s in rows {
-                    context.out(
-                        JSONValue.object([
-                            "projection": .string(s.name), "schemaVersion": .int(Int64(s.schemaVersion)), "built": .bool(s.built),
-                            "position": .uint(s.position), "lag": .uint(s.lag),
-                            "staleVersions": .array(s.staleVersions.map { .int(Int64($0)) }),
-                            "rebuiltAt": s.rebuiltAt.map { .string($0.iso8601) } ?? .null,
-                            "rebuildSeconds": s.rebuildMicroseconds.map { .raw(Array(String(format: "%.3f", Double($0) / 1e6).utf8)) } ?? .null,
-                            "eventsApplied": .int(s.eventsApplied), "snapshots": .int(Int64(s.snapshots)),
-                        ]))
-                }
+                for s in rows { context.out(statusJSON(s)) }
             } else {
-                let table = [["PROJECTION", "VERSION", "POSITION", "LAG", "LAST REBUILD", "TOOK", "SNAPSHOTS", "NOTE"]]
+                let table = [["PROJECTION", "VERSION", "POSITION", "LAG", "LAST REBUILD", "TOOK", "KEPT AS", "STORED", "NOTE"]]
                     + rows.map { s in
                         [
                             s.name, String(s.schemaVersion), s.position.map(String.init) ?? "-", String(s.lag),
                             s.rebuiltAt.map { String($0.iso8601.prefix(19)) + "Z" } ?? "never",
-                            s.rebuildMicroseconds.map { String(format: "%.2fs", Double($0) / 1e6) } ?? "-", String(s.snapshots),
+                            s.rebuildMicroseconds.map { String(format: "%.2fs", Double($0) / 1e6) } ?? "-",
+                            s.keyed ? "rows" : "whole", s.built ? ByteCount.text(s.storedBytes) : "-",
                             (s.built ? "" : "not built (built on first read)")
                                 + (s.staleVersions.isEmpty ? "" : " stale v\(s.staleVersions.map(String.init).joined(separator: ",v")) kept until rebuilt"),
                         ]
                     }
-                TextTable.render(table, rightAligned: [1, 2, 3, 6]).forEach { context.out($0) }
+                TextTable.render(table, rightAligned: [1, 2, 3, 7]).forEach { context.out($0) }
             }
             return .success
         })
+
+    static func statusJSON(_ s: ProjectionEngine.Status) -> JSONValue {
+        let took: JSONValue = s.rebuildMicroseconds.map { .raw(Array(String(format: "%.3f", Double($0) / 1e6).utf8)) } ?? .null
+        let rebuiltAt: JSONValue = s.rebuiltAt.map { .string($0.iso8601) } ?? .null
+        let pairs: [JSONValue.Pair] = [
+            .init(key: "projection", value: .string(s.name)), .init(key: "schemaVersion", value: .int(Int64(s.schemaVersion))),
+            .init(key: "built", value: .bool(s.built)), .init(key: "position", value: .uint(s.position)),
+            .init(key: "lag", value: .uint(s.lag)), .init(key: "staleVersions", value: .array(s.staleVersions.map { .int(Int64($0)) })),
+            .init(key: "rebuiltAt", value: rebuiltAt), .init(key: "rebuildSeconds", value: took),
+            .init(key: "eventsApplied", value: .int(s.eventsApplied)), .init(key: "keptAs", value: .string(s.keyed ? "rows" : "whole")),
+            .init(key: "storedVersions", value: .int(Int64(s.storedVersions))), .init(key: "storedBytes", value: .int(Int64(s.storedBytes))),
+        ]
+        return .object(pairs)
+    }
 
     // MARK: rebuild
 

@@ -52,50 +52,26 @@ enum ViewCommand {
         }
     }
 
-    /// The state a view reads at a moment: for a past moment, only the view's own streams when it names them (one
-    /// order), else the whole projection from its nearest snapshot.
-    static func state<V: ProjectionView>(_ view: V.Type, _ arguments: ViewArguments, _ moment: Moment, _ engine: ProjectionEngine)
-        async throws -> (state: V.Source.State, position: UInt64?, note: String)
-    {
-        let target: UInt64?
-        switch moment {
-        case .live: return try await state(V.Source.self, moment, engine)
-        case .position(let p): target = p
-        case .time(let t): target = try await engine.position(atOrBefore: t)
-        }
-        guard let target else { return try await state(V.Source.self, moment, engine) }
-        // The arguments (one order) or the live state (a customer's orders) name the streams; each is then read only
-        // up to the moment.
-        guard let streams = try await V.scope(arguments, live: { try await engine.load(V.Source.self, catchUp: true).state }) else {
-            return try await state(V.Source.self, moment, engine)
-        }
-        let state = try await engine.state(V.Source.self, streams: streams.map { StreamID(unchecked: $0) }, atPosition: target)
-        let effective = try await engine.store.lastPosition().map { min($0, target) }
-        let when: String
-        if case .time(let t) = moment { when = "as of \(t.iso8601Compact) (position \(target))" } else { when = "as of position \(target)" }
-        return (state, effective, "\(V.Source.name) \(when), from its \(streams.count) stream\(streams.count == 1 ? "" : "s")")
-    }
-
-    /// A projection's state at a moment, with a sentence saying which.
+    /// A projection's state at a moment, with a sentence saying which. A keyed projection's state reads the rows a
+    /// view asks for as it renders (see ``ProjectionEngine/Loaded/checkReads()``).
     static func state<P: Projection>(_ type: P.Type, _ moment: Moment, _ engine: ProjectionEngine) async throws
-        -> (state: P.State, position: UInt64?, note: String)
+        -> (loaded: ProjectionEngine.Loaded<P.State>, note: String)
     {
         switch moment {
         case .live(let catchUp):
             let loaded = try await engine.load(P.self, catchUp: catchUp)
             let at = loaded.position.map { "position \($0)" } ?? "an empty log"
             let how = loaded.rebuilt ? "built from the log" : catchUp ? "caught up" : "as stored, not caught up"
-            return (loaded.state, loaded.position, "\(P.name) at \(at) (\(how))")
+            return (loaded, "\(P.name) at \(at) (\(how))")
         case .position(let p):
             let last = try await engine.store.lastPosition()
-            let effective = last.map { min($0, p) }
-            let state = effective == nil ? P.State() : try await engine.state(P.self, atPosition: p)
-            return (state, effective, "\(P.name) as of position \(p)" + (effective != p ? " (the log ends at \(last.map(String.init) ?? "nothing"))" : ""))
+            let loaded = try await engine.load(P.self, atPosition: p)
+            return (loaded, "\(P.name) as of position \(p)" + (last.map { $0 < p } ?? true ? " (the log ends at \(last.map(String.init) ?? "nothing"))" : ""))
         case .time(let t):
             guard let p = try await engine.position(atOrBefore: t) else {
-                return (P.State(), nil, "\(P.name) as of \(t.iso8601Compact): the log was empty then")
+                return (ProjectionEngine.Loaded(state: P.State(), position: nil, caughtUp: 0, rebuilt: false), "\(P.name) as of \(t.iso8601Compact): the log was empty then")
             }
-            return (try await engine.state(P.self, atPosition: p), p, "\(P.name) as of \(t.iso8601Compact) (position \(p))")
+            return (try await engine.load(P.self, atPosition: p), "\(P.name) as of \(t.iso8601Compact) (position \(p))")
         }
     }
 
@@ -111,15 +87,34 @@ enum ViewCommand {
         let moment = try moment(context.arguments)
         // One store opened per command: opening a file store scans its active segment.
         let engine = try ProjectionsCommand.engine(context)
-        let (state, position, note) = try await state(V.self, ViewArguments(values), moment, engine)
+        var (loaded, note) = try await state(V.Source.self, moment, engine)
+        let arguments = ViewArguments(values)
+        var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
+        // A stored row found damaged as the view read it: the read model is folded anew and the view read again (a
+        // damaged row reads as missing, so nothing rendered from it is shown).
+        if let damage = loaded.readFailure {
+            let repaired = try await engine.repair(V.Source.self, damage: damage)
+            if case .live = moment { loaded = repaired } else { (loaded, note) = try await state(V.Source.self, moment, engine) }
+            loaded.repaired = repaired.repaired
+            rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
+            try loaded.checkReads()
+        }
+        if let repaired = loaded.repaired {
+            context.err("Note: the stored read model '\(V.Source.name)' was damaged (\(repaired)); it was folded anew from the log")
+        }
         let output: ViewOutput
-        do {
-            output = try V.render(state, ViewArguments(values))
-        } catch {
+        switch rendered {
+        case .success(let o): output = o
+        case .failure(let error):
             switch error {
             case .missing, .invalid: throw context.arguments.usageError(error.description)
             case .notFound: throw CommandFailure(kind: .notFound, message: error.description)
             }
+        }
+        let position = loaded.position
+        // What was folded is shown either way; that it could not be kept is worth one line.
+        if let saveError = loaded.saveError, loaded.caughtUp > 0 || loaded.rebuilt {
+            context.err("Note: the caught-up read model was not saved (\(saveError)); the next read folds these events again")
         }
         if context.wantsJSON {
             context.out(

@@ -1,5 +1,6 @@
 import EventLog
 import EventLogFile
+import ProjectionStateFile
 import Foundation
 import ProjectionRuntime
 import Synchronization
@@ -45,7 +46,7 @@ public final class FileStoreOpener: StoreOpener {
         opened.withLock { $0.append(store) }
         return OpenedStore(
             events: store, maintenance: store, recovery: store.recovery?.description,
-            checkpoints: FileCheckpointStore(storePath: path), snapshots: SQLiteSnapshotStore(storePath: path))
+            states: FileProjectionStateStore(storePath: path), snapshots: SQLiteSnapshotStore(storePath: path))
     }
 
     public func verifyWithoutOpening(path: String) throws -> VerifyReport? {

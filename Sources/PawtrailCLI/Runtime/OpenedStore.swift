@@ -11,17 +11,17 @@ public struct OpenedStore: Sendable {
     public var recovery: String?
 
     /// Where the read models keep their states, `nil` when this store has no place for them.
-    public var checkpoints: (any CheckpointStore)?
+    public var states: (any ProjectionStateStore)?
     /// Where decisions' stream states are kept between commands, `nil` when this store has no place for them.
     public var snapshots: (any SnapshotStore)?
 
     /// Creates an opened store.
     public init(
         events: any EventStore, maintenance: (any LogMaintenance)? = nil, recovery: String? = nil,
-        checkpoints: (any CheckpointStore)? = nil, snapshots: (any SnapshotStore)? = nil
+        states: (any ProjectionStateStore)? = nil, snapshots: (any SnapshotStore)? = nil
     ) {
         self.events = events
-        self.checkpoints = checkpoints
+        self.states = states
         self.snapshots = snapshots
         self.maintenance = maintenance
         self.recovery = recovery

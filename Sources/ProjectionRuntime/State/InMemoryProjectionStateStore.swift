@@ -57,7 +57,7 @@ public final class InMemoryProjectionStateStore: ProjectionStateStore {
         let rows: [RowKey: [RowVersion]]
 
         func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion? {
-            rows[key]?.first { position.map { p in $0.position <= p } ?? true }
+            rows[key]?.first { v in position.map { v.position <= $0 } ?? true }
         }
 
         func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
@@ -73,6 +73,10 @@ public final class InMemoryProjectionStateStore: ProjectionStateStore {
                 guard let v = try? version(of: k, asOf: position), let value = v.value else { return nil }
                 return (k, value)
             }
+        }
+
+        func newestKept(_ key: RowKey) throws -> UInt64? {
+            rows[key]?.first { $0.keep }?.position
         }
 
         var size: (versions: Int, bytes: Int) {

@@ -50,7 +50,8 @@ public protocol StoredProjectionState: Sendable {
     /// The checkpoint.
     var checkpoint: CheckpointInfo { get }
 
-    /// A row's newest version at or before a position (`nil`: the newest of all); `nil` when it has none.
+    /// A row's newest version at or before a position (`nil`: the newest of all); `nil` when it has none (an absent
+    /// version may be returned as `nil` too: either way the row is not there).
     func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion?
 
     /// The rows whose keys start with a prefix (a group's: see ``RowKey/groupPrefix(table:group:)``) as of a
@@ -60,12 +61,16 @@ public protocol StoredProjectionState: Sendable {
     /// Every present row of a table as of a position, in stored order.
     func rows(table: UInt8, asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])]
 
+    /// The position of a row's newest version marked kept, `nil` when it has none (where a whole state's last
+    /// snapshot is).
+    func newestKept(_ key: RowKey) throws -> UInt64?
+
     /// How many row versions are stored, and their bytes.
     var size: (versions: Int, bytes: Int) { get }
 }
 
 /// Adds rows to a projection's stored state, all of which become visible together.
-public protocol StateWriter: AnyObject {
+public protocol StateWriter: AnyObject, Sendable {
     /// Adds row versions, in any order (a writer may store them as they come, invisibly until ``finish(_:)``).
     func add(_ versions: [RowVersion]) throws
 

@@ -16,10 +16,8 @@ final class TestStoreOpener: StoreOpener {
         })
     }()
     private let created = Mutex(false)
-    /// The read models' states, in a directory removed with the opener.
-    let checkpointDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pawtrail-cli-ckpt-\(UUID().uuidString)").path
-
-    deinit { try? FileManager.default.removeItem(atPath: checkpointDirectory) }
+    /// The read models' states, kept across commands as the file store keeps them.
+    let states = InMemoryProjectionStateStore()
 
     func open(path: String, access: StoreAccess) throws -> OpenedStore {
         let exists = created.withLock { c in
@@ -27,6 +25,6 @@ final class TestStoreOpener: StoreOpener {
             return c
         }
         guard exists else { throw EventStoreError.storeNotFound(path: path) }
-        return OpenedStore(events: store, checkpoints: FileCheckpointStore(storePath: checkpointDirectory))
+        return OpenedStore(events: store, states: states)
     }
 }

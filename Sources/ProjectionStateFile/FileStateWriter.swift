@@ -1,0 +1,170 @@
+import EventLog
+import PawtrailIO
+import ProjectionRuntime
+import Projections
+
+/// Adds rows to a projection's state in the file store (see ``FileProjectionStateStore``): the versions added are
+/// written as run files once they reach the store's spill size, and at ``finish(_:)``, which then renames a manifest
+/// naming them into place. Runs that pile up are merged afterwards.
+final class FileStateWriter: StateWriter, @unchecked Sendable {
+    let store: FileProjectionStateStore
+    let directory: String
+    private var manifest: StateManifest?
+    private let replacing: Bool
+    private var pending: [RowVersion] = []
+    private var pendingBytes = 0
+    private var written: [StateManifest.Run] = []
+    private var nextSequence: UInt64
+
+    init(store: FileProjectionStateStore, directory: String, current: StateManifest?, replacing: Bool) {
+        self.store = store
+        self.directory = directory
+        manifest = current
+        self.replacing = replacing
+        nextSequence = current?.nextSequence ?? 1
+    }
+
+    func add(_ versions: [RowVersion]) throws {
+        for v in versions {
+            pendingBytes += v.key.bytes.count + (v.value?.count ?? 0) + 24
+            pending.append(v)
+        }
+        if pendingBytes >= store.spillBytes { try spill() }
+    }
+
+    /// Writes the pending versions as one run.
+    private func spill() throws {
+        guard !pending.isEmpty else { return }
+        pending.sort(by: RunFormat.precedes)
+        let sequence = nextSequence
+        nextSequence += 1
+        let run = try writeRun(sequence) { w in for v in pending { try w.add(v) } }
+        written.append(run)
+        pending = []
+        pendingBytes = 0
+    }
+
+    /// Writes a run file through `fill`.
+    private func writeRun(_ sequence: UInt64, _ fill: (RunWriter) throws -> Void) throws -> StateManifest.Run {
+        do {
+            let w = try RunWriter(path: directory + "/" + StateManifest.Run.fileName(sequence))
+            try fill(w)
+            let size = try w.finish()
+            return StateManifest.Run(
+                sequence: sequence, minPosition: w.versionCount == 0 ? 0 : w.minPosition, maxPosition: w.maxPosition,
+                versionCount: UInt64(w.versionCount), fileSize: size)
+        } catch let e as SystemError {
+            throw EventStoreError.io(operation: "write projection state", path: e.path, errno: e.errno)
+        }
+    }
+
+    func finish(_ checkpoint: CheckpointInfo) throws {
+        try spill()
+        let old = manifest?.runs ?? []
+        let runs = (replacing ? [] : old) + written
+        let next = StateManifest(checkpoint: checkpoint, nextSequence: nextSequence, runs: runs)
+        try store.writeManifest(next, in: directory)
+        manifest = next
+        written = []
+        if replacing { remove(old) }
+        try compact()
+    }
+
+    private func remove(_ runs: [StateManifest.Run]) {
+        for r in runs { try? FileSystem.removeFile(directory + "/" + r.fileName) }
+    }
+
+    // MARK: - Merging runs
+
+    /// Merges the newest runs while the run before them is no more than four times their size, or while there are
+    /// more than ``maxRuns``: sizes then fall by at least four from each run to the next, so there are about
+    /// log4(n) runs and a version is rewritten about as many times.
+    private func compact() throws {
+        guard var m = manifest else { return }
+        while m.runs.count >= 2 {
+            let n = m.runs.count
+            let newer = m.runs[n - 1]
+            let older = m.runs[n - 2]
+            guard older.fileSize <= 4 * newer.fileSize || n > Self.maxRuns else { break }
+            let merged = try merge([older, newer], intoBase: n == 2)
+            m.runs.removeLast(2)
+            if let merged { m.runs.append(merged) }
+            m.nextSequence = nextSequence
+            try store.writeManifest(m, in: directory)
+            manifest = m
+            remove([older, newer])
+        }
+    }
+
+    static let maxRuns = 12
+
+    /// Merges runs (oldest first, holding consecutive positions) into one, keeping each row's newest version and the
+    /// older ones marked kept; merging into the base (no older run left), an absent row with nothing kept beneath is
+    /// left out. `nil` when nothing is left.
+    private func merge(_ runs: [StateManifest.Run], intoBase base: Bool) throws -> StateManifest.Run? {
+        // Newest first: for one row, the newer run's versions come first (they are newer).
+        var inputs = try runs.reversed().map { RunCursor(try RunReader(path: directory + "/" + $0.fileName)) }
+        for i in inputs.indices { try inputs[i].load() }
+        let sequence = nextSequence
+        nextSequence += 1
+        var group: [RowVersion] = []
+        let run = try writeRun(sequence) { w in
+            func flush() throws {
+                guard let newest = group.first else { return }
+                let kept = group.dropFirst().filter(\.keep)
+                defer { group.removeAll(keepingCapacity: true) }
+                if base, newest.value == nil, kept.isEmpty { return }
+                try w.add(newest)
+                for v in kept { try w.add(v) }
+            }
+            while true {
+                // The smallest row key among the inputs' next versions; ties go to the newer input.
+                var pick: Int?
+                for i in inputs.indices {
+                    guard let a = inputs[i].current?.key else { continue }
+                    guard let p = pick, let b = inputs[p].current?.key else { pick = i; continue }
+                    if a != b, RunFormat.precedes(a, .max, b, .max) { pick = i }
+                }
+                guard let p = pick, let key = inputs[p].current?.key else { break }
+                try flush()
+                for i in ([p] + inputs.indices.filter { $0 != p }) {
+                    while let v = inputs[i].current, v.key == key {
+                        group.append(v)
+                        try inputs[i].advance()
+                    }
+                }
+            }
+            try flush()
+        }
+        return run.versionCount == 0 ? nil : run
+    }
+}
+
+/// Walks a run's versions in stored order, one block decompressed at a time.
+struct RunCursor {
+    let reader: RunReader
+    private var block = 0
+    private var entries: [RowVersion] = []
+    private var index = 0
+
+    init(_ reader: RunReader) { self.reader = reader }
+
+    /// The version at the cursor, `nil` past the last.
+    var current: RowVersion? { index < entries.count ? entries[index] : nil }
+
+    /// Reads the first block.
+    mutating func load() throws {
+        entries = reader.blocks.isEmpty ? [] : try reader.entries(ofBlock: 0)
+        index = 0
+    }
+
+    /// Moves to the next version.
+    mutating func advance() throws {
+        index += 1
+        while index >= entries.count, block + 1 < reader.blocks.count {
+            block += 1
+            entries = try reader.entries(ofBlock: block)
+            index = 0
+        }
+    }
+}

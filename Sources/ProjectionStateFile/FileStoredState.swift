@@ -1,0 +1,65 @@
+import EventLog
+import Foundation
+import ProjectionRuntime
+public import Projections
+
+/// One committed state of a projection in the file store: its manifest's checkpoint and runs, the runs mapped, newest
+/// first. A row's newest version at or before a position is in the newest run that has one (runs hold consecutive,
+/// later and later positions).
+final class FileStoredState: StoredProjectionState, @unchecked Sendable {
+    let manifest: StateManifest
+    /// The runs, newest first.
+    let runs: [RunReader]
+    /// Lookups decompress into each run's cache of blocks: one at a time.
+    private let lock = NSLock()
+
+    init(manifest: StateManifest, runs: [RunReader]) {
+        self.manifest = manifest
+        self.runs = runs.reversed()
+    }
+
+    var checkpoint: CheckpointInfo { manifest.checkpoint }
+
+    func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion? {
+        try lock.withLock {
+            for run in runs {
+                if let position, run.minPosition > position { continue }
+                if let v = try run.version(of: key, asOf: position) { return v }
+            }
+            return nil
+        }
+    }
+
+    func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
+        try merged(prefix: prefix, asOf: position)
+    }
+
+    func rows(table: UInt8, asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
+        try merged(prefix: [table], asOf: position)
+    }
+
+    /// The rows under a prefix: each run's newest versions, the newest run's winning, absent rows left out.
+    private func merged(prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
+        try lock.withLock {
+            var seen: [RowKey: RowVersion] = [:]
+            for run in runs {
+                if let position, run.minPosition > position { continue }
+                for v in try run.versions(prefix: prefix, asOf: position) where seen[v.key] == nil { seen[v.key] = v }
+            }
+            return seen.values.sorted { RunFormat.precedes($0, $1) }.compactMap { v in v.value.map { (v.key, $0) } }
+        }
+    }
+
+    func newestKept(_ key: RowKey) throws -> UInt64? {
+        try lock.withLock {
+            for run in runs {
+                if let p = try run.newestKept(key) { return p }
+            }
+            return nil
+        }
+    }
+
+    var size: (versions: Int, bytes: Int) {
+        runs.reduce((0, 0)) { ($0.0 + $1.versionCount, $0.1 + $1.size) }
+    }
+}

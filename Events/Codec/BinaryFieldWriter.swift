@@ -2,7 +2,7 @@ public import EventLog
 
 /// Writes fields in the log's compact binary encoding: no keys, integers as zigzag LEB128 varints, strings as
 /// a varint length and UTF-8, absent optionals as one zero byte, lists as a varint count and their items.
-public struct BinaryFieldWriter: FieldWriter {
+public struct BinaryFieldWriter: FieldWriter, Sendable {
     /// The bytes written so far.
     public var bytes: [UInt8]
 

@@ -86,14 +86,13 @@ public struct ActivityUsers: StoredTable, Sendable {
 
     public mutating func drainEventChanges(at position: UInt64, into versions: inout RowVersions) {
         guard !touched.isEmpty else { return }
-        var seen: Set<String> = []
-        for user in touched where seen.insert(user).inserted {
+        for (n, user) in touched.enumerated() where !touched[..<n].contains(user) {
             let (changed, removed) = loaded[user]!.entries.takeChanges()
             for entry in changed {
-                versions.add(RowVersion(key: Self.entryKey(user, entry.position), position: position, value: Self.encode(entry), keep: true))
+                versions.add(position: position, keep: true, record: entry) { Self.appendEntryKey(user, entry.position, to: &$0) }
             }
             for p in removed {
-                versions.add(RowVersion(key: Self.entryKey(user, p), position: position, value: nil, keep: true))
+                versions.add(position: position, keep: true, record: ActivityEntry?.none) { Self.appendEntryKey(user, p, to: &$0) }
             }
         }
         touched.removeAll(keepingCapacity: true)
@@ -101,13 +100,15 @@ public struct ActivityUsers: StoredTable, Sendable {
 
     public mutating func drainSaveChanges(at position: UInt64, into versions: inout RowVersions) {
         for user in dirty {
-            versions.add(RowVersion(key: RowKey(table: Self.accountTable, key: user), position: position, value: Self.encodeAccount(loaded[user]!), keep: false))
+            versions.add(position: position, keep: false, record: Account(loaded[user]!)) { Self.appendAccountKey(user, to: &$0) }
         }
         dirty.removeAll(keepingCapacity: true)
     }
 
-    public func forEachCurrentRowInMemory(_ body: (RowKey, [UInt8]) -> Void) {
-        for (user, history) in loaded { body(RowKey(table: Self.accountTable, key: user), Self.encodeAccount(history)) }
+    public func addCurrentRows(at position: UInt64, into versions: inout RowVersions) {
+        for (user, history) in loaded {
+            versions.add(position: position, keep: false, record: Account(history)) { Self.appendAccountKey(user, to: &$0) }
+        }
     }
 
     public func forEachExactRow(_ body: (RowKey, [UInt8]) -> Void) {
@@ -120,21 +121,55 @@ public struct ActivityUsers: StoredTable, Sendable {
 
     /// An entry's row key: the user's group, the entry's position zero-padded so that rows sort as entries do.
     static func entryKey(_ user: String, _ position: Int64) -> RowKey {
-        let digits = String(position)
-        return RowKey(table: entryTable, group: user, part: String(repeating: "0", count: max(0, 19 - digits.count)) + digits)
+        var bytes: [UInt8] = []
+        appendEntryKey(user, position, to: &bytes)
+        return RowKey(bytes: bytes)
+    }
+
+    static func appendEntryKey(_ user: String, _ position: Int64, to bytes: inout [UInt8]) {
+        bytes.append(entryTable)
+        bytes.append(contentsOf: user.utf8)
+        bytes.append(RowKey.separator)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 19))
+        var rest = UInt64(max(0, position))
+        var i = start + 18
+        while rest > 0 {
+            bytes[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            i -= 1
+        }
+    }
+
+    static func appendAccountKey(_ user: String, to bytes: inout [UInt8]) {
+        bytes.append(accountTable)
+        bytes.append(contentsOf: user.utf8)
+    }
+
+    /// The account row: language and cart.
+    struct Account: FieldCodable {
+        var language: String
+        var cart: [String: Int64]
+
+        init(_ history: UserActivity) {
+            language = history.language
+            cart = history.cart
+        }
+
+        init(reading r: inout some FieldReader) throws(FieldError) {
+            language = try r.string("language")
+            cart = try r.counts("cart")
+        }
+
+        func write(to w: inout some FieldWriter) {
+            w.string("language", language)
+            w.counts("cart", cart)
+        }
     }
 
     static func encode(_ entry: ActivityEntry) -> [UInt8] {
         var w = BinaryFieldWriter(capacity: 96)
         entry.write(to: &w)
-        return w.bytes
-    }
-
-    /// The account row: language and cart.
-    static func encodeAccount(_ history: UserActivity) -> [UInt8] {
-        var w = BinaryFieldWriter(capacity: 32)
-        w.string("language", history.language)
-        w.counts("cart", history.cart)
         return w.bytes
     }
 
@@ -146,9 +181,9 @@ public struct ActivityUsers: StoredTable, Sendable {
         var found = false
         if !source.isPast, let bytes = source.row(RowKey(table: Self.accountTable, key: user)) {
             var r = BinaryFieldReader(bytes)
-            if let language = try? r.string("language"), let cart = try? r.counts("cart") {
-                history.language = language
-                history.cart = cart
+            if let account = try? Account(reading: &r) {
+                history.language = account.language
+                history.cart = account.cart
                 found = true
             }
         }

@@ -7,8 +7,8 @@
 public struct EntryList: RandomAccessCollection, MutableCollection, Sendable, Hashable {
     /// The entries.
     public private(set) var elements: [ActivityEntry]
-    /// Positions of entries added or changed since ``takeChanges()``.
-    private var changed: Set<Int64> = []
+    /// Positions of entries added or changed since ``takeChanges()`` (a few: an event changes an entry or two).
+    private var changed: [Int64] = []
     /// Positions of entries removed since ``takeChanges()``.
     private var removed: [Int64] = []
     /// Whether changes are remembered (only for a history whose rows are stored: a plain fold remembers none, so
@@ -26,8 +26,8 @@ public struct EntryList: RandomAccessCollection, MutableCollection, Sendable, Ha
         get { elements[i] }
         set {
             if tracksChanges {
-                changed.insert(elements[i].position)
-                changed.insert(newValue.position)
+                note(elements[i].position)
+                note(newValue.position)
             }
             elements[i] = newValue
         }
@@ -35,22 +35,26 @@ public struct EntryList: RandomAccessCollection, MutableCollection, Sendable, Ha
             let before = elements[i].position
             yield &elements[i]
             if tracksChanges {
-                changed.insert(before)
-                changed.insert(elements[i].position)
+                note(before)
+                note(elements[i].position)
             }
         }
     }
 
+    private mutating func note(_ position: Int64) {
+        if !changed.contains(position) { changed.append(position) }
+    }
+
     public mutating func append(_ entry: ActivityEntry) {
         elements.append(entry)
-        if tracksChanges { changed.insert(entry.position) }
+        if tracksChanges { note(entry.position) }
     }
 
     @discardableResult
     public mutating func remove(at i: Int) -> ActivityEntry {
         let e = elements.remove(at: i)
         if tracksChanges {
-            changed.remove(e.position)
+            changed.removeAll { $0 == e.position }
             removed.append(e.position)
         }
         return e
@@ -59,7 +63,7 @@ public struct EntryList: RandomAccessCollection, MutableCollection, Sendable, Ha
     public mutating func removeFirst(_ n: Int) {
         if tracksChanges {
             for e in elements[..<n] {
-                changed.remove(e.position)
+                changed.removeAll { $0 == e.position }
                 removed.append(e.position)
             }
         }

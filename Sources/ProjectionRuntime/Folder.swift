@@ -29,9 +29,9 @@ class AnyFolder: @unchecked Sendable {
     /// After each page read: a whole state may take a snapshot here.
     func pageFolded(at position: UInt64) {}
     /// The row versions to store so far (a rebuild hands them to its writer as they pile up), taken.
-    func takeVersions() -> [RowVersion] { fatalError("abstract") }
+    func takeVersions() -> RowVersions { fatalError("abstract") }
     /// The versions that end a fold at `position`: a whole state's newest, a keyed state's changed current rows.
-    func closingVersions(at position: UInt64, keep: Bool) -> [RowVersion] { fatalError("abstract") }
+    func closingVersions(at position: UInt64, keep: Bool) -> RowVersions { fatalError("abstract") }
     /// Bytes of versions waiting.
     var pendingBytes: Int { 0 }
     func json() -> JSONValue { fatalError("abstract") }
@@ -47,7 +47,7 @@ let wholeStateKey = RowKey(bytes: [0])
 final class WholeFolder<P: Projection>: AnyFolder {
     var state: P.State
     /// Snapshots taken during the fold: one every `spacing` positions, the spacing growing with the state.
-    private var snapshots: [RowVersion] = []
+    private var snapshots = RowVersions()
     private var lastSnapshot: (position: UInt64, bytes: Int)
     private let snapshotInterval: UInt64
     private let maxSnapshotBytes: Int
@@ -91,18 +91,17 @@ final class WholeFolder<P: Projection>: AnyFolder {
         guard snapshotDue(at: position) else { return }
         let bytes = encodedState()
         lastSnapshot = (position, bytes.count)
-        if bytes.count <= maxSnapshotBytes { snapshots.append(RowVersion(key: wholeStateKey, position: position, value: bytes, keep: true)) }
+        if bytes.count <= maxSnapshotBytes { snapshots.add(RowVersion(key: wholeStateKey, position: position, value: bytes, keep: true)) }
     }
 
-    override func takeVersions() -> [RowVersion] {
-        defer { snapshots = [] }
-        return snapshots
-    }
+    override func takeVersions() -> RowVersions { snapshots.take() }
 
-    override var pendingBytes: Int { snapshots.reduce(0) { $0 + ($1.value?.count ?? 0) } }
+    override var pendingBytes: Int { snapshots.byteCount }
 
-    override func closingVersions(at position: UInt64, keep: Bool) -> [RowVersion] {
-        [RowVersion(key: wholeStateKey, position: position, value: encodedState(), keep: keep || snapshotDue(at: position))]
+    override func closingVersions(at position: UInt64, keep: Bool) -> RowVersions {
+        var out = RowVersions()
+        out.add(RowVersion(key: wholeStateKey, position: position, value: encodedState(), keep: keep || snapshotDue(at: position)))
+        return out
     }
 
     func encodedState() -> [UInt8] {
@@ -138,12 +137,12 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder {
         versions = drain.versions
     }
 
-    override func takeVersions() -> [RowVersion] { versions.take() }
+    override func takeVersions() -> RowVersions { versions.take() }
 
     override var pendingBytes: Int { versions.byteCount }
 
     /// In a rebuild (no source) every row of a current table; in a catch-up, those changed since it began.
-    override func closingVersions(at position: UInt64, keep: Bool) -> [RowVersion] {
+    override func closingVersions(at position: UInt64, keep: Bool) -> RowVersions {
         var out = RowVersions()
         if source == nil {
             var all = CurrentRows(position: position, versions: out)
@@ -154,7 +153,7 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder {
             state.visitTables(&drain)
             out = drain.versions
         }
-        return out.take()
+        return out
     }
 
     override func json() -> JSONValue { JSONFieldWriter.json(state) }
@@ -196,8 +195,7 @@ struct CurrentRows: TableVisitor {
     var versions: RowVersions
 
     mutating func visit<T: StoredTable>(_ table: inout T) {
-        let position = self.position
-        table.forEachCurrentRowInMemory { key, bytes in versions.add(RowVersion(key: key, position: position, value: bytes, keep: false)) }
+        table.addCurrentRows(at: position, into: &versions)
     }
 }
 

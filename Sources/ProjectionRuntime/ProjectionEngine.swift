@@ -156,7 +156,7 @@ public struct ProjectionEngine: Sendable {
     }
 
     /// Stores a catch-up's versions under the lock; the error's description when that fails (it is not fatal).
-    func save(_ name: String, _ version: Int, _ versions: [RowVersion], _ checkpoint: CheckpointInfo) -> String? {
+    func save(_ name: String, _ version: Int, _ versions: RowVersions, _ checkpoint: CheckpointInfo) -> String? {
         do {
             let writer = try states.writer(name, version: version, replacing: false)
             try writer.add(versions)
@@ -190,7 +190,9 @@ public struct ProjectionEngine: Sendable {
                 next.position = end
                 next.eventsApplied = folder.applied
                 next.savedAt = .now()
-                saveError = save(P.name, P.schemaVersion, folder.takeVersions() + folder.closingVersions(at: end, keep: false), next)
+                var versions = folder.takeVersions()
+                versions.append(contentsOf: folder.closingVersions(at: end, keep: false))
+                saveError = save(P.name, P.schemaVersion, versions, next)
             }
             return Loaded(state: folder.state, position: end, caughtUp: read, rebuilt: false, saveError: saveError)
         }
@@ -231,7 +233,8 @@ public struct ProjectionEngine: Sendable {
             }
             let read = try await fold([folder], after: c.position, through: end)
             if let failure = folder.readFailure { throw failure }
-            let versions = folder.takeVersions() + folder.closingVersions(at: end, keep: false)
+            var versions = folder.takeVersions()
+            versions.append(contentsOf: folder.closingVersions(at: end, keep: false))
             var saveError = lock == nil ? Self.notSaved : nil
             if lock != nil {
                 var next = c
@@ -242,7 +245,7 @@ public struct ProjectionEngine: Sendable {
             }
             return KeyedCatchUp(
                 loaded: Loaded(state: folder.state, position: end, caughtUp: read, rebuilt: false, saveError: saveError, rows: folder.source),
-                unsaved: saveError == nil ? [] : versions)
+                unsaved: saveError == nil ? [] : versions.versions)
         }
         if !catchUp { throw Self.notBuilt(K.name, K.schemaVersion) }
         let folder = KeyedFolder(K.self, source: nil, recording: lock != nil)

@@ -11,8 +11,7 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
     let directory: String
     private var manifest: StateManifest?
     private let replacing: Bool
-    private var pending: [RowVersion] = []
-    private var pendingBytes = 0
+    private var pending = RowVersions()
     private var written: [StateManifest.Run] = []
     private var nextSequence: UInt64
 
@@ -24,30 +23,32 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
         nextSequence = current?.nextSequence ?? 1
     }
 
-    func add(_ versions: [RowVersion]) throws {
-        for v in versions {
-            pendingBytes += v.key.bytes.count + (v.value?.count ?? 0) + 24
-            pending.append(v)
-        }
-        if pendingBytes >= store.spillBytes { try spill() }
+    func add(_ versions: RowVersions) throws {
+        if pending.isEmpty { pending = versions } else { pending.append(contentsOf: versions) }
+        if pending.byteCount >= store.spillBytes { try spill() }
     }
 
     /// Writes the pending versions as one run.
     private func spill() throws {
         guard !pending.isEmpty else { return }
-        pending.sort(by: RunFormat.precedes)
+        var versions = pending.take()
+        versions.sortIntoStoredOrder()
         let sequence = nextSequence
         nextSequence += 1
-        let run = try writeRun(sequence) { w in for v in pending { try w.add(v) } }
+        // The oldest run of the state: the first spill of a rebuild, or of a catch-up of a state without runs.
+        let base = written.isEmpty && (replacing || (manifest?.runs.isEmpty ?? true))
+        let run = try writeRun(sequence, base: base) { w in
+            for i in versions.entries.indices {
+                try w.add(versions, i, sameKeyAsPrevious: i > 0 && versions.sameKey(i - 1, i))
+            }
+        }
         written.append(run)
-        pending = []
-        pendingBytes = 0
     }
 
     /// Writes a run file through `fill`.
-    private func writeRun(_ sequence: UInt64, _ fill: (RunWriter) throws -> Void) throws -> StateManifest.Run {
+    private func writeRun(_ sequence: UInt64, base: Bool, _ fill: (RunWriter) throws -> Void) throws -> StateManifest.Run {
         do {
-            let w = try RunWriter(path: directory + "/" + StateManifest.Run.fileName(sequence))
+            let w = try RunWriter(path: directory + "/" + StateManifest.Run.fileName(sequence), base: base)
             try fill(w)
             let size = try w.finish()
             return StateManifest.Run(
@@ -67,7 +68,9 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
         manifest = next
         written = []
         if replacing { remove(old) }
-        try compact()
+        // A rebuild's spills (a few, each of the spill size) stay as they are: merging them would rewrite every
+        // version for no gain in reads, which visit each run's Bloom filter and head.
+        if !replacing || runs.count > Self.maxRuns { try compact() }
     }
 
     private func remove(_ runs: [StateManifest.Run]) {
@@ -108,7 +111,7 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
         let sequence = nextSequence
         nextSequence += 1
         var group: [RowVersion] = []
-        let run = try writeRun(sequence) { w in
+        let run = try writeRun(sequence, base: base) { w in
             func flush() throws {
                 guard let newest = group.first else { return }
                 let kept = group.dropFirst().filter(\.keep)
@@ -137,34 +140,5 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
             try flush()
         }
         return run.versionCount == 0 ? nil : run
-    }
-}
-
-/// Walks a run's versions in stored order, one block decompressed at a time.
-struct RunCursor {
-    let reader: RunReader
-    private var block = 0
-    private var entries: [RowVersion] = []
-    private var index = 0
-
-    init(_ reader: RunReader) { self.reader = reader }
-
-    /// The version at the cursor, `nil` past the last.
-    var current: RowVersion? { index < entries.count ? entries[index] : nil }
-
-    /// Reads the first block.
-    mutating func load() throws {
-        entries = reader.blocks.isEmpty ? [] : try reader.entries(ofBlock: 0)
-        index = 0
-    }
-
-    /// Moves to the next version.
-    mutating func advance() throws {
-        index += 1
-        while index >= entries.count, block + 1 < reader.blocks.count {
-            block += 1
-            entries = try reader.entries(ofBlock: block)
-            index = 0
-        }
     }
 }

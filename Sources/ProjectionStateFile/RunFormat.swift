@@ -1,25 +1,30 @@
 import PawtrailIO
 import Projections
 
-/// The layout of a run file (`runs/<sequence>.run` of a projection's stored state): row versions sorted by
-/// ``RunFormat/precedes(_:_:)`` (table, then key, then newest first), in compressed blocks, with an index of the
-/// blocks and a Bloom filter of the keys. Every multi-byte integer is little-endian.
+/// The layout of a run file (`<sequence>.run` of a projection's stored state): row versions sorted by
+/// ``RunFormat/precedes(_:_:)`` (table, then key, then newest first), in two sections of compressed blocks. The head
+/// holds each row's newest version in the run, so that a read of the present (a group, a whole table) reads the rows
+/// as they are and nothing of their past; the history holds the older versions, which only reads of a past position
+/// visit. In a base run (no older run beneath it) an absent row's newest version shadows nothing and goes to the
+/// history alone: the head of a base run holds present rows only. Every multi-byte integer is little-endian.
 ///
 /// - header: magic `PTRUNS01` (8), format version u16, reserved u16, reserved u32 = 16 bytes;
-/// - blocks, each a zstd frame of entries: key length (varint), key bytes, position (varint), flags (u8: 1 kept,
-///   2 absent), and for a present row its value's length (varint) and bytes;
-/// - the block index: count u32, then per block its offset u64, compressed length u32, raw length u32, CRC-32C of
-///   the compressed bytes u32, and its first entry's key (length u16 and bytes) and position u64;
+/// - blocks of both sections, in the order they filled, each a zstd frame of entries: key length (varint), key
+///   bytes, position (varint), flags (u8: 1 kept, 2 absent), and for a present row its value's length (varint) and
+///   bytes;
+/// - the head's block index, then the history's: count u32, then per block its offset u64, compressed length u32,
+///   raw length u32, CRC-32C of the compressed bytes u32, and its first entry's key (length u16 and bytes) and
+///   position u64;
 /// - the Bloom filter of the distinct keys: bit count u64 (a multiple of 64), probes u32, then the bits;
-/// - the footer: index offset and length, filter offset and length, version count, key count, lowest and highest
-///   position (u64 each), CRC-32C of the index and of the filter (u32 each), CRC-32C of the footer before it (u32),
-///   then the magic `PTRUNEND` (8) = 84 bytes.
+/// - the footer: the head index's offset and length, the history index's, the filter's, version count, key count,
+///   lowest and highest position (u64 each), CRC-32C of the head index, of the history index and of the filter
+///   (u32 each), CRC-32C of the footer before it (u32), then the magic `PTRUNEND` (8) = 104 bytes.
 enum RunFormat {
     static let magic: [UInt8] = Array("PTRUNS01".utf8)
     static let endMagic: [UInt8] = Array("PTRUNEND".utf8)
-    static let version: UInt16 = 1
+    static let version: UInt16 = 2
     static let headerSize = 16
-    static let footerSize = 84
+    static let footerSize = 104
     /// Blocks hold about this many bytes before compression: a lookup decompresses one.
     static let blockSize = 32 << 10
     static let keptFlag: UInt8 = 1
@@ -36,8 +41,8 @@ enum RunFormat {
     static func precedes(_ ak: RowKey, _ ap: UInt64, _ bk: RowKey, _ bp: UInt64) -> Bool {
         if ak.table != bk.table { return ak.table < bk.table }
         if ak.groupHash != bk.groupHash { return ak.groupHash < bk.groupHash }
-        if ak.bytes != bk.bytes { return ak.bytes.lexicographicallyPrecedes(bk.bytes) }
-        return ap > bp
+        let c = RowKey.compareBytes(ak, bk)
+        return c != 0 ? c < 0 : ap > bp
     }
 
     /// Appends one entry to a block's bytes.
@@ -74,8 +79,8 @@ struct RunBloom {
 
     /// The two hashes the probes are made from.
     @inline(__always)
-    static func hashes(_ key: RowKey) -> (UInt64, UInt64) {
-        let h = RowKey.hash(key.bytes)
+    static func hashes(_ key: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let h = RowKey.hash(key)
         return (h, (h >> 32 | h << 32) | 1)
     }
 
@@ -103,7 +108,7 @@ struct RunBloom {
         let bits = Int(filter.loadUnaligned(as: UInt64.self).littleEndian)
         let probes = Int(filter.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
         guard bits > 0, 12 + bits / 8 <= filter.count else { return true }
-        let (a, b) = hashes(key)
+        let (a, b) = key.bytes.withUnsafeBytes { hashes($0) }
         for i in 0..<probes {
             let bit = Int((a &+ UInt64(i) &* b) % UInt64(bits))
             let word = filter.loadUnaligned(fromByteOffset: 12 + (bit / 64) * 8, as: UInt64.self).littleEndian

@@ -2,8 +2,9 @@ import EventLog
 import PawtrailIO
 import Projections
 
-/// A run file mapped for reading (see ``RunFormat``): its footer and block index are checked when it is opened, its
-/// blocks as lookups decompress them.
+/// A run file mapped for reading (see ``RunFormat``): its footer and block indexes are checked when it is opened,
+/// its blocks as lookups decompress them. A read of the present visits the head only; a read of a past position
+/// visits the history too.
 final class RunReader: @unchecked Sendable {
     struct Block {
         var offset: Int
@@ -14,9 +15,15 @@ final class RunReader: @unchecked Sendable {
         var firstPosition: UInt64
     }
 
+    /// The two sections of blocks.
+    enum Section: Int {
+        case head = 0, history = 1
+    }
+
     let path: String
     private let file: MappedFile
-    let blocks: [Block]
+    /// The blocks of each section, by ``Section``'s raw value.
+    private let sections: [[Block]]
     private let bloom: UnsafeRawBufferPointer
     let versionCount: Int
     let keyCount: Int
@@ -25,14 +32,14 @@ final class RunReader: @unchecked Sendable {
     var size: Int { file.bytes.count }
 
     /// Decompressed blocks recently read, newest last (a reader is used under its store's lock).
-    private var cache: [(index: Int, bytes: [UInt8])] = []
+    private var cache: [(section: Int, index: Int, entries: [RowVersion])] = []
     private static let cachedBlocks = 8
     private let decompressor = ZstdDecompressor()
 
     /// Maps and checks a run file.
     ///
     /// - Throws: ``SystemError`` when it cannot be mapped, ``EventStoreError/corrupted(file:offset:reason:)`` when its
-    ///   footer or index is damaged.
+    ///   footer or indexes are damaged.
     init(path: String) throws {
         self.path = path
         file = try MappedFile(path: path)
@@ -44,30 +51,43 @@ final class RunReader: @unchecked Sendable {
             Array(UnsafeRawBufferPointer(rebasing: b[(b.count - 8)...])) == RunFormat.endMagic
         else { throw damaged("not a run file of this version") }
         let f = b.count - RunFormat.footerSize
-        func u64(_ at: Int) -> UInt64 { b.loadUnaligned(fromByteOffset: f + at, as: UInt64.self).littleEndian }
+        func u64(_ at: Int) -> Int { Int(truncatingIfNeeded: b.loadUnaligned(fromByteOffset: f + at, as: UInt64.self).littleEndian) }
         func u32(_ at: Int) -> UInt32 { b.loadUnaligned(fromByteOffset: f + at, as: UInt32.self).littleEndian }
-        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[f..<(f + 72)])) == u32(72) else { throw damaged("the footer fails its checksum") }
-        let indexOffset = Int(u64(0))
-        let indexLength = Int(u64(8))
-        let bloomOffset = Int(u64(16))
-        let bloomLength = Int(u64(24))
-        guard indexOffset >= RunFormat.headerSize, indexLength >= 4, indexOffset + indexLength == bloomOffset, bloomOffset + bloomLength == f
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[f..<(f + 92)])) == u32(92) else { throw damaged("the footer fails its checksum") }
+        let ranges = [(u64(0), u64(8)), (u64(16), u64(24))]
+        let bloomRange = (u64(32), u64(40))
+        guard ranges[0].0 >= RunFormat.headerSize, ranges.allSatisfy({ $0.1 >= 4 }), ranges[0].0 + ranges[0].1 == ranges[1].0,
+            ranges[1].0 + ranges[1].1 == bloomRange.0, bloomRange.0 + bloomRange.1 == f
         else { throw damaged("the footer's sections do not fit the file") }
-        let index = UnsafeRawBufferPointer(rebasing: b[indexOffset..<(indexOffset + indexLength)])
-        guard CRC32C.checksum(index) == u32(64) else { throw damaged("the block index fails its checksum") }
-        let filter = UnsafeRawBufferPointer(rebasing: b[bloomOffset..<f])
-        guard CRC32C.checksum(filter) == u32(68) else { throw damaged("the key filter fails its checksum") }
+        let filter = UnsafeRawBufferPointer(rebasing: b[bloomRange.0..<f])
+        guard CRC32C.checksum(filter) == u32(88) else { throw damaged("the key filter fails its checksum") }
         bloom = filter
-        versionCount = Int(u64(32))
-        keyCount = Int(u64(40))
-        minPosition = u64(48)
-        maxPosition = u64(56)
+        versionCount = u64(48)
+        keyCount = u64(56)
+        minPosition = UInt64(u64(64))
+        maxPosition = UInt64(u64(72))
+        var sections: [[Block]] = []
+        for (i, (offset, length)) in ranges.enumerated() {
+            let index = UnsafeRawBufferPointer(rebasing: b[offset..<(offset + length)])
+            guard CRC32C.checksum(index) == u32(80 + 4 * i) else { throw damaged("a block index fails its checksum") }
+            sections.append(try Self.blocks(index, end: ranges[0].0, damaged))
+        }
+        // The blocks of both sections tile the bytes between the header and the indexes.
+        var expected = RunFormat.headerSize
+        for block in (sections[0] + sections[1]).sorted(by: { $0.offset < $1.offset }) {
+            guard block.offset == expected else { throw damaged("a block index entry is out of place") }
+            expected += block.compressedLength
+        }
+        guard expected == ranges[0].0 else { throw damaged("the blocks do not fill the file before the indexes") }
+        self.sections = sections
+    }
+
+    private static func blocks(_ index: UnsafeRawBufferPointer, end: Int, _ damaged: (String) -> EventStoreError) throws -> [Block] {
         var r = ByteReader(index)
         var blocks: [Block] = []
         do {
             let count = Int(try r.read(UInt32.self))
             blocks.reserveCapacity(count)
-            var expected = RunFormat.headerSize
             for _ in 0..<count {
                 let offset = Int(try r.read(UInt64.self))
                 let compressed = Int(try r.read(UInt32.self))
@@ -76,79 +96,77 @@ final class RunReader: @unchecked Sendable {
                 let keyLength = Int(try r.read(UInt16.self))
                 let key = RowKey(bytes: Array(try r.readView(keyLength)))
                 let position = try r.read(UInt64.self)
-                guard offset == expected, compressed > 0, offset + compressed <= indexOffset, raw > 0, raw <= 64 << 20 else {
-                    throw damaged("block index entry out of place")
+                guard offset >= RunFormat.headerSize, compressed > 0, offset + compressed <= end, raw > 0, raw <= 64 << 20 else {
+                    throw damaged("a block index entry is out of place")
                 }
-                expected = offset + compressed
                 blocks.append(Block(offset: offset, compressedLength: compressed, rawLength: raw, crc: crc, firstKey: key, firstPosition: position))
             }
-            guard expected == indexOffset, r.isAtEnd else { throw damaged("the blocks do not fill the file before the index") }
+            guard r.isAtEnd else { throw damaged("a block index has bytes after its entries") }
         } catch let e as EventStoreError {
             throw e
         } catch {
-            throw damaged("the block index does not decode: \(error)")
+            throw damaged("a block index does not decode: \(error)")
         }
-        self.blocks = blocks
+        return blocks
     }
+
+    func blockCount(_ section: Section) -> Int { sections[section.rawValue].count }
 
     /// A block's entries, decompressed (kept for the next lookups).
     ///
     /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)``.
-    func entries(ofBlock i: Int) throws -> [RowVersion] {
-        let raw = try blockBytes(i)
-        var out: [RowVersion] = []
-        try raw.withUnsafeBytes { buffer in
-            var r = ByteReader(buffer)
-            do {
-                while !r.isAtEnd { out.append(try RunFormat.entry(&r)) }
-            } catch {
-                throw EventStoreError.corrupted(file: path, offset: UInt64(blocks[i].offset), reason: "a block's entries do not decode: \(error)")
-            }
-        }
-        return out
-    }
-
-    private func blockBytes(_ i: Int) throws -> [UInt8] {
-        if let hit = cache.firstIndex(where: { $0.index == i }) {
+    func entries(_ section: Section, _ i: Int) throws -> [RowVersion] {
+        if let hit = cache.firstIndex(where: { $0.section == section.rawValue && $0.index == i }) {
             let entry = cache.remove(at: hit)
             cache.append(entry)
-            return entry.bytes
+            return entry.entries
         }
-        let block = blocks[i]
+        let block = sections[section.rawValue][i]
+        func damaged(_ reason: String) -> EventStoreError { .corrupted(file: path, offset: UInt64(block.offset), reason: reason) }
         let compressed = UnsafeRawBufferPointer(rebasing: file.bytes[block.offset..<(block.offset + block.compressedLength)])
-        guard CRC32C.checksum(compressed) == block.crc else {
-            throw EventStoreError.corrupted(file: path, offset: UInt64(block.offset), reason: "a block fails its checksum")
-        }
+        guard CRC32C.checksum(compressed) == block.crc else { throw damaged("a block fails its checksum") }
         let bytes: [UInt8]
         do {
             bytes = try decompressor.decompress(compressed, size: block.rawLength, dictionary: nil)
         } catch {
-            throw EventStoreError.corrupted(file: path, offset: UInt64(block.offset), reason: "a block does not decompress: \(error)")
+            throw damaged("a block does not decompress: \(error)")
         }
-        cache.append((i, bytes))
+        var out: [RowVersion] = []
+        try bytes.withUnsafeBytes { buffer in
+            var r = ByteReader(buffer)
+            do {
+                while !r.isAtEnd { out.append(try RunFormat.entry(&r)) }
+            } catch {
+                throw damaged("a block's entries do not decode: \(error)")
+            }
+        }
+        cache.append((section.rawValue, i, out))
         if cache.count > Self.cachedBlocks { cache.removeFirst() }
-        return bytes
+        return out
     }
 
-    /// The index of the block holding the first version at or after (key, position) in stored order, or of the
-    /// last block whose first entry comes before it.
-    private func startBlock(_ key: RowKey, _ position: UInt64) -> Int? {
+    /// The index of the last block of a section whose first entry comes at or before (key, position) in stored
+    /// order (the first block when none does).
+    private func startBlock(_ section: Section, _ key: RowKey, _ position: UInt64) -> Int? {
+        let blocks = sections[section.rawValue]
+        guard !blocks.isEmpty else { return nil }
         var lo = 0
         var hi = blocks.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            // Blocks whose first entry comes at or before the target.
             if !RunFormat.precedes(key, position, blocks[mid].firstKey, blocks[mid].firstPosition) { lo = mid + 1 } else { hi = mid }
         }
-        return lo == 0 ? (blocks.isEmpty ? nil : 0) : lo - 1
+        return max(0, lo - 1)
     }
 
-    /// The first version in stored order at or after (key, position), visiting blocks from where it would be.
-    private func firstVersion(atOrAfter key: RowKey, _ position: UInt64) throws -> (block: Int, entry: Int, entries: [RowVersion])? {
-        guard var b = startBlock(key, position) else { return nil }
-        while b < blocks.count {
-            let entries = try self.entries(ofBlock: b)
-            if let i = entries.firstIndex(where: { !RunFormat.precedes($0.key, $0.position, key, position) }) { return (b, i, entries) }
+    /// The first version of a section in stored order at or after (key, position), if it is the key's.
+    private func first(_ section: Section, _ key: RowKey, atOrAfter position: UInt64) throws -> (block: Int, entry: Int, entries: [RowVersion])? {
+        guard var b = startBlock(section, key, position) else { return nil }
+        while b < blockCount(section) {
+            let entries = try self.entries(section, b)
+            if let i = entries.firstIndex(where: { !RunFormat.precedes($0.key, $0.position, key, position) }) {
+                return entries[i].key == key ? (b, i, entries) : nil
+            }
             b += 1
         }
         return nil
@@ -157,45 +175,64 @@ final class RunReader: @unchecked Sendable {
     /// A row's newest version at or before a position (`nil`: its newest), `nil` when this run has none.
     func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion? {
         if let position, position < minPosition { return nil }
-        guard RunBloom.mayContain(bloom, key), let found = try firstVersion(atOrAfter: key, position ?? .max) else { return nil }
-        let v = found.entries[found.entry]
-        return v.key == key ? v : nil
+        guard RunBloom.mayContain(bloom, key) else { return nil }
+        if let hit = try first(.head, key, atOrAfter: .max) {
+            let v = hit.entries[hit.entry]
+            if position.map({ v.position <= $0 }) ?? true { return v }
+        } else if position == nil {
+            // Only a base run leaves a row's newest version out of its head: an absent one, which shadows nothing.
+            return nil
+        }
+        guard let hit = try first(.history, key, atOrAfter: position ?? .max) else { return nil }
+        return hit.entries[hit.entry]
     }
 
-    /// For every row whose key starts with a prefix and lies in one table, its newest version at or before a
-    /// position, in stored order (absent rows included, so that a newer run's absence shadows an older run's row).
+    /// For every row whose key starts with a prefix (a table's id, or a group's prefix), its newest version at or
+    /// before a position, in stored order, absent rows included (a newer run's absence shadows an older run's row).
     func versions(prefix: [UInt8], asOf position: UInt64?) throws -> [RowVersion] {
-        guard let table = prefix.first else { return [] }
+        var newest: [RowVersion] = []
+        try scan(.head, prefix) { newest.append($0) }
+        guard let position else { return newest }
+        // The head's versions that hold at the position; for the others, the history's newest at or before it.
+        var out: [RowVersion] = []
+        for v in newest where v.position <= position { out.append(v) }
+        let found = Set(out.map(\.key))
+        var last: RowKey?
+        try scan(.history, prefix) { v in
+            guard v.key != last, v.position <= position, !found.contains(v.key) else { return }
+            out.append(v)
+            last = v.key
+        }
+        return out.sorted { RunFormat.precedes($0, $1) }
+    }
+
+    /// Visits a section's versions whose keys start with a prefix, in stored order.
+    private func scan(_ section: Section, _ prefix: [UInt8], _ body: (RowVersion) -> Void) throws {
+        guard let table = prefix.first else { return }
         let tableOnly = prefix.count == 1
         let target = RowKey(bytes: prefix)
-        var out: [RowVersion] = []
-        guard var b = tableOnly ? firstBlock(ofTable: table) : startBlock(target, .max) else { return [] }
-        var last: RowKey?
-        outer: while b < blocks.count {
-            for v in try entries(ofBlock: b) {
+        guard var b = tableOnly ? firstBlock(section, ofTable: table) : startBlock(section, target, .max) else { return }
+        while b < blockCount(section) {
+            for v in try entries(section, b) {
                 if v.key.table < table { continue }
-                guard v.key.table == table else { break outer }
+                guard v.key.table == table else { return }
                 if !tableOnly {
                     if RunFormat.precedes(v.key, v.position, target, .max) { continue }
-                    guard v.key.groupHash == target.groupHash else { break outer }
+                    guard v.key.groupHash == target.groupHash else { return }
                     guard v.key.bytes.starts(with: prefix) else {
-                        if v.key.bytes.lexicographicallyPrecedes(prefix) { continue }
-                        break outer
+                        if RowKey.compareBytes(v.key, target) < 0 { continue }
+                        return
                     }
                 }
-                if v.key == last { continue }
-                if let position, v.position > position { continue }
-                out.append(v)
-                last = v.key
+                body(v)
             }
             b += 1
         }
-        return out
     }
 
-    /// The block where a table's rows start: the one before the first block whose first row is of the table or a
-    /// later one (the table's first rows may end that block).
-    private func firstBlock(ofTable table: UInt8) -> Int? {
+    /// The last block of a section whose first row comes before the table's (the table's first rows may end it).
+    private func firstBlock(_ section: Section, ofTable table: UInt8) -> Int? {
+        let blocks = sections[section.rawValue]
         guard !blocks.isEmpty else { return nil }
         var lo = 0
         var hi = blocks.count
@@ -208,23 +245,78 @@ final class RunReader: @unchecked Sendable {
 
     /// The position of a row's newest version marked kept in this run, `nil` when none is.
     func newestKept(_ key: RowKey) throws -> UInt64? {
-        guard RunBloom.mayContain(bloom, key), var found = try firstVersion(atOrAfter: key, .max) else { return nil }
+        guard RunBloom.mayContain(bloom, key) else { return nil }
+        if let hit = try first(.head, key, atOrAfter: .max), hit.entries[hit.entry].keep { return hit.entries[hit.entry].position }
+        guard var hit = try first(.history, key, atOrAfter: .max) else { return nil }
         while true {
-            while found.entry < found.entries.count {
-                let v = found.entries[found.entry]
+            while hit.entry < hit.entries.count {
+                let v = hit.entries[hit.entry]
                 guard v.key == key else { return nil }
                 if v.keep { return v.position }
-                found.entry += 1
+                hit.entry += 1
             }
-            guard found.block + 1 < blocks.count else { return nil }
-            found = (found.block + 1, 0, try entries(ofBlock: found.block + 1))
+            guard hit.block + 1 < blockCount(.history) else { return nil }
+            hit = (hit.block + 1, 0, try entries(.history, hit.block + 1))
+        }
+    }
+}
+
+/// Walks a run's versions in stored order, the head's and the history's merged (a row's head version comes before
+/// its history), one block of each decompressed at a time: a merge's input.
+struct RunCursor {
+    private struct SectionCursor {
+        let section: RunReader.Section
+        var block = 0
+        var entries: [RowVersion] = []
+        var index = 0
+
+        init(_ section: RunReader.Section) { self.section = section }
+
+        var current: RowVersion? { index < entries.count ? entries[index] : nil }
+
+        mutating func load(_ reader: RunReader) throws {
+            entries = reader.blockCount(section) == 0 ? [] : try reader.entries(section, 0)
+            index = 0
+        }
+
+        mutating func advance(_ reader: RunReader) throws {
+            index += 1
+            while index >= entries.count, block + 1 < reader.blockCount(section) {
+                block += 1
+                entries = try reader.entries(section, block)
+                index = 0
+            }
         }
     }
 
-    /// Visits every version in stored order (a merge's input).
-    func forEachVersion(_ body: (RowVersion) throws -> Void) throws {
-        for b in blocks.indices {
-            for v in try entries(ofBlock: b) { try body(v) }
+    let reader: RunReader
+    private var head = SectionCursor(.head)
+    private var history = SectionCursor(.history)
+
+    init(_ reader: RunReader) { self.reader = reader }
+
+    /// Reads the first blocks.
+    mutating func load() throws {
+        try head.load(reader)
+        try history.load(reader)
+    }
+
+    /// The version at the cursor, `nil` past the last.
+    var current: RowVersion? {
+        switch (head.current, history.current) {
+        case (let h?, let o?): RunFormat.precedes(o, h) ? o : h
+        case (let h?, nil): h
+        case (nil, let o): o
+        }
+    }
+
+    /// Moves to the next version.
+    mutating func advance() throws {
+        switch (head.current, history.current) {
+        case (let h?, let o?): if RunFormat.precedes(o, h) { try history.advance(reader) } else { try head.advance(reader) }
+        case (.some, nil): try head.advance(reader)
+        case (nil, .some): try history.advance(reader)
+        case (nil, nil): return
         }
     }
 }

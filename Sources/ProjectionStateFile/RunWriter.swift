@@ -2,20 +2,29 @@ import EventLog
 import PawtrailIO
 import Projections
 
-/// Writes row versions, already in stored order (``RunFormat/precedes(_:_:)``), as a run file: blocks compressed as
-/// they fill, then the block index, the Bloom filter and the footer. The file is written under a temporary name and
-/// flushed; ``finish()`` renames it into place.
+/// Writes row versions, already in stored order (``RunFormat/precedes(_:_:)``), as a run file: each row's first
+/// version to the head, the others to the history (see ``RunFormat``), blocks compressed as they fill, then the two
+/// block indexes, the Bloom filter and the footer. The file is written under a temporary name and flushed;
+/// ``finish(sync:)`` renames it into place.
 final class RunWriter {
+    /// One section's block being filled and its index so far.
+    private struct Section {
+        var block = ByteWriter(capacity: RunFormat.blockSize + 4096)
+        var first: (key: RowKey, position: UInt64)?
+        var index = ByteWriter()
+        var blockCount = 0
+    }
+
     let path: String
     private let temporaryPath: String
     private let fd: FileDescriptor
     private let compressor = ZstdCompressor()
     private let level: Int32
+    /// Whether no older run lies beneath this one (an absent row's newest version then goes to the history only).
+    private let base: Bool
     private var offset: UInt64
-    private var block = ByteWriter(capacity: RunFormat.blockSize + 4096)
-    private var blockFirst: (key: RowKey, position: UInt64)?
-    private var index = ByteWriter()
-    private var blockCount = 0
+    private var head = Section()
+    private var history = Section()
     private var keys: [(UInt64, UInt64)] = []
     private var lastKey: RowKey?
     private var compressed: [UInt8] = []
@@ -27,10 +36,12 @@ final class RunWriter {
     ///
     /// - Parameters:
     ///   - path: Where the finished run goes.
+    ///   - base: Whether the run will be the oldest of its state.
     ///   - level: The zstd level of its blocks.
     /// - Throws: ``SystemError``.
-    init(path: String, level: Int32 = 1) throws {
+    init(path: String, base: Bool, level: Int32 = 1) throws {
         self.path = path
+        self.base = base
         temporaryPath = FileSystem.temporaryPath(for: path, uuid: FileSystem.randomUUIDString())
         fd = try FileDescriptor.open(temporaryPath, .createExclusive)
         self.level = level
@@ -50,64 +61,108 @@ final class RunWriter {
 
     /// Adds the next version; versions must come in stored order.
     func add(_ v: RowVersion) throws {
-        if blockFirst == nil { blockFirst = (v.key, v.position) }
-        RunFormat.append(v, to: &block)
         versionCount += 1
         minPosition = min(minPosition, v.position)
         maxPosition = max(maxPosition, v.position)
-        if lastKey != v.key {
-            keys.append(RunBloom.hashes(v.key))
+        let newest = lastKey != v.key
+        if newest {
+            keys.append(v.key.bytes.withUnsafeBytes { RunBloom.hashes($0) })
             lastKey = v.key
         }
-        if block.count >= RunFormat.blockSize { try flushBlock() }
+        if newest && !(base && v.value == nil) {
+            try add(v, to: &head)
+        } else {
+            try add(v, to: &history)
+        }
     }
 
-    private func flushBlock() throws {
-        guard let first = blockFirst else { return }
+    /// Adds the next version, a packed one (see ``RowVersions``); versions must come in stored order.
+    func add(_ packed: RowVersions, _ i: Int, sameKeyAsPrevious: Bool) throws {
+        let e = packed.entries[i]
+        versionCount += 1
+        minPosition = min(minPosition, e.position)
+        maxPosition = max(maxPosition, e.position)
+        let toHead = !sameKeyAsPrevious && !(base && e.valueCount < 0)
+        try packed.buffer.bytes.withUnsafeBytes { b in
+            let key = UnsafeRawBufferPointer(rebasing: b[e.keyStart..<e.valueStart])
+            if !sameKeyAsPrevious {
+                keys.append(RunBloom.hashes(key))
+                lastKey = nil
+            }
+            func write(_ section: inout Section) throws {
+                if section.first == nil { section.first = (RowKey(bytes: Array(key)), e.position) }
+                let w = { (block: inout ByteWriter) in
+                    block.writeVarint(UInt64(key.count))
+                    block.write(bytes: key)
+                    block.writeVarint(e.position)
+                    block.write(UInt8((e.keep ? RunFormat.keptFlag : 0) | (e.valueCount < 0 ? RunFormat.absentFlag : 0)))
+                    if e.valueCount >= 0 {
+                        block.writeVarint(UInt64(e.valueCount))
+                        block.write(bytes: UnsafeRawBufferPointer(rebasing: b[e.valueStart..<(e.valueStart + Int(e.valueCount))]))
+                    }
+                }
+                w(&section.block)
+                if section.block.count >= RunFormat.blockSize { try flush(&section) }
+            }
+            if toHead { try write(&head) } else { try write(&history) }
+        }
+    }
+
+    private func add(_ v: RowVersion, to section: inout Section) throws {
+        if section.first == nil { section.first = (v.key, v.position) }
+        RunFormat.append(v, to: &section.block)
+        if section.block.count >= RunFormat.blockSize { try flush(&section) }
+    }
+
+    private func flush(_ section: inout Section) throws {
+        guard let first = section.first else { return }
         compressed.removeAll(keepingCapacity: true)
-        try block.bytes.withUnsafeBytes { try compressor.compress($0, level: level, dictionary: nil, appendingTo: &compressed) }
+        try section.block.bytes.withUnsafeBytes { try compressor.compress($0, level: level, dictionary: nil, appendingTo: &compressed) }
         try fd.write(compressed, at: offset)
-        index.write(offset)
-        index.write(UInt32(compressed.count))
-        index.write(UInt32(block.count))
-        index.write(compressed.withUnsafeBytes { CRC32C.checksum($0) })
-        index.write(UInt16(first.key.bytes.count))
-        index.write(bytes: first.key.bytes)
-        index.write(first.position)
+        section.index.write(offset)
+        section.index.write(UInt32(compressed.count))
+        section.index.write(UInt32(section.block.count))
+        section.index.write(compressed.withUnsafeBytes { CRC32C.checksum($0) })
+        section.index.write(UInt16(first.key.bytes.count))
+        section.index.write(bytes: first.key.bytes)
+        section.index.write(first.position)
         offset += UInt64(compressed.count)
-        blockCount += 1
-        block = ByteWriter(capacity: RunFormat.blockSize + 4096)
-        blockFirst = nil
+        section.blockCount += 1
+        section.block = ByteWriter(capacity: RunFormat.blockSize + 4096)
+        section.first = nil
     }
 
-    /// Writes the index, the filter and the footer, flushes, and renames the file into place.
+    /// Writes the indexes, the filter and the footer, flushes, and renames the file into place.
     ///
     /// - Parameter sync: Whether to flush the file to the disk first.
     /// - Returns: The file's size.
     @discardableResult
     func finish(sync: Bool = true) throws -> UInt64 {
-        try flushBlock()
-        var indexBytes = ByteWriter()
-        indexBytes.write(UInt32(blockCount))
-        indexBytes.write(bytes: index.bytes)
-        let bloom = RunBloom.encode(keys)
-        let indexOffset = offset
-        try fd.write(indexBytes.bytes, at: offset)
-        offset += UInt64(indexBytes.count)
-        let bloomOffset = offset
-        try fd.write(bloom, at: offset)
-        offset += UInt64(bloom.count)
+        try flush(&head)
+        try flush(&history)
         var footer = ByteWriter()
-        footer.write(indexOffset)
-        footer.write(UInt64(indexBytes.count))
-        footer.write(bloomOffset)
+        var checksums: [UInt32] = []
+        for section in [head, history] {
+            var bytes = ByteWriter()
+            bytes.write(UInt32(section.blockCount))
+            bytes.write(bytes: section.index.bytes)
+            try fd.write(bytes.bytes, at: offset)
+            footer.write(offset)
+            footer.write(UInt64(bytes.count))
+            checksums.append(CRC32C.checksum(bytes.bytes))
+            offset += UInt64(bytes.count)
+        }
+        let bloom = RunBloom.encode(keys)
+        try fd.write(bloom, at: offset)
+        footer.write(offset)
         footer.write(UInt64(bloom.count))
+        offset += UInt64(bloom.count)
+        checksums.append(CRC32C.checksum(bloom))
         footer.write(UInt64(versionCount))
         footer.write(UInt64(keys.count))
         footer.write(versionCount == 0 ? 0 : minPosition)
         footer.write(maxPosition)
-        footer.write(CRC32C.checksum(indexBytes.bytes))
-        footer.write(CRC32C.checksum(bloom))
+        for c in checksums { footer.write(c) }
         footer.write(CRC32C.checksum(footer.bytes))
         footer.write(bytes: RunFormat.endMagic)
         try fd.write(footer.bytes, at: offset)

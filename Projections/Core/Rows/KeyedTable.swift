@@ -133,24 +133,37 @@ public struct KeyedTable<Record: FieldCodable & Equatable>: StoredTable, Sendabl
 
     public mutating func drainEventChanges(at position: UInt64, into versions: inout RowVersions) {
         guard history == .exact, !touched.isEmpty else { return }
-        var seen: Set<String> = []
-        for key in touched where seen.insert(key).inserted {
-            versions.add(RowVersion(key: RowKey(table: tableID, key: key), position: position, value: loaded[key].map(Self.encode), keep: true))
+        let table = tableID
+        for (n, key) in touched.enumerated() where !touched[..<n].contains(key) {
+            versions.add(position: position, keep: true, record: loaded[key]) { b in
+                b.append(table)
+                b.append(contentsOf: key.utf8)
+            }
         }
         touched.removeAll(keepingCapacity: true)
     }
 
     public mutating func drainSaveChanges(at position: UInt64, into versions: inout RowVersions) {
         guard history == .current, !dirty.isEmpty else { return }
+        let table = tableID
         for key in dirty {
-            versions.add(RowVersion(key: RowKey(table: tableID, key: key), position: position, value: loaded[key].map(Self.encode), keep: false))
+            versions.add(position: position, keep: false, record: loaded[key]) { b in
+                b.append(table)
+                b.append(contentsOf: key.utf8)
+            }
         }
         dirty.removeAll(keepingCapacity: true)
     }
 
-    public func forEachCurrentRowInMemory(_ body: (RowKey, [UInt8]) -> Void) {
+    public func addCurrentRows(at position: UInt64, into versions: inout RowVersions) {
         guard history == .current else { return }
-        for (key, record) in loaded { body(RowKey(table: tableID, key: key), Self.encode(record)) }
+        let table = tableID
+        for (key, record) in loaded {
+            versions.add(position: position, keep: false, record: record) { b in
+                b.append(table)
+                b.append(contentsOf: key.utf8)
+            }
+        }
     }
 
     public func forEachExactRow(_ body: (RowKey, [UInt8]) -> Void) {

@@ -10,6 +10,8 @@ public struct RowKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
     /// The hash of the table's id and the group's key (``group``).
     public let groupHash: UInt64
+    /// The table's id (the first byte), kept apart so that ordering never reads the bytes unless it must.
+    public let table: UInt8
 
     /// The byte between a group's key and a part's.
     public static let separator: UInt8 = 0x1F
@@ -33,11 +35,20 @@ public struct RowKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// A key from its stored bytes.
     public init(bytes: [UInt8]) {
         self.bytes = bytes
-        groupHash = Self.hash(bytes[..<(bytes.firstIndex(of: Self.separator) ?? bytes.count)])
+        table = bytes.first ?? 0
+        groupHash = bytes.withUnsafeBytes { b in
+            Self.hash(UnsafeRawBufferPointer(rebasing: b[..<(b.firstIndex(of: Self.separator) ?? b.count)]))
+        }
     }
 
-    /// The table's id.
-    public var table: UInt8 { bytes.first ?? 0 }
+    public static func == (a: RowKey, b: RowKey) -> Bool {
+        a.groupHash == b.groupHash && a.table == b.table && a.bytes == b.bytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(groupHash)
+        hasher.combine(bytes.count)
+    }
 
     /// The key without its table's id, as text.
     public var key: String { String(decoding: bytes.dropFirst(), as: UTF8.self) }
@@ -60,12 +71,25 @@ public struct RowKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func < (a: RowKey, b: RowKey) -> Bool {
         if a.table != b.table { return a.table < b.table }
         if a.groupHash != b.groupHash { return a.groupHash < b.groupHash }
-        return a.bytes.lexicographicallyPrecedes(b.bytes)
+        return compareBytes(a, b) < 0
+    }
+
+    /// The keys' bytes compared as memcmp does, the shorter first when one is a prefix of the other.
+    @inlinable
+    public static func compareBytes(_ a: RowKey, _ b: RowKey) -> Int {
+        a.bytes.withUnsafeBufferPointer { x in
+            b.bytes.withUnsafeBufferPointer { y in
+                let n = min(x.count, y.count)
+                for i in 0..<n where x[i] != y[i] { return x[i] < y[i] ? -1 : 1 }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
     }
 
     /// FNV-1a over the bytes, then the splitmix64 finalizer so that the bytes' last characters reach every bit.
     /// Part of the stored format: never change it.
-    public static func hash(_ bytes: some Collection<UInt8>) -> UInt64 {
+    @inlinable
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes {
             h ^= UInt64(b)

@@ -23,30 +23,3 @@ public struct RowVersion: Sendable, Hashable {
         a.key == b.key ? a.position > b.position : a.key < b.key
     }
 }
-
-/// Where tables put the row versions of their changes.
-public struct RowVersions: Sendable {
-    /// The versions, in the order they were added.
-    public private(set) var versions: [RowVersion] = []
-    /// The bytes they hold (keys and values), to decide when to write them out.
-    public private(set) var byteCount = 0
-
-    public init() {}
-
-    /// Adds a version.
-    public mutating func add(_ version: RowVersion) {
-        byteCount += version.key.bytes.count + (version.value?.count ?? 0) + 24
-        versions.append(version)
-    }
-
-    /// Takes every version, leaving none.
-    public mutating func take() -> [RowVersion] {
-        defer {
-            versions = []
-            byteCount = 0
-        }
-        return versions
-    }
-
-    public var isEmpty: Bool { versions.isEmpty }
-}

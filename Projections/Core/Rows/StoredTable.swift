@@ -24,9 +24,9 @@ public protocol StoredTable {
     /// The versions of the rows changed since the last save, for a table of ``TableHistory/current`` history
     /// (nothing for others); they are forgotten.
     mutating func drainSaveChanges(at position: UInt64, into versions: inout RowVersions)
-    /// Every row of ``TableHistory/current`` history the table holds in memory, in no particular order (what a
-    /// rebuild stores at its end: the rows of exact history were handed over event by event).
-    func forEachCurrentRowInMemory(_ body: (RowKey, [UInt8]) -> Void)
+    /// Adds a version at `position`, not kept, of every row of ``TableHistory/current`` history the table holds in
+    /// memory (what a rebuild stores at its end: the rows of exact history were handed over event by event).
+    func addCurrentRows(at position: UInt64, into versions: inout RowVersions)
     /// Every row of ``TableHistory/exact`` history the table holds, stored or in memory, as of its source's moment:
     /// what time travel reads, for a check against a fold.
     func forEachExactRow(_ body: (RowKey, [UInt8]) -> Void)

@@ -98,7 +98,7 @@ public final class InMemoryProjectionStateStore: ProjectionStateStore {
             self.replacing = replacing
         }
 
-        func add(_ versions: [RowVersion]) throws { added += versions }
+        func add(_ versions: RowVersions) throws { added += versions.versions }
 
         func finish(_ checkpoint: CheckpointInfo) throws {
             store.commit(key, added, checkpoint, replacing: replacing)

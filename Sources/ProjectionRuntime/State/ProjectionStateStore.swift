@@ -72,10 +72,19 @@ public protocol StoredProjectionState: Sendable {
 /// Adds rows to a projection's stored state, all of which become visible together.
 public protocol StateWriter: AnyObject, Sendable {
     /// Adds row versions, in any order (a writer may store them as they come, invisibly until ``finish(_:)``).
-    func add(_ versions: [RowVersion]) throws
+    func add(_ versions: RowVersions) throws
 
     /// Stores every row added, and the checkpoint, atomically.
     func finish(_ checkpoint: CheckpointInfo) throws
+}
+
+extension StateWriter {
+    /// Adds row versions given one by one.
+    public func add(_ versions: [RowVersion]) throws {
+        var packed = RowVersions()
+        for v in versions { packed.add(v) }
+        try add(packed)
+    }
 }
 
 /// A held writer lock; released by `unlock()` or when the holder goes away.

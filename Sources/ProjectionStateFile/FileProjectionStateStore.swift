@@ -51,6 +51,9 @@ public final class FileProjectionStateStore: ProjectionStateStore, @unchecked Se
                 return FileStoredState(manifest: manifest, runs: runs)
             } catch let e as SystemError where e.errno == ENOENT && attempt < 7 {
                 continue
+            } catch EventStoreError.incompatibleFormat {
+                // Runs of another build's format: no state this build can read, rebuilt like a schema change.
+                return nil
             } catch let e as SystemError {
                 throw io(e, "open projection state")
             }

@@ -45,11 +45,16 @@ final class RunReader: @unchecked Sendable {
         file = try MappedFile(path: path)
         let b = file.bytes
         func damaged(_ reason: String) -> EventStoreError { .corrupted(file: path, offset: 0, reason: reason) }
+        guard b.count >= RunFormat.headerSize, Array(UnsafeRawBufferPointer(rebasing: b[0..<8])) == RunFormat.magic else {
+            throw damaged("not a run file")
+        }
+        let version = b.loadUnaligned(fromByteOffset: 8, as: UInt16.self).littleEndian
+        guard version == RunFormat.version else {
+            throw EventStoreError.incompatibleFormat(path: path, found: Int(version), supported: Int(RunFormat.version))
+        }
         guard b.count >= RunFormat.headerSize + RunFormat.footerSize,
-            Array(UnsafeRawBufferPointer(rebasing: b[0..<8])) == RunFormat.magic,
-            b.loadUnaligned(fromByteOffset: 8, as: UInt16.self).littleEndian == RunFormat.version,
             Array(UnsafeRawBufferPointer(rebasing: b[(b.count - 8)...])) == RunFormat.endMagic
-        else { throw damaged("not a run file of this version") }
+        else { throw damaged("the run file is cut short") }
         let f = b.count - RunFormat.footerSize
         func u64(_ at: Int) -> Int { Int(truncatingIfNeeded: b.loadUnaligned(fromByteOffset: f + at, as: UInt64.self).littleEndian) }
         func u32(_ at: Int) -> UInt32 { b.loadUnaligned(fromByteOffset: f + at, as: UInt32.self).littleEndian }

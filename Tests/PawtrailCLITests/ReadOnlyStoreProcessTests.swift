@@ -76,3 +76,44 @@ final class ReadOnlyMount {
         #expect(compact.stderr.hasPrefix("Error: ") && compact.stderr.contains("compaction.lock"), "\(compact.stderr)")
     }
 }
+
+/// Reads never need to write: on a read-only mount every view, `projections status` and `projections audit` answer,
+/// whether the read models were stored before (read as stored, caught up in memory) or never built (folded in
+/// memory), with at most a note on stderr.
+@Suite struct ReadOnlyViewsProcessTests {
+    static let views: [[String]] = [
+        ["inventory"], ["low-stock"], ["catalog"], ["cart", "--owner", "u-ann"], ["activity", "--user", "u-ann"],
+        ["orders", "--customer", "u-ann"], ["order", "--id", "o-1"], ["dashboard"], ["pet", "--id", "rex"], ["pets", "--owner", "u-ann"],
+        ["conversations", "--user", "u-ann"], ["favourites", "--user", "u-ann"],
+    ]
+
+    @Test(.enabled(if: canMountReadOnly, "needs the right to bind-mount a directory read-only"), arguments: [false, true])
+    func everyViewAndTheAuditAnswerOnAReadOnlyMount(built: Bool) throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.path("s")
+        let demo = try PawtrailProcess.run(["--store", store, "demo"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        if built {
+            let rebuild = try PawtrailProcess.run(["--store", store, "projections", "rebuild", "--all"])
+            #expect(rebuild.status == 0, "\(rebuild.stderr)")
+            // Events after the stored states: each view catches up in memory.
+            let more = try PawtrailProcess.run(["--store", store, "cart", "add", "--as", "u-ann", "--product-id", "product_cat_001", "--quantity", "1"])
+            #expect(more.status == 0, "\(more.stderr)")
+        }
+        let mount = try ReadOnlyMount(dir.url.path)
+        defer { mount.unmount(); withExtendedLifetime(dir) {} }
+        for view in Self.views {
+            for moment in [[], ["--at-position", "185"]] {
+                let out = try PawtrailProcess.run(["--store", store, "view"] + view + moment + ["--json"])
+                #expect(out.status == 0, "view \(view) \(moment): \(out.stderr)")
+                #expect(out.stdout.hasPrefix("{\"view\":"), "view \(view) \(moment): \(out.stdout.prefix(200))")
+                #expect(out.stderr.split(separator: "\n").count <= 1, "view \(view) \(moment): \(out.stderr)")
+            }
+        }
+        let status = try PawtrailProcess.run(["--store", store, "projections", "status", "--json"])
+        #expect(status.status == 0, "\(status.stderr)")
+        let audit = try PawtrailProcess.run(["--store", store, "projections", "audit"])
+        #expect(audit.status == 0, "\(audit.stdout)\(audit.stderr)")
+        #expect(audit.lines.count == 9 && audit.lines.allSatisfy { $0.contains(": ok") }, "\(audit.stdout)")
+    }
+}

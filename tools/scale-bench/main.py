@@ -97,6 +97,9 @@ def measure_store(a, bins, events, data):
             # generator does not keep it current), and an append writes a current one. Both are measured.
             data["open"][f"{label} as generated"] = views.open_cost(ctx, a.runs)
             _log_open(data, f"{label} as generated")
+        source, built = stores.warm_template(bins, source, a.dir, label)
+        data.setdefault("setup", {})[label] = {"snapshots_build": built}
+        stores.copy_store(source, ctx.store)
         fixtures.discover(ctx)
     data["stores"][label] = {"events": events, "source": source, "clock_start": stores.iso(ctx.base),
                              "subjects": {k: v for k, v in ctx.subjects.items() if k != "products"},

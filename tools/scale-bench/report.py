@@ -119,6 +119,13 @@ def markdown(data):
                    "start): other work moves these figures; rerun on an idle machine to compare with the targets.")
     if ref_note:
         out.append(f"Targets {ref_note}.")
+    if data.get("setup"):
+        rows = [[label, f"{b['snapshots_build']['eventsRead']:,}", f"{b['snapshots_build']['snapshotsSaved']:,}",
+                 f"{b['snapshots_build']['seconds']:.1f}", f"{b['snapshots_build']['rss_mb']:.0f}"]
+                for label, b in data["setup"].items()]
+        out.append("## Setup\n\nEach seeded store is measured as a store in use: the generator leaves no snapshots of "
+                   "stream states (commands keep them), so `pawtrail snapshots build` makes them first, untimed "
+                   "elsewhere.\n\n" + _table(["store", "events read", "snapshots", "seconds", "peak MB"], rows))
     if data.get("commands"):
         rows, verdicts, notes = _per_store_rows(data["commands"], labels, refs, 2)
         out.append("## Commands\n\nEach command through the CLI as its own process; p50 / p99 over "

@@ -66,6 +66,22 @@ def workload_store(bins, events, bench_dir):
     return os.path.join(parent, name, "store"), manifest
 
 
+def warm_template(bins, source, bench_dir, label):
+    """A copy of a generated store as a store in use would be: the generator appends through the library, not
+    through commands, so it leaves no snapshots of stream states, which every command keeps current. The copy gets
+    them from `pawtrail snapshots build` (untimed here; its seconds are returned and reported)."""
+    target = os.path.join(bench_dir, "workloads", f"{label}-warm", "store")
+    copy_store(source, target)
+    log(f"{label}: building the snapshots a store in use has (pawtrail snapshots build)")
+    r = proc.run([bins["pawtrail"], "--store", target, "snapshots", "build", "--json"])
+    if not r.ok:
+        raise SetupError(f"snapshots build on {label} failed: {r.error()}")
+    built = json.loads(r.stdout.decode().strip().splitlines()[-1])
+    built["seconds"] = r.seconds
+    built["rss_mb"] = r.maxrss_kb / 1024
+    return target, built
+
+
 def copy_store(source, target):
     """A working copy (`cp -r`), replacing whatever was there."""
     if os.path.exists(target):

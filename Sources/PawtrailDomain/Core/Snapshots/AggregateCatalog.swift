@@ -10,6 +10,22 @@ public enum AggregateCatalog {
 
     private static let byKind: [String: any Aggregate.Type] = Dictionary(all.map { ($0.snapshotKind, $0) }, uniquingKeysWith: { a, _ in a })
 
+    /// The aggregates that fold the streams of a category (the part of a stream's name before its first `-`, or the
+    /// whole name of a stream without one): a booking's, an order's and a vet request's stream is also folded for
+    /// its conversations' owner.
+    public static func aggregates(ofCategory category: String) -> [any Aggregate.Type] {
+        byCategory[category] ?? []
+    }
+
+    private static let byCategory: [String: [any Aggregate.Type]] = [
+        "account": [AccountState.self], "email": [EmailClaimState.self], "roles": [RolesState.self],
+        "booking": [BookingState.self, SubjectOwnerState.self], "petschedule": [PetScheduleState.self], "cart": [CartState.self],
+        "catalog": [CatalogState.self], "product": [ProductState.self], "favourites": [FavouritesState.self],
+        "inventory": [InventoryState.self], "conversation": [ConversationState.self],
+        "order": [OrderState.self, SubjectOwnerState.self], "sale": [SaleState.self], "pet": [PetState.self],
+        "vet": [VetRequestState.self, SubjectOwnerState.self],
+    ]
+
     /// The aggregate whose snapshots go by a kind, `nil` for none.
     public static func aggregate(kind: String) -> (any Aggregate.Type)? { byKind[kind] }
 }

@@ -83,7 +83,7 @@ final class ReadOnlyMount {
 @Suite struct ReadOnlyViewsProcessTests {
     static let views: [[String]] = [
         ["inventory"], ["low-stock"], ["catalog"], ["cart", "--owner", "u-ann"], ["activity", "--user", "u-ann"],
-        ["orders", "--customer", "u-ann"], ["order", "--id", "o-1"], ["dashboard"], ["pet", "--id", "rex"], ["pets", "--owner", "u-ann"],
+        ["orders", "--customer", "u-ann"], ["order", "--id", "ORDER"], ["dashboard"], ["pet", "--id", "rex"], ["pets", "--owner", "u-ann"],
         ["conversations", "--user", "u-ann"], ["favourites", "--user", "u-ann"],
     ]
 
@@ -100,9 +100,13 @@ final class ReadOnlyMount {
             let more = try PawtrailProcess.run(["--store", store, "cart", "add", "--as", "u-ann", "--product-id", "product_cat_001", "--quantity", "1"])
             #expect(more.status == 0, "\(more.stderr)")
         }
+        // Which orders exist depends on who won the demo's checkout race: the first one placed is looked up.
+        let log = try PawtrailProcess.run(["--store", store, "log", "read", "--all", "--type", "OrderPlaced", "--limit", "1", "--json"])
+        let placed = try #require(log.lines.first { $0.contains(#""type":"OrderPlaced""#) })
+        let order = try #require(placed.firstMatch(of: /"orderId":"([^"]+)"/)?.1)
         let mount = try ReadOnlyMount(dir.url.path)
         defer { mount.unmount(); withExtendedLifetime(dir) {} }
-        for view in Self.views {
+        for view in Self.views.map({ $0.map { $0 == "ORDER" ? String(order) : $0 } }) {
             for moment in [[], ["--at-position", "185"]] {
                 let out = try PawtrailProcess.run(["--store", store, "view"] + view + moment + ["--json"])
                 #expect(out.status == 0, "view \(view) \(moment): \(out.stderr)")

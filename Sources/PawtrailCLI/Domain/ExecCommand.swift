@@ -6,8 +6,9 @@ import PawtrailJSON
 
 /// `pawtrail exec`: domain commands as JSON Lines, one answer line each.
 enum ExecCommand {
-    /// The most input `exec` reads: plenty for a day of scripted commands, bounded against a runaway pipe.
-    static let inputLimit = 256 << 20
+    /// The longest line `exec` reads: far more than any command needs; a longer line is answered as bad input,
+    /// never held.
+    static let lineLimit = 8 << 20
 
     static let spec = CommandSpec(
         name: "exec",
@@ -18,8 +19,11 @@ enum ExecCommand {
             with optional "now" (the command's clock), "commandId" and "correlationId". Each answer line is
               {"ok":true,"line":1,"command":"pet.add",...,"events":[{"position":..,"stream":..,"type":..,"data":{..}}]}
             or {"ok":false,"line":1,"command":"pet.add","error":"<kind>","message":"..."}.
-            Commands run in order, each atomically on its own. The exit status is 0 when every command succeeded,
-            else that of the first failure (see README); an I/O error stops the run and exits 74.
+            Commands run in order, each atomically on its own, as their lines arrive: each answer line is written
+            once its command is durable, so a client may keep one 'exec -' open on a pipe and talk to it line by
+            line, and an answer on the output means its command, and every one before it, is on disk. With --stats
+            each answer also says what its command read. The exit status is 0 when every command succeeded, else
+            that of the first failure (see README); an I/O error stops the run and exits 74.
             """,
         options: [.flag("stop-on-error", help: "Stop at the first command that fails.")],
         positionals: [PositionalSpec(name: "file", help: "The JSON Lines file ('-' for stdin).", isRequired: false)],
@@ -27,17 +31,31 @@ enum ExecCommand {
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let path = context.arguments.positionals.first ?? "-"
-        var input = try FileReader.readAll(path, limit: inputLimit, what: "exec input")
-        // A byte order mark at the start of the file is skipped, as in a batch file (editors on Windows write one).
-        if input.starts(with: BatchParser.byteOrderMark) { input.removeFirst(BatchParser.byteOrderMark.count) }
+        let reader = try LineReader(path: path, limit: lineLimit)
         let handler = try context.commandHandler(cache: StateCache())
+        let withStats = context.arguments.flag(GlobalOptions.stats.name)
         var status = ExitCode.success
         var lineNumber = 0
-        for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        while let line = try reader.next() {
             lineNumber += 1
-            if line.allSatisfy(JSONScanner.isWhitespace) { continue }
-            let answer = await execute(Array(line), lineNumber: lineNumber, handler: handler)
+            let answer: Answer
+            switch line {
+            case .tooLong(let length):
+                answer = Answer(
+                    json: DomainReport.failureJSON(
+                        line: lineNumber, command: nil, kind: ErrorKind.invalidCommand.rawValue,
+                        message: "line \(lineNumber) is \(length) bytes long, more than the \(lineLimit) a command may take", extra: []),
+                    exit: ErrorKind.invalidCommand.exitCode)
+            case .text(var bytes):
+                // A byte order mark at the start of the file is skipped, as in a batch file (editors on Windows write one).
+                if lineNumber == 1, bytes.starts(with: BatchParser.byteOrderMark) { bytes.removeFirst(BatchParser.byteOrderMark.count) }
+                if bytes.allSatisfy(JSONScanner.isWhitespace) { continue }
+                answer = await execute(bytes, lineNumber: lineNumber, handler: handler, withStats: withStats)
+            }
+            if let load = answer.load { context.stats.handled(load) }
             context.out(answer.json)
+            // The command is durable: its answer goes out now, not when a buffer fills.
+            context.console.flush()
             if let failure = answer.exit {
                 if status == .success { status = failure }
                 // A broken store would fail every later line too: stop, and let the status say the run was cut
@@ -57,9 +75,11 @@ enum ExecCommand {
     struct Answer {
         var json: JSONValue
         var exit: ExitCode?
+        /// What the command read, when it ran.
+        var load: LoadStats?
     }
 
-    static func execute(_ line: [UInt8], lineNumber: Int, handler: CommandHandler) async -> Answer {
+    static func execute(_ line: [UInt8], lineNumber: Int, handler: CommandHandler, withStats: Bool = false) async -> Answer {
         var commandName: String?
         func fail(_ kind: ErrorKind, _ message: String, _ extra: [JSONValue.Pair] = []) -> Answer {
             Answer(
@@ -76,11 +96,12 @@ enum ExecCommand {
         guard case .string(let name)? = value["command"] else {
             return fail(.invalidCommand, "line \(lineNumber) has no \"command\" string")
         }
-        commandName = name
+        // A name no command has is echoed in its answer, shortened when it is longer than any name could be.
+        commandName = name.utf8.count <= 200 ? name : String(name.prefix(64)) + "… (\(name.utf8.count) bytes)"
         guard let type = CommandCatalog.command(named: name) else {
             let known = CommandCatalog.all.map { $0.name }
             let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            return fail(.invalidCommand, "unknown command '\(name)'\(hint)")
+            return fail(.invalidCommand, "unknown command '\(commandName ?? name)'\(hint)")
         }
         do {
             let envelope = try envelope(value)
@@ -88,9 +109,10 @@ enum ExecCommand {
             var json = DomainReport.json(outcome)
             if case .object(var pairs) = json {
                 pairs.insert(.init(key: "line", value: .int(Int64(lineNumber))), at: 1)
+                if withStats { pairs.append(.init(key: "stats", value: Self.json(outcome.loadStats))) }
                 json = .object(pairs)
             }
-            return Answer(json: json, exit: nil)
+            return Answer(json: json, exit: nil, load: outcome.loadStats)
         } catch let error as DomainError {
             return fail(ErrorKind(error), error.description, DomainReport.details(error))
         } catch let error as FieldError {
@@ -102,6 +124,14 @@ enum ExecCommand {
         }
     }
 
+
+    /// What a command read, as `--stats` adds it to its answer.
+    static func json(_ load: LoadStats) -> JSONValue {
+        .object([
+            "streamsLoaded": .int(Int64(load.streams)), "eventsRead": .int(Int64(load.eventsRead)),
+            "snapshotHits": .int(Int64(load.snapshotHits)), "cacheHits": .int(Int64(load.cacheHits)),
+        ])
+    }
 
     private static func envelope(_ value: JSONValue) throws(FieldError) -> DomainCommandRunner.Envelope {
         guard case .string(let user)? = value["as"] else {

@@ -60,11 +60,18 @@ public enum SQLiteExport {
         String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
     }
 
-    /// Writes the tables to a new database file (replacing one that exists), in one transaction.
+    /// Writes the tables to a new database file, in one transaction, then puts it at `path` at once: a reader of
+    /// `path` sees the old file or the whole new one.
     ///
+    /// - Parameters:
+    ///   - tables: The tables.
+    ///   - path: Where the database goes.
+    ///   - replace: Whether a regular file already at `path` is replaced. Anything else there (a directory, a
+    ///     device, a FIFO, a socket, a symbolic link) is never replaced.
     /// - Returns: The number of rows written.
     /// - Throws: ``SQLiteExportError``.
-    public static func write(_ tables: [Table], to path: String) throws -> Int {
+    public static func write(_ tables: [Table], to path: String, replace: Bool = false) throws -> Int {
+        try checkTarget(path, replace: replace)
         let temporary = FileSystem.temporaryPath(for: path)
         unlink(temporary)
         var db: OpaquePointer?
@@ -114,12 +121,45 @@ public enum SQLiteExport {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw SQLiteExportError(message: "cannot replace \(path): \(String(cString: strerror(code)))")
+        defer { unlink(temporary) }
+        if replace {
+            // Checked again right before: what came to be there meanwhile is not replaced either, but for a moment.
+            try checkTarget(path, replace: true)
+            guard rename(temporary, path) == 0 else {
+                throw SQLiteExportError(message: "cannot replace \(path): \(String(cString: strerror(errno)))")
+            }
+        } else {
+            // link(2) fails if anything is at the path, atomically: nothing there is ever replaced.
+            guard link(temporary, path) == 0 else {
+                let code = errno
+                if code == EEXIST { throw SQLiteExportError(message: "\(path) already exists; give --replace to replace it") }
+                throw SQLiteExportError(message: "cannot create \(path): \(String(cString: strerror(code)))")
+            }
         }
         return rows
+    }
+
+    /// Refuses a target that exists and is not to be replaced, or is not a regular file.
+    private static func checkTarget(_ path: String, replace: Bool) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else {
+            if errno == ENOENT { return }
+            throw SQLiteExportError(message: "cannot check \(path): \(String(cString: strerror(errno)))")
+        }
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            let what: String
+            switch kind {
+            case S_IFDIR: what = "a directory"
+            case S_IFLNK: what = "a symbolic link"
+            case S_IFIFO: what = "a FIFO"
+            case S_IFCHR, S_IFBLK: what = "a device"
+            case S_IFSOCK: what = "a socket"
+            default: what = "not a regular file"
+            }
+            throw SQLiteExportError(message: "\(path) is \(what), not a database file: it is never replaced")
+        }
+        guard replace else { throw SQLiteExportError(message: "\(path) already exists; give --replace to replace it") }
     }
 }
 

@@ -160,8 +160,12 @@ enum ProjectionsCommand {
 
     static let exportSpec = CommandSpec(
         name: "export", abstract: "Write the read models (caught up) as SQLite tables.",
-        usage: "[--store <path>] --sqlite <file>",
-        options: [.value("sqlite", "file", help: "The SQLite database to write (replaced if it exists).", required: true)],
+        discussion: "A file already at the path is left as it is unless --replace is given; a directory, device, FIFO or symbolic link there is never replaced.",
+        usage: "[--store <path>] --sqlite <file> [--replace]",
+        options: [
+            .value("sqlite", "file", help: "The SQLite database to write (a new file).", required: true),
+            .flag("replace", help: "Replace the database file if one is there."),
+        ],
         run: { context in
             let path = try context.arguments.required("sqlite", "file")
             let engine = try engine(context)
@@ -169,7 +173,12 @@ enum ProjectionsCommand {
             for type in ProjectionCatalog.projections {
                 tables += try await type.exportTables(engine)
             }
-            let rows = try SQLiteExport.write(tables, to: path)
+            let rows: Int
+            do {
+                rows = try SQLiteExport.write(tables, to: path, replace: context.arguments.flag("replace"))
+            } catch let error as SQLiteExportError {
+                throw CommandFailure(kind: .failure, message: error.message)
+            }
             context.out("Wrote \(tables.count) tables (\(rows) rows) of \(ProjectionCatalog.projections.count) read models to \(path)")
             return .success
         })

@@ -19,7 +19,7 @@ public struct ProposedEvent: Hashable, Sendable {
     ///   - type: The event type.
     ///   - data: The payload bytes.
     ///   - metadata: Metadata pairs.
-    public init(id: UUID = UUID(), type: String, data: [UInt8], metadata: EventMetadata = EventMetadata()) {
+    public init(id: UUID = .random(), type: String, data: [UInt8], metadata: EventMetadata = EventMetadata()) {
         self.id = id
         self.type = type
         self.data = data

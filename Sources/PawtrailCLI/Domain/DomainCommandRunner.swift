@@ -29,7 +29,7 @@ enum DomainCommandRunner {
         let envelope = Envelope(
             userID: try arguments.required("as", "user"),
             now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
-            commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? UUID(),
+            commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? .random(),
             correlationID: try correlationOption(arguments))
         let handler = try context.commandHandler()
         let outcome = try await handle(command, envelope, handler: handler)

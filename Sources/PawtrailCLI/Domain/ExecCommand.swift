@@ -144,7 +144,7 @@ enum ExecCommand {
             }
             now = t
         }
-        var commandID = UUID()
+        var commandID = UUID.random()
         if let v = value["commandId"] {
             guard case .string(let text) = v, let id = UUID(uuidString: text) else {
                 throw FieldError(field: "commandId", message: "expected a UUID")

@@ -24,7 +24,7 @@ enum BatchParser {
     ///   - newEventID: Makes the id of an event line without `eventId`.
     /// - Returns: The append: entries in file order, expectations in order of first mention.
     /// - Throws: ``CommandFailure`` (bad input) whose message starts with `line N: `.
-    static func parse(_ bytes: [UInt8], newEventID: () -> UUID = { UUID() }) throws(CommandFailure) -> AppendRequest {
+    static func parse(_ bytes: [UInt8], newEventID: () -> UUID = { .random() }) throws(CommandFailure) -> AppendRequest {
         var entries: [AppendRequest.Entry] = []
         var expectations: [StreamID: StreamExpectation] = [:]
         var expectationOrder: [StreamID] = []

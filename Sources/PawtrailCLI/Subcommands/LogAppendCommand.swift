@@ -65,7 +65,7 @@ enum LogAppendCommand {
             try arguments.converted("expected-version", expecting: "any, no-stream, stream-exists or a version number") {
                 ExpectedVersion(parsing: $0)
             } ?? .any
-        let id = try arguments.converted("event-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? UUID()
+        let id = try arguments.converted("event-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? .random()
         var metadata = EventMetadata()
         for pair in arguments.allValues("meta") {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {

@@ -52,7 +52,7 @@ public struct CommandHandler: Sendable {
     /// - Returns: What was appended.
     /// - Throws: ``DomainError`` when rejected or after `maxAttempts` conflicts; store errors.
     public func handle<C: DomainCommand>(
-        _ command: C, as userID: String, now: Timestamp = .now(), commandID: UUID = UUID(),
+        _ command: C, as userID: String, now: Timestamp = .now(), commandID: UUID = .random(),
         correlationID: String? = nil
     ) async throws -> CommandOutcome {
         try Validate.id(userID, field: "as")

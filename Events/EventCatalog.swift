@@ -61,6 +61,19 @@ public struct EventCatalog: Sendable {
         return try t.decoded(from: data)
     }
 
+    /// A catalog event's data given as JSON (as `log read --json` shows it), in the domain's binary encoding, so that
+    /// an event appended by hand reads like one a command appended.
+    ///
+    /// - Parameters:
+    ///   - type: The event's type name.
+    ///   - json: Its fields.
+    /// - Returns: The encoded data, `nil` when the type is not in the catalog (a raw event, kept as JSON).
+    /// - Throws: ``FieldError`` naming the field that is missing, malformed or unknown.
+    public func encode(type: String, json: JSONValue) throws(FieldError) -> [UInt8]? {
+        guard let t = byType[type] else { return nil }
+        return try t.encoded(fromJSON: json)
+    }
+
     /// The JSON of a stored event's data for people and scripts.
     ///
     /// - Returns: The fields as an object, `nil` when the event is not a domain-encoded catalog event.
@@ -71,6 +84,11 @@ public struct EventCatalog: Sendable {
 }
 
 extension DomainEvent {
+    /// The event read from its JSON fields, encoded.
+    static func encoded(fromJSON json: JSONValue) throws(FieldError) -> [UInt8] {
+        DomainEventCodec.encode(try JSONFieldReader.read(Self.self, from: json))
+    }
+
     /// The fields of the type's current schema.
     public static var schemaFields: [FieldDescriptor] { SchemaRecorder.fields(of: Self.self) }
 }

@@ -19,10 +19,10 @@ import Testing
 
     @Test func parsesEventsChecksAndKeepsRawData() throws {
         let text = """
-            {"stream":"order-1","type":"OrderPlaced","data":{"total":12.50,"b":1,"a":2},"eventId":"0E6D6F4A-0000-4000-8000-000000000001","metadata":{"actor":"sam"},"expectedVersion":"no-stream"}
+            {"stream":"order-1","type":"OrderNoted","data":{"total":12.50,"b":1,"a":2},"eventId":"0E6D6F4A-0000-4000-8000-000000000001","metadata":{"actor":"sam"},"expectedVersion":"no-stream"}
 
-            {"stream":"inventory-litter","type":"StockReserved","data":[1, 2],"expectedVersion":3}
-            {"stream":"inventory-litter","type":"StockReserved","data":"x","expectedVersion":"3"}
+            {"stream":"inventory-litter","type":"StockHeld","data":[1, 2],"expectedVersion":3}
+            {"stream":"inventory-litter","type":"StockHeld","data":"x","expectedVersion":"3"}
             {"stream":"pet-1","expectedVersion":"stream-exists","check":true}
             """
         let request = try parse(text)

@@ -9,7 +9,7 @@ import Testing
     let cli = InProcessCLI()
 
     func append(_ stream: String, _ extra: String...) async -> CommandOutcome {
-        await cli.run(["log", "append", "--stream", stream, "--type", "PetAdded", "--data", #"{"n":1}"#] + extra)
+        await cli.run(["log", "append", "--stream", stream, "--type", "PetNoted", "--data", #"{"n":1}"#] + extra)
     }
 
     /// Parses a line of JSON output (for shape checks only; the CLI itself never round-trips data).
@@ -59,7 +59,7 @@ import Testing
         #expect((await append("booking-1", "--event-id", id)).stdout.hasPrefix("Already committed: 1 event to booking-1 at version 0"))
 
         let conflict = await cli.run(
-            ["log", "append", "--stream", "booking-1", "--type", "PetAdded", "--data", #"{"n":2}"#, "--event-id", id, "--json"])
+            ["log", "append", "--stream", "booking-1", "--type", "PetNoted", "--data", #"{"n":2}"#, "--event-id", id, "--json"])
         #expect(conflict.status == 65)
         let json = try object(conflict.lines[0])
         #expect(json["error"] as? String == "idempotency-conflict")
@@ -108,12 +108,12 @@ import Testing
     }
 
     @Test func readJSONLinesShape() async throws {
-        _ = await cli.run(["log", "append", "--stream", "order-1", "--type", "OrderPlaced", "--data", "{ \"z\": 1.0,\n \"a\": 2 }", "--meta", "actor=sam"])
-        _ = await cli.run(["log", "append", "--stream", "pet-1", "--type", "PetAdded", "--data", "\"plain\""])
+        _ = await cli.run(["log", "append", "--stream", "order-1", "--type", "OrderNoted", "--data", "{ \"z\": 1.0,\n \"a\": 2 }", "--meta", "actor=sam"])
+        _ = await cli.run(["log", "append", "--stream", "pet-1", "--type", "PetNoted", "--data", "\"plain\""])
         let out = await cli.run(["log", "read", "--all", "--json"])
         #expect(out.status == 0)
         #expect(out.lines.count == 2)
-        #expect(out.lines[0].hasPrefix(#"{"position":0,"stream":"order-1","version":0,"type":"OrderPlaced","eventId":""#))
+        #expect(out.lines[0].hasPrefix(#"{"position":0,"stream":"order-1","version":0,"type":"OrderNoted","eventId":""#))
         #expect(out.lines[0].hasSuffix(#","metadata":{"actor":"sam"},"data":{"z":1.0,"a":2}}"#))
         let keys = try object(out.lines[1]).keys.sorted()
         #expect(keys == ["data", "eventId", "metadata", "position", "recordedAt", "stream", "type", "version"])
@@ -149,10 +149,10 @@ import Testing
 
     @Test func batchIsOneAtomicAppend() async throws {
         let dir = try TemporaryDirectory()
-        _ = await cli.run(["log", "append", "--stream", "inventory-litter", "--type", "StockReceived", "--data", "{}"])
+        _ = await cli.run(["log", "append", "--stream", "inventory-litter", "--type", "StockCounted", "--data", "{}"])
         let ok = try dir.write("ok.jsonl", """
-            {"stream":"order-1","type":"OrderPlaced","data":{"total":1},"expectedVersion":"no-stream"}
-            {"stream":"inventory-litter","type":"StockReserved","data":{"q":1},"expectedVersion":0}
+            {"stream":"order-1","type":"OrderNoted","data":{"total":1},"expectedVersion":"no-stream"}
+            {"stream":"inventory-litter","type":"StockHeld","data":{"q":1},"expectedVersion":0}
             {"stream":"pet-1","expectedVersion":"no-stream","check":true}
             """)
         let done = await cli.run(["log", "append", "--batch", ok])
@@ -160,8 +160,8 @@ import Testing
         #expect(done.stdout == "Appended 2 events (positions 1-2): order-1 at version 0, inventory-litter at version 1.\n")
 
         let failing = try dir.write("fail.jsonl", """
-            {"stream":"order-2","type":"OrderPlaced","data":{"total":1},"expectedVersion":"no-stream"}
-            {"stream":"inventory-litter","type":"StockReserved","data":{"q":1},"expectedVersion":1}
+            {"stream":"order-2","type":"OrderNoted","data":{"total":1},"expectedVersion":"no-stream"}
+            {"stream":"inventory-litter","type":"StockHeld","data":{"q":1},"expectedVersion":1}
             {"stream":"pet-1","expectedVersion":"stream-exists","check":true}
             """)
         let refused = await cli.run(["log", "append", "--batch", failing, "--json"])

@@ -21,7 +21,7 @@ import Testing
         return (store, store + "/segments/00000000000000000000.seg")
     }
 
-    /// README (Recovery): acknowledged data lost from the active segment, "a file shorter than the head says", is
+    /// docs/design.md (Recovery): acknowledged data lost from the active segment, "a file shorter than the head says", is
     /// never cut off or skipped: stats fail, appends are refused, `log verify` reports it. A cut that lands on a
     /// frame boundary looked like a clean end: the head was rewritten, the lost event forgotten, and its position
     /// given to the next append.

@@ -139,7 +139,13 @@ enum BatchParser {
                 }
             }
 
-            let event = ProposedEvent(id: id, type: type, data: Array(line[dataMember.range]), metadata: metadata)
+            let data: [UInt8]
+            do {
+                data = try EventData.stored(Array(line[dataMember.range]), type: type, source: "\"data\"")
+            } catch {
+                throw fail(error.message)
+            }
+            let event = ProposedEvent(id: id, type: type, data: data, metadata: metadata)
             do { try EventLimits.validateEvent(event) } catch { throw fail(error.description) }
 
             if let e = expectations[stream], e.checkOnly {

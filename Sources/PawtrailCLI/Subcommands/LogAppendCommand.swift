@@ -89,8 +89,9 @@ enum LogAppendCommand {
         }
 
         let stream = try StreamID(rawStream)
+        let stored = try EventData.stored(data, type: type, source: arguments.value("data") != nil ? "--data" : "--data-file")
         let request = AppendRequest(
-            stream: stream, expected: expected, events: [ProposedEvent(id: id, type: type, data: data, metadata: metadata)])
+            stream: stream, expected: expected, events: [ProposedEvent(id: id, type: type, data: stored, metadata: metadata)])
         try AppendPlanner.validate(request)
         return Invocation(request: request, isBatch: false, sync: sync)
     }

@@ -129,7 +129,7 @@ import Testing
         let env = ["PAWTRAIL_STORE": dir.path("store")]
         func append(_ stream: String, _ expected: String) throws -> CommandOutcome {
             try PawtrailProcess.run(
-                ["log", "append", "--stream", stream, "--type", "PetAdded", "--data", #"{"name":"Biscuit"}"#,
+                ["log", "append", "--stream", stream, "--type", "PetNoted", "--data", #"{"name":"Biscuit"}"#,
                     "--expected-version", expected, "--json"],
                 environment: env)
         }
@@ -159,7 +159,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let id = "6ba7b810-9dad-41d1-80b4-00c04fd430c8"
         func append(_ data: String) throws -> CommandOutcome {
-            try run("--store", dir.path("s"), "log", "append", "--stream", "booking-7", "--type", "BookingRequested", "--data", data, "--event-id", id)
+            try run("--store", dir.path("s"), "log", "append", "--stream", "booking-7", "--type", "BookingNoted", "--data", data, "--event-id", id)
         }
         #expect(try append(#"{"slot":"10:00"}"#).stdout == "Appended 1 event to booking-7 at version 0 (position 0).\n")
         let retry = try append(#"{"slot":"10:00"}"#)
@@ -173,10 +173,10 @@ import Testing
     @Test func failedBatchLeavesNoTrace() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")
-        _ = try run("--store", store, "log", "append", "--stream", "inventory-litter", "--type", "StockReceived", "--data", #"{"q":40}"#)
+        _ = try run("--store", store, "log", "append", "--stream", "inventory-litter", "--type", "StockCounted", "--data", #"{"q":40}"#)
         let batch = """
-            {"stream":"order-1","type":"OrderPlaced","data":{"total":1},"expectedVersion":"no-stream"}
-            {"stream":"inventory-litter","type":"StockReserved","data":{"q":1},"expectedVersion":0}
+            {"stream":"order-1","type":"OrderNoted","data":{"total":1},"expectedVersion":"no-stream"}
+            {"stream":"inventory-litter","type":"StockHeld","data":{"q":1},"expectedVersion":0}
             {"stream":"inventory-food","expectedVersion":0,"check":true}
             """
         let refused = try run("--store", store, "log", "append", "--batch", "-", "--json", stdin: batch)
@@ -193,23 +193,23 @@ import Testing
     @Test func readJSONShapeKeepsDataBytes() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")
-        _ = try run("--store", store, "log", "append", "--stream", "order-42", "--type", "OrderPlaced", "--data", #"{"total":1200,"b":1.50,"a":[]}"#, "--meta", "actor=sam")
+        _ = try run("--store", store, "log", "append", "--stream", "order-42", "--type", "OrderNoted", "--data", #"{"total":1200,"b":1.50,"a":[]}"#, "--meta", "actor=sam")
         let out = try run("--store", store, "log", "read", "--stream", "order-42", "--json")
         #expect(out.status == 0)
         let line = try #require(out.lines.first)
-        #expect(line.hasPrefix(#"{"position":0,"stream":"order-42","version":0,"type":"OrderPlaced","eventId":""#))
+        #expect(line.hasPrefix(#"{"position":0,"stream":"order-42","version":0,"type":"OrderNoted","eventId":""#))
         #expect(line.hasSuffix(#""metadata":{"actor":"sam"},"data":{"total":1200,"b":1.50,"a":[]}}"#))
         let recordedAt = try #require(try object(line)["recordedAt"] as? String)
         #expect(recordedAt.hasSuffix("Z") && recordedAt.count == 27)
         let human = try run("--store", store, "log", "read", "--all")
         #expect(human.stdout.hasPrefix("      0  "))
-        #expect(human.stdout.hasSuffix("  order-42@0  OrderPlaced  {\"total\":1200,\"b\":1.50,\"a\":[]}\n"))
+        #expect(human.stdout.hasSuffix("  order-42@0  OrderNoted  {\"total\":1200,\"b\":1.50,\"a\":[]}\n"))
     }
 
     @Test func verifyAndStatsJSONKeys() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")
-        _ = try run("--store", store, "log", "append", "--stream", "pet-1", "--type", "PetAdded", "--data", "{}")
+        _ = try run("--store", store, "log", "append", "--stream", "pet-1", "--type", "PetNoted", "--data", "{}")
         let verify = try run("--store", store, "log", "verify", "--json")
         #expect(verify.status == 0, "\(verify.stderr)")
         let v = try object(verify.lines.first ?? "")

@@ -217,7 +217,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         compaction.lock()
         while compactionRunning || trainingRunning { compaction.wait() }
         compaction.unlock()
+        // A process that appended many events since the last checkpoint (a bulk import) leaves one, so that the next
+        // open scans none of them; one that appended a few leaves that to later processes.
+        writeCheckpointIfDue(minimumEvents: Self.checkpointAtCloseEvents)
     }
+
+    /// The fewest events past the last checkpoint for which ``close()`` writes one.
+    static let checkpointAtCloseEvents: UInt64 = 1_024
 
     /// Rewrites every sealed segment not yet compacted into large compressed blocks (whatever
     /// ``FileEventStoreOptions/compactSealedSegments`` says), and merges the indexes of sealed segments into index
@@ -737,9 +743,15 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// segment's frames (added to the newest checkpoint on disk) outside the state lock: appends go on meanwhile.
     /// Best effort: a checkpoint only saves later opens a scan, so one that fails is tried again only after as many
     /// events more.
-    private func writeCheckpointIfDue() {
+    private func writeCheckpointIfDue(minimumEvents: UInt64? = nil) {
         let job: (segment: ActiveSegment, end: UInt64)? = stateLock.withLock {
-            guard state.checkpointDue, let a = state.active else { return nil }
+            let due: Bool
+            if let minimumEvents, options.checkpointInterval > 0, state.activeDamage == nil, let a = state.active {
+                due = a.eventCount >= a.checkpointedEvents + minimumEvents
+            } else {
+                due = state.checkpointDue
+            }
+            guard due, let a = state.active else { return nil }
             a.checkpointedEvents = a.eventCount
             return (a, a.endOffset)
         }

@@ -97,6 +97,23 @@ import Testing
         #expect(try reopened.verify().isOK)
     }
 
+    @Test func `a process that appended many events leaves a checkpoint at close, one that appended few does not`() async throws {
+        let options = FileEventStoreOptions(createIfMissing: true, durability: .noSync, checkpointInterval: 100_000)
+        let bulk = Int(FileEventStore.checkpointAtCloseEvents) + 76
+        let dir = try await filledStore(options) { store in
+            for k in 0..<(bulk / 100) { try await store.append(to: stream("pet-\(k % 3)"), events(100)) }
+        }
+        let reopened = try FileEventStore.open(path: dir.path, options: options)
+        #expect(try Self.adoptedEvents(reopened) == UInt64(bulk / 100 * 100), "the bulk is covered, though the interval is far off")
+        try await reopened.append(to: stream("pet-0"), events(10))
+        reopened.close()
+        let again = try FileEventStore.open(path: dir.path, options: options)
+        defer { again.close() }
+        #expect(try Self.adoptedEvents(again) == UInt64(bulk / 100 * 100), "ten events more are left to a later checkpoint")
+        #expect(try await again.streamVersion(of: stream("pet-0")) == UInt64((bulk / 100 + 2) / 3 * 100 + 9))
+        #expect(try again.verify().isOK)
+    }
+
     @Test func `a checkpoint added to step by step is the one built from the first frame`() async throws {
         let dir = try await Self.filled()
         let onDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.checkpointPath(dir))))

@@ -7,19 +7,20 @@ enum WorkloadEventType: Int, CaseIterable, Sendable {
     case orderPlaced, stockReserved
     case messageSent
 
-    /// The type name written to the log.
+    /// The type name written to the log: pet-care names, none of them a type of the domain's catalog (whose
+    /// events `pawtrail log append` reads as the domain's, while these stay the JSON they are).
     var name: String {
         switch self {
-        case .petAdded: "PetAdded"
+        case .petAdded: "PetRegistered"
         case .petWeightLogged: "PetWeightLogged"
-        case .vaccinationRecorded: "VaccinationRecorded"
-        case .bookingRequested: "BookingRequested"
-        case .bookingConfirmed: "BookingConfirmed"
-        case .cartItemAdded: "CartItemAdded"
-        case .cartItemRemoved: "CartItemRemoved"
-        case .orderPlaced: "OrderPlaced"
-        case .stockReserved: "StockReserved"
-        case .messageSent: "MessageSent"
+        case .vaccinationRecorded: "VaccinationNoted"
+        case .bookingRequested: "GroomingRequested"
+        case .bookingConfirmed: "GroomingConfirmed"
+        case .cartItemAdded: "BasketItemAdded"
+        case .cartItemRemoved: "BasketItemRemoved"
+        case .orderPlaced: "PurchasePlaced"
+        case .stockReserved: "StockEarmarked"
+        case .messageSent: "ChatMessageSent"
         }
     }
 

@@ -2,7 +2,7 @@ import EventLog
 import Foundation
 import PawtrailIO
 public import ProjectionRuntime
-public import Projections
+import Projections
 
 /// The read models' states as files beside the log: `<store>/projections/<name>/v<schema>/` holds a `MANIFEST` and
 /// run files (``RunFormat``), and `<store>/projections/<name>/lock` is `flock`ed by the one process writing the

@@ -1,7 +1,7 @@
 import EventLog
 import Foundation
 import ProjectionRuntime
-public import Projections
+import Projections
 
 /// One committed state of a projection in the file store: its manifest's checkpoint and runs, the runs mapped, newest
 /// first. A row's newest version at or before a position is in the newest run that has one (runs hold consecutive,

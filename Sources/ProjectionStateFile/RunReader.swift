@@ -23,7 +23,7 @@ final class RunReader: @unchecked Sendable {
     let path: String
     private let file: MappedFile
     /// The blocks of each section, by ``Section``'s raw value.
-    private let sections: [[Block]]
+    let sections: [[Block]]
     private let bloom: UnsafeRawBufferPointer
     let versionCount: Int
     let keyCount: Int
@@ -126,23 +126,14 @@ final class RunReader: @unchecked Sendable {
             cache.append(entry)
             return entry.entries
         }
-        let block = sections[section.rawValue][i]
-        func damaged(_ reason: String) -> EventStoreError { .corrupted(file: path, offset: UInt64(block.offset), reason: reason) }
-        let compressed = UnsafeRawBufferPointer(rebasing: file.bytes[block.offset..<(block.offset + block.compressedLength)])
-        guard CRC32C.checksum(compressed) == block.crc else { throw damaged("a block fails its checksum") }
-        let bytes: [UInt8]
-        do {
-            bytes = try decompressor.decompress(compressed, size: block.rawLength, dictionary: nil)
-        } catch {
-            throw damaged("a block does not decompress: \(error)")
-        }
+        let bytes = try blockBytes(section, i)
         var out: [RowVersion] = []
         try bytes.withUnsafeBytes { buffer in
             var r = ByteReader(buffer)
             do {
                 while !r.isAtEnd { out.append(try RunFormat.entry(&r)) }
             } catch {
-                throw damaged("a block's entries do not decode: \(error)")
+                throw damaged(sections[section.rawValue][i], "a block's entries do not decode: \(error)")
             }
         }
         cache.append((section.rawValue, i, out))
@@ -150,9 +141,28 @@ final class RunReader: @unchecked Sendable {
         return out
     }
 
+    /// A block's bytes, checked and decompressed (not kept).
+    ///
+    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)``.
+    func blockBytes(_ section: Section, _ i: Int) throws -> [UInt8] {
+        let block = sections[section.rawValue][i]
+        let compressed = UnsafeRawBufferPointer(rebasing: file.bytes[block.offset..<(block.offset + block.compressedLength)])
+        guard CRC32C.checksum(compressed) == block.crc else { throw damaged(block, "a block fails its checksum") }
+        do {
+            return try decompressor.decompress(compressed, size: block.rawLength, dictionary: nil)
+        } catch {
+            throw damaged(block, "a block does not decompress: \(error)")
+        }
+    }
+
+    /// The error for a damaged block.
+    func damaged(_ block: Block, _ reason: String) -> EventStoreError {
+        .corrupted(file: path, offset: UInt64(block.offset), reason: reason)
+    }
+
     /// The index of the last block of a section whose first entry comes at or before (key, position) in stored
     /// order (the first block when none does).
-    private func startBlock(_ section: Section, _ key: RowKey, _ position: UInt64) -> Int? {
+    func startBlock(_ section: Section, _ key: RowKey, _ position: UInt64) -> Int? {
         let blocks = sections[section.rawValue]
         guard !blocks.isEmpty else { return nil }
         var lo = 0
@@ -202,11 +212,8 @@ final class RunReader: @unchecked Sendable {
         var out: [RowVersion] = []
         for v in newest where v.position <= position { out.append(v) }
         let found = Set(out.map(\.key))
-        var last: RowKey?
-        try scan(.history, prefix) { v in
-            guard v.key != last, v.position <= position, !found.contains(v.key) else { return }
-            out.append(v)
-            last = v.key
+        try scanHistory(prefix, asOf: position) { v in
+            if !found.contains(v.key) { out.append(v) }
         }
         return out.sorted { RunFormat.precedes($0, $1) }
     }
@@ -236,7 +243,7 @@ final class RunReader: @unchecked Sendable {
     }
 
     /// The last block of a section whose first row comes before the table's (the table's first rows may end it).
-    private func firstBlock(_ section: Section, ofTable table: UInt8) -> Int? {
+    func firstBlock(_ section: Section, ofTable table: UInt8) -> Int? {
         let blocks = sections[section.rawValue]
         guard !blocks.isEmpty else { return nil }
         var lo = 0

@@ -45,9 +45,10 @@ public struct RowKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         a.groupHash == b.groupHash && a.table == b.table && a.bytes == b.bytes
     }
 
+    /// Hashes every byte: the parts of one group share ``groupHash`` and often their length (an activity entry's
+    /// zero-padded position), so a hash of those alone would put a whole group in one bucket.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(groupHash)
-        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
     /// The key without its table's id, as text.

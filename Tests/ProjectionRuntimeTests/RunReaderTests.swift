@@ -1,0 +1,77 @@
+import Foundation
+@testable import ProjectionStateFile
+import Projections
+import Testing
+
+/// Reads of a run file's rows under a prefix, as of a position, against the answer worked out from every version
+/// written: runs of many blocks, groups that share their neighbours' tables, rows that come and go.
+@Suite struct RunReaderTests {
+    /// Random versions in stored order: three tables, keys plain and grouped, several versions a key, some absent.
+    static func versions(seed: UInt64) -> [RowVersion] {
+        var rng = SplitMix(seed)
+        var out: [RowVersion] = []
+        for table in UInt8(1)...3 {
+            for g in 0..<(20 + Int(rng.next() % 20)) {
+                let grouped = table != 2
+                for part in 0..<(grouped ? 1 + Int(rng.next() % 12) : 1) {
+                    let key = grouped ? RowKey(table: table, group: "u-\(g)", part: String(format: "%05d", part)) : RowKey(table: table, key: "p-\(g)")
+                    var positions = Set<UInt64>()
+                    for _ in 0..<(1 + Int(rng.next() % 30)) { positions.insert(rng.next() % 5_000) }
+                    for p in positions {
+                        let absent = rng.next() % 7 == 0
+                        let value = absent ? nil : [UInt8](repeating: UInt8(p % 251), count: 20 + Int(rng.next() % 200))
+                        out.append(RowVersion(key: key, position: p, value: value, keep: rng.next() % 2 == 0))
+                    }
+                }
+            }
+        }
+        return out.sorted { RunFormat.precedes($0, $1) }
+    }
+
+    /// What a read under a prefix as of a position must give: each key's newest version at or before it.
+    static func expected(_ all: [RowVersion], prefix: [UInt8], asOf position: UInt64?) -> [RowVersion] {
+        var out: [RowVersion] = []
+        for v in all where v.key.bytes.starts(with: prefix) && (position.map { v.position <= $0 } ?? true) {
+            if out.last?.key != v.key { out.append(v) }
+        }
+        return out
+    }
+
+    @Test(arguments: [false, true])
+    func `reads under a prefix as of any position give each row's newest version then`(base: Bool) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("runreader-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let all = Self.versions(seed: base ? 7 : 11)
+        let writer = try RunWriter(path: dir + "/1.run", base: base)
+        for v in all { try writer.add(v) }
+        try writer.finish(sync: false)
+        let reader = try RunReader(path: dir + "/1.run")
+        #expect(reader.blockCount(.history) > 4, "the history spans many blocks")
+
+        var prefixes: [[UInt8]] = [[1], [2], [3], [4]]
+        for g in [0, 1, 5, 13, 19, 30, 45] { prefixes += [RowKey.groupPrefix(table: 1, group: "u-\(g)"), RowKey.groupPrefix(table: 3, group: "u-\(g)")] }
+        var rng = SplitMix(3)
+        for prefix in prefixes {
+            for position in [nil, 0, 4_999, 10_000] + (0..<6).map({ _ in rng.next() % 5_000 }) as [UInt64?] {
+                let got = try reader.versions(prefix: prefix, asOf: position)
+                var want = Self.expected(all, prefix: prefix, asOf: position)
+                if position == nil && base { want.removeAll { $0.value == nil } }
+                #expect(got == want, "prefix \(prefix) as of \(position.map(String.init) ?? "now")")
+            }
+        }
+    }
+}
+
+/// A small deterministic generator.
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

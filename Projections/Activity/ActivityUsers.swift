@@ -1,4 +1,4 @@
-public import Events
+import Events
 
 /// Every user's activity history as stored rows: per user, one row of what the rules need to know about the account
 /// (language and cart, newest only) and one row per entry, keyed by the entry's position, of exact history. An

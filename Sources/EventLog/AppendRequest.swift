@@ -36,6 +36,11 @@ public struct AppendRequest: Sendable {
     public var entries: [Entry]
     /// Expected versions of written streams (default `any`) and check-only conditions.
     public var expectations: [Expectation]
+    /// When `true`, the append may return before it is durable: this process sees it at once (its next appends and
+    /// reads build on it), and it becomes durable, and visible to other processes, when ``EventStore/flush()``
+    /// returns. A caller that reports the append to anyone must flush first. Stores whose every append is durable
+    /// at once ignore it.
+    public var defersFlush = false
 
     /// Creates a multi-stream append.
     ///

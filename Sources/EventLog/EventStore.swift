@@ -5,7 +5,8 @@
 ///   the store's write serialization so that validation, idempotency and expected versions mean the same on
 ///   every backend. Positions are gapless and 0-based; versions are 0-based per stream.
 /// - ``append(_:)`` returns only once the commit is durable (for a disk store: flushed to stable storage).
-/// - Reads never return part of a commit, and never return an event that is not yet durable.
+/// - Reads never return part of a commit, and never return an event that is not yet durable, except to the process
+///   that appended it with ``AppendRequest/defersFlush`` (see ``flush()``).
 /// - `recordedAt` never decreases along the log.
 /// - Errors are ``EventStoreError`` values.
 ///
@@ -69,6 +70,18 @@ public protocol EventStore: Sendable {
     /// - Returns: `true` if there are events after `position`.
     /// - Throws: An I/O error, or `CancellationError`.
     func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool
+
+    /// Makes every append this process made with ``AppendRequest/defersFlush`` durable and visible to every reader;
+    /// returns at once when there are none. When it throws, those appends are lost, and the store refuses further
+    /// appends in this process.
+    ///
+    /// - Throws: An I/O error.
+    func flush() async throws
+}
+
+extension EventStore {
+    /// A store whose every append is durable when it returns has nothing to flush.
+    public func flush() async throws {}
 }
 
 extension EventStore {

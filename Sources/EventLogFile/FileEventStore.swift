@@ -39,10 +39,24 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private var groupInFlight = false
     /// How many callers are waiting in ``close()`` (under `queue`): an idle committer then ends at once.
     private var closeRequests = 0
+    /// Set once a write, flush or head update failed: appends are refused from then on (under `stateLock`).
     private var failure: EventStoreError?
+    /// Where the appends made with ``AppendRequest/defersFlush`` and not yet flushed begin: the active segment and
+    /// their first frame's offset (under `stateLock`). They are in this process's index, and the head names none of
+    /// them, so no other process reads them and no other writer runs while they wait (the writer lock is held).
+    private var unflushed: (segment: ActiveSegment, offset: UInt64)? {
+        didSet { if unflushed == nil { unflushedFrames = 0 } }
+    }
+    /// How many frames the unflushed appends wrote. The frames written after them number their place on from there
+    /// (``FrameHeader/groupIndex``), as one group commit's do: after a power loss, any of them may have reached the
+    /// disk before an earlier one, and recovery must take the lot for one torn group, not for damage.
+    private var unflushedFrames = 0
     /// For tests: runs on the committer thread once a group is written and flushed, before the head names it. Set
     /// it before the appends it is meant for.
     var beforePublishingGroup: (() -> Void)?
+    /// For tests: how long an idle committer keeps the writer lock, and the longest it holds it (see ``lockLinger``
+    /// and ``maxLockHold``), so that a test can hold deferred appends unflushed. Set it before the appends.
+    var writerLockHold: (linger: TimeInterval, max: Duration)?
     /// The writer lock file, opened once; only the committer thread uses it.
     private var writerLock: FileDescriptor?
     /// Since when the committer has held the writer lock without a break (committer thread only). While it
@@ -214,6 +228,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         while committerRunning { queue.wait() }
         closeRequests -= 1
         queue.unlock()
+        // The committer flushed any deferred appends before it let the writer lock go; this only covers a store
+        // whose committer never ran since.
+        stateLock.withLock { try? flushLocked() }
         compaction.lock()
         while compactionRunning || trainingRunning { compaction.wait() }
         compaction.unlock()
@@ -292,11 +309,39 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private static let lockLinger: TimeInterval = 0.001
     private static let maxLockHold: Duration = .milliseconds(5)
 
-    /// Lets other processes write again (committer thread only).
+    /// Lets other processes write again (committer thread only), once the deferred appends are flushed: another
+    /// writer must never build on frames that are not durable.
     private func releaseWriterLock() {
         guard writerLockHeldSince != nil else { return }
+        // A failed flush cut the frames off and failed the store: the lock can go either way.
+        stateLock.withLock { try? flushLocked() }
         writerLockHeldSince = nil
         try? writerLock?.unlock()
+    }
+
+    public func flush() async throws {
+        try stateLock.withLock {
+            if let failure { throw failure }
+            try flushLocked()
+        }
+    }
+
+    /// Flushes the deferred appends, and writes the head that names them (the caller holds `stateLock`). When that
+    /// fails, they are cut off the segment and the store refuses further appends.
+    private func flushLocked() throws {
+        guard let u = unflushed else { return }
+        do {
+            try u.segment.fd.synchronizeData()
+            try state.writeHead()
+            unflushed = nil
+        } catch {
+            let e = (error as? SystemError).map { EventStoreError($0) } ?? .storeFailure("the head could not be written: \(error)")
+            try? u.segment.fd.truncate(to: u.offset)
+            try? u.segment.fd.synchronizeData()
+            failure = e
+            unflushed = nil
+            throw e
+        }
     }
 
     /// How many events one filtered page may examine before it returns (possibly empty) with a cursor.
@@ -369,7 +414,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             queue.lock()
             if pending.isEmpty, writerLockHeldSince != nil, closeRequests == 0 {
                 // A lone writer's next append usually follows at once: keep the writer lock a moment for it.
-                _ = queue.wait(until: Date().addingTimeInterval(Self.lockLinger))
+                _ = queue.wait(until: Date().addingTimeInterval(writerLockHold?.linger ?? Self.lockLinger))
             }
             if pending.isEmpty {
                 queue.unlock()
@@ -411,7 +456,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             if !acknowledged { acknowledge(results) }
             // Other processes' writers get their turn at least this often: released here, before gathering the
             // next group, so a writer blocked on the lock has that while to take it.
-            if let since = writerLockHeldSince, ContinuousClock.now - since > Self.maxLockHold { releaseWriterLock() }
+            if let since = writerLockHeldSince, ContinuousClock.now - since > writerLockHold?.max ?? Self.maxLockHold { releaseWriterLock() }
             scheduleCompactionIfNeeded()
         }
     }
@@ -426,7 +471,10 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     private func commit(
         _ requests: [AppendRequest], prepared: [PreparedCommit?], acknowledge: ([Result<AppendResult, any Error>]) -> Void
     ) -> [Result<AppendResult, any Error>] {
-        if let failure { return requests.map { _ in .failure(failure) } }
+        if let failure = stateLock.withLock({ failure }) { return requests.map { _ in .failure(failure) } }
+        // A group of deferred appends is written, published to this process and left unflushed; any other group
+        // flushes, and its flush covers the deferred frames before it too.
+        let deferred = options.durability == .sync && requests.allSatisfy(\.defersFlush)
         do {
             let caughtUp = writerLockHeldSince != nil
             if !caughtUp {
@@ -447,23 +495,32 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             // does not change until the frames are published below, and the head only moves then.
             do {
                 try write.segment.fd.write(write.bytes, at: write.offset)
-                if options.durability == .sync { try write.segment.fd.synchronizeData() }
+                if options.durability == .sync && !deferred { try write.segment.fd.synchronizeData() }
             } catch {
                 // The bytes may be partly on disk; cut them off so the file ends at the last durable commit.
                 // After a failed write or flush the page cache cannot be trusted: refuse further appends in
                 // this process (reopen the store to continue), and fail every append of this group that depends on
                 // the write.
-                try? write.segment.fd.truncate(to: write.offset)
                 let e = EventStoreError(error)
-                failure = e
+                stateLock.withLock {
+                    try? write.segment.fd.truncate(to: unflushed?.offset ?? write.offset)
+                    failure = e
+                    unflushed = nil
+                }
                 group.failDependents(e)
                 return group.results
             }
             beforePublishingGroup?()
             do {
                 try stateLock.withLock {
-                    try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events) {
+                    try state.publish(write.segment, at: write.offset, frames: write.frames, events: write.events, writeHead: !deferred) {
                         acknowledge(group.results)
+                    }
+                    if !deferred {
+                        unflushed = nil
+                    } else {
+                        if unflushed == nil { unflushed = (write.segment, write.offset) }
+                        unflushedFrames += write.frames.count
                     }
                 }
             } catch {
@@ -472,9 +529,12 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 // adopt appends that were reported failed (found in review). As after a failed write, this process
                 // then refuses further appends.
                 let e = (error as? SystemError).map { EventStoreError($0) } ?? .storeFailure("the head could not be written: \(error)")
-                try? write.segment.fd.truncate(to: write.offset)
-                try? write.segment.fd.synchronizeData()
-                failure = e
+                stateLock.withLock {
+                    try? write.segment.fd.truncate(to: unflushed?.offset ?? write.offset)
+                    try? write.segment.fd.synchronizeData()
+                    failure = e
+                    unflushed = nil
+                }
                 group.failDependents(e)
                 return group.results
             }
@@ -483,6 +543,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 // and the next group (or open) tries again; they never turn a commit into a reported failure.
                 if let a = state.active, a.endOffset >= UInt64(options.segmentSize) || a.eventCount >= UInt64(options.maxSegmentEvents) {
                     do {
+                        // Only flushed frames are sealed in.
+                        try flushLocked()
                         try state.sealActive()
                         try state.createActiveSegment()
                     } catch {}
@@ -591,7 +653,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                     let start = bytes.count
                     let header = FrameIO.encode(
                         type: .commit, firstPosition: position, eventCount: events.count, commitCount: 1, firstRecordedAt: at,
-                        lastRecordedAt: at, stored: stored, groupIndex: UInt16(min(frames.count, Int(UInt16.max))), into: &bytes)
+                        lastRecordedAt: at, stored: stored, groupIndex: UInt16(min(unflushedFrames + frames.count, Int(UInt16.max))),
+                        into: &bytes)
                     frames.append((start, bytes.count - start, header, payload))
                     // Only now that nothing can fail is the append part of the group for the appends after it: an
                     // append that failed above must leave no versions or ids behind (found in review).
@@ -745,6 +808,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     /// events more.
     private func writeCheckpointIfDue(minimumEvents: UInt64? = nil) {
         let job: (segment: ActiveSegment, end: UInt64)? = stateLock.withLock {
+            // A checkpoint covers durable frames only.
+            guard unflushed == nil else { return nil }
             let due: Bool
             if let minimumEvents, options.checkpointInterval > 0, state.activeDamage == nil, let a = state.active {
                 due = a.eventCount >= a.checkpointedEvents + minimumEvents

@@ -682,17 +682,19 @@ final class LogState {
     /// Publishes frames that were written and flushed at `start`: moves the head past them (from then on other
     /// processes read them), calls `acknowledge`, then adds them to the in-memory index. The caller holds the
     /// state lock throughout, so this process's readers, those `acknowledge` resumes included, see them only once
-    /// they are indexed; acknowledging before the indexing lets writers prepare their next append meanwhile.
+    /// they are indexed; acknowledging before the indexing lets writers prepare their next append meanwhile. With
+    /// `names` false (deferred appends, not yet flushed) the head stays: only this process reads them until a flush
+    /// writes it.
     func publish(
         _ a: ActiveSegment, at start: UInt64, frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])],
-        events: [AppendPlanner.PlannedEvent], acknowledge: () -> Void
+        events: [AppendPlanner.PlannedEvent], writeHead names: Bool = true, acknowledge: () -> Void
     ) throws {
         guard let last = frames.last else { return }
         let head = HeadFile(
             activeFirstPosition: a.firstPosition, endOffset: start + UInt64(last.offsetInBatch + last.length),
             nextPosition: last.header.firstPosition + UInt64(last.header.eventCount),
             lastRecordedAt: max(lastRecordedAt, last.header.lastRecordedAt))
-        try writeHead(head)
+        if names { try writeHead(head) }
         acknowledge()
         var next = 0
         for f in frames {

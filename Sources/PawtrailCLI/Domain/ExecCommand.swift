@@ -29,14 +29,28 @@ enum ExecCommand {
         positionals: [PositionalSpec(name: "file", help: "The JSON Lines file ('-' for stdin).", isRequired: false)],
         run: run)
 
+    /// The most commands whose answers wait for one flush of the store, and the longest the first of them waits.
+    static let maxGroup = 256
+    static let maxGroupDelay: Duration = .milliseconds(10)
+
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let path = context.arguments.positionals.first ?? "-"
         let reader = try LineReader(path: path, limit: lineLimit)
-        let handler = try context.commandHandler(cache: StateCache())
+        var handler = try context.commandHandler(cache: StateCache())
+        // Commands run one after another, each on the state the ones before it left; their appends are flushed
+        // together, and their answers written once they are durable (see `Group`).
+        handler.defersFlush = true
         let withStats = context.arguments.flag(GlobalOptions.stats.name)
-        var status = ExitCode.success
+        var group = Group(context: context, store: handler.store)
         var lineNumber = 0
-        while let line = try reader.next() {
+        reading: while true {
+            var next = try reader.next(canWait: group.isEmpty)
+            if case .wouldWait = next {
+                // The writer has not sent the next line: what ran so far is answered before waiting for it.
+                if await group.deliver() { break }
+                next = try reader.next(canWait: true)
+            }
+            guard case .line(let line) = next else { break }
             lineNumber += 1
             let answer: Answer
             switch line {
@@ -52,23 +66,88 @@ enum ExecCommand {
                 if bytes.allSatisfy(JSONScanner.isWhitespace) { continue }
                 answer = await execute(bytes, lineNumber: lineNumber, handler: handler, withStats: withStats)
             }
-            if let load = answer.load { context.stats.handled(load) }
-            context.out(answer.json)
-            // The command is durable: its answer goes out now, not when a buffer fills.
-            context.console.flush()
-            if let failure = answer.exit {
-                if status == .success { status = failure }
-                // A broken store would fail every later line too: stop, and let the status say the run was cut
-                // short whatever failed before.
-                if failure == .ioError {
-                    status = .ioError
-                    break
-                }
-                if context.arguments.flag("stop-on-error") { break }
+            group.add(answer)
+            // A broken store would fail every later line too: stop, and let the status say the run was cut short
+            // whatever failed before.
+            let stop = answer.exit == .ioError || (answer.exit != nil && context.arguments.flag("stop-on-error"))
+            if stop || group.isDue {
+                if await group.deliver() || stop { break reading }
             }
         }
+        _ = await group.deliver()
         await handler.saveQueuedSnapshots()
-        return status
+        return group.status
+    }
+
+    /// The answers of the commands run since the store was last flushed. Each command appends without waiting for
+    /// the disk; before any of their answers is written, one flush makes all of them durable. So an answer on the
+    /// output means its command, and every one before it, is on disk, as when each command flushes on its own, and
+    /// a flush costs a group what it cost one command. A group is answered when the input has no next line ready,
+    /// after ``maxGroup`` commands, or ``maxGroupDelay`` after its first, whichever comes first.
+    struct Group {
+        let context: CommandContext
+        let store: any EventStore
+        private var answers: [Answer] = []
+        private var since: ContinuousClock.Instant?
+        /// The exit status so far: that of the first failure.
+        private(set) var status = ExitCode.success
+
+        init(context: CommandContext, store: any EventStore) {
+            self.context = context
+            self.store = store
+        }
+
+        var isEmpty: Bool { answers.isEmpty }
+
+        var isDue: Bool {
+            answers.count >= ExecCommand.maxGroup || since.map { ContinuousClock.now - $0 >= ExecCommand.maxGroupDelay } ?? false
+        }
+
+        mutating func add(_ answer: Answer) {
+            if answers.isEmpty { since = .now }
+            answers.append(answer)
+        }
+
+        /// Flushes the store and writes the answers.
+        ///
+        /// - Returns: Whether the run must stop: the flush failed, and every answer waiting became an I/O error (those
+        ///   commands are not durable).
+        mutating func deliver() async -> Bool {
+            guard !answers.isEmpty else { return false }
+            defer {
+                answers.removeAll(keepingCapacity: true)
+                since = nil
+            }
+            var failed = false
+            do {
+                try await store.flush()
+            } catch {
+                failed = true
+                let message = "the store could not make this command durable: \(error)"
+                answers = answers.map { a in
+                    var line: Int64 = 0
+                    var command: String?
+                    if case .object(let pairs) = a.json {
+                        for p in pairs {
+                            if p.key == "line", case .int(let n) = p.value { line = n }
+                            if p.key == "command", case .string(let c) = p.value { command = c }
+                        }
+                    }
+                    return Answer(
+                        json: DomainReport.failureJSON(line: Int(line), command: command, kind: ErrorKind.io.rawValue, message: message, extra: []),
+                        exit: .ioError)
+                }
+            }
+            for answer in answers {
+                if let load = answer.load { context.stats.handled(load) }
+                context.out(answer.json)
+                if let failure = answer.exit, status == .success { status = failure }
+            }
+            if failed { status = .ioError }
+            // The commands are durable: their answers go out now, not when a buffer fills.
+            context.console.flush()
+            return failed
+        }
     }
 
     /// One answered line: the JSON, and the exit status of a failure.

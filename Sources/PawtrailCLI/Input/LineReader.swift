@@ -13,6 +13,15 @@ final class LineReader {
         case tooLong(Int)
     }
 
+    /// What ``next(canWait:)`` found.
+    enum Next {
+        case line(Line)
+        /// The end of the input.
+        case end
+        /// No whole line yet, and reading more would wait for the writer.
+        case wouldWait
+    }
+
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let path: String
@@ -22,6 +31,8 @@ final class LineReader {
     /// Where the search for the next newline goes on (the bytes before it hold none).
     private var searched = 0
     private var atEnd = false
+    /// The bytes of a too-long line read past so far.
+    private var skipped = 0
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Opens a file, or standard input for `-`.
@@ -51,25 +62,37 @@ final class LineReader {
     ///
     /// - Throws: ``CommandFailure`` of kind `io` when the input cannot be read.
     func next() throws(CommandFailure) -> Line? {
-        var skipped = 0
+        switch try next(canWait: true) {
+        case .line(let line): line
+        case .end, .wouldWait: nil
+        }
+    }
+
+    /// The next line, or, with `canWait` false, ``Next/wouldWait`` when none is whole and no more input is there yet
+    /// (call again later: nothing read is lost).
+    ///
+    /// - Throws: ``CommandFailure`` of kind `io` when the input cannot be read.
+    func next(canWait: Bool) throws(CommandFailure) -> Next {
         while true {
             if let newline = buffer[max(start, searched)...].firstIndex(of: UInt8(ascii: "\n")) {
                 defer {
                     start = newline + 1
                     searched = start
+                    skipped = 0
                 }
-                if skipped > 0 { return .tooLong(skipped + newline - start) }
-                return .text(Array(buffer[start..<newline]))
+                if skipped > 0 { return .line(.tooLong(skipped + newline - start)) }
+                return .line(.text(Array(buffer[start..<newline])))
             }
             if atEnd {
-                guard start < buffer.count || skipped > 0 else { return nil }
+                guard start < buffer.count || skipped > 0 else { return .end }
                 defer {
                     buffer = []
                     start = 0
                     searched = 0
+                    skipped = 0
                 }
-                if skipped > 0 { return .tooLong(skipped + buffer.count - start) }
-                return .text(Array(buffer[start...]))
+                if skipped > 0 { return .line(.tooLong(skipped + buffer.count - start)) }
+                return .line(.text(Array(buffer[start...])))
             }
             if buffer.count - start > limit {
                 // Too long to hold: count it and keep only what is after it once its newline comes.
@@ -81,7 +104,19 @@ final class LineReader {
                 start = 0
             }
             searched = buffer.count
+            if !canWait && !inputReady() { return .wouldWait }
             try fill()
+        }
+    }
+
+    /// Whether a read would return at once (input, its end, or an error are there).
+    private func inputReady() -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let n = poll(&p, 1, 0)
+            if n < 0 && errno == EINTR { continue }
+            // A descriptor poll cannot wait on (none is, here) reads as ready: the read then says what it is.
+            return n != 0
         }
     }
 

@@ -56,6 +56,10 @@ final class StoreCreatedOnFirstAppend: EventStore {
         try await store?.lastPosition(atOrBefore: time)
     }
 
+    func flush() async throws {
+        try await store?.flush()
+    }
+
     func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
         guard let store else {
             try await Task.sleep(for: timeout)

@@ -21,6 +21,9 @@ public struct CommandHandler: Sendable {
     public var maxAttempts: Int
     /// With a cache, how many snapshots wait before they are saved together (one transaction for many commands).
     public var queuedSnapshotLimit = 512
+    /// Whether appends return before they are durable (``AppendRequest/defersFlush``): a caller running many
+    /// commands flushes the store once for several of them, and reports none of them before that.
+    public var defersFlush = false
 
     /// Creates a handler.
     ///
@@ -79,7 +82,8 @@ public struct CommandHandler: Sendable {
                 await keep(loader, written: [:])
                 return CommandOutcome(command: C.name, actor: actor, events: [], attempts: attempt, loadStats: stats)
             }
-            let request = Self.request(decision, context: context, loader: loader)
+            var request = Self.request(decision, context: context, loader: loader)
+            request.defersFlush = defersFlush
             do {
                 let result = try await store.append(request)
                 await keep(loader, written: Self.written(decision, request: request, result: result))
@@ -98,6 +102,8 @@ public struct CommandHandler: Sendable {
     /// Saves the snapshots waiting in the cache (call once a run of commands is done).
     public func saveQueuedSnapshots() async {
         guard let cache, let snapshots else { return }
+        // A snapshot names the event it was taken at: only events that are durable.
+        guard (try? await store.flush()) != nil else { return }
         let queued = cache.takeQueued()
         if !queued.isEmpty { try? await snapshots.save(queued) }
     }

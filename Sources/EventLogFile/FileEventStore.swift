@@ -526,7 +526,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             } catch {
                 // Durable, but the head could not name it: the group is not committed. Nobody has seen it (readers
                 // stop at the head, and this process holds the writer lock), so cut it off, or a later writer would
-                // adopt appends that were reported failed (found in review). As after a failed write, this process
+                // adopt appends that were reported failed. As after a failed write, this process
                 // then refuses further appends.
                 let e = (error as? SystemError).map { EventStoreError($0) } ?? .storeFailure("the head could not be written: \(error)")
                 stateLock.withLock {
@@ -657,7 +657,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                         into: &bytes)
                     frames.append((start, bytes.count - start, header, payload))
                     // Only now that nothing can fail is the append part of the group for the appends after it: an
-                    // append that failed above must leave no versions or ids behind (found in review).
+                    // append that failed above must leave no versions or ids behind.
                     if overlay {
                         // Only what it writes: a stream it merely expected reads the same from the files.
                         for (i, e) in events.enumerated() {

@@ -341,8 +341,8 @@ struct FrameScanner {
 extension FrameScanner {
     /// Visits every frame to the scanner's end with its payload decompressed, and throws at the first damage,
     /// naming `file`. The payload is decompressed into one buffer reused across frames (grown, never shrunk), and
-    /// `body` gets exactly its `rawLength` bytes, valid during the call: reading the whole buffer once made every
-    /// smaller frame after a larger one fail to decode (found in review, in the index-run builder).
+    /// `body` gets exactly its `rawLength` bytes, valid during the call: reading the whole buffer would make every
+    /// smaller frame after a larger one fail to decode.
     ///
     /// - Parameters:
     ///   - file: The file's path, for errors.

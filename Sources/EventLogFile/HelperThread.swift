@@ -6,8 +6,8 @@ enum HelperThread {
     /// Runs `there` on another thread and `here` on this one, and returns both results.
     ///
     /// The other thread is waited for on every way out, a throw from `here` included: its work holds a context (a
-    /// zstd compressor) that is its own until it finishes, and returning early let the committer's next commit use
-    /// that context meanwhile (found in review).
+    /// zstd compressor) that is its own until it finishes, and returning early would let the committer's next
+    /// commit use that context meanwhile.
     ///
     /// - Parameters:
     ///   - there: The work for the other thread.

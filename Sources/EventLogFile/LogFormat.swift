@@ -60,8 +60,8 @@ enum LogFormat {
     static let maxFrameBody = 96 << 20
     /// The largest uncompressed payload a reader accepts: an append holds at most 64 MiB of events and 10,000
     /// envelopes (each under 500 bytes), and a compacted block about 1 MiB more than its last commit. A frame header
-    /// that claims more is damage, refused before anything is allocated for it (found in review: a crafted frame with
-    /// a valid checksum could ask for gigabytes).
+    /// that claims more is damage, refused before anything is allocated for it (a crafted frame with a valid
+    /// checksum could otherwise ask for gigabytes).
     static let maxPayloadLength = 128 << 20
     /// A sealed segment's footer indexes a frame at least this often, for position and time lookups.
     static let sparseIndexInterval = 64 << 10

@@ -452,8 +452,8 @@ final class LogState {
         // Both indexes wait for their first use (see `streamIndex(of:)` and `eventIDIndex(of:)`): an open reads their
         // headers only. Whatever the headers show (a file missing, cut short, of an older version or of another
         // segment) is rebuilt here: a seal cut short between the index files leaves the second missing, and left so,
-        // nothing would write an `.eidx` for a segment an index run covers, and `log verify` would report it for good
-        // (found in review); a store of an older format also still migrates its indexes on open.
+        // nothing would write an `.eidx` for a segment an index run covers, and `log verify` would report it for good;
+        // a store of an older format also still migrates its indexes on open.
         guard StreamIndexFile.headerMatches(path: base + ".sidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount),
             EventIDIndexFile.headerMatches(path: base + ".eidx", segmentFirstPosition: header.firstPosition, segmentEvents: footer.eventCount)
         else {

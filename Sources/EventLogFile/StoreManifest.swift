@@ -48,8 +48,8 @@ struct StoreManifest {
             guard create else {
                 // A directory holding only what a creation makes may be one under way in another process (or cut
                 // short, or a mount point's `lost+found`): no store yet, once that creation is waited for. A domain
-                // command then creates it with its first append, as `log append` does (found in review: four first
-                // commands at once on a new store failed with 74, "is not a Pawtrail store").
+                // command then creates it with its first append, as `log append` does (else four first commands at
+                // once on a new store would fail with 74, "is not a Pawtrail store").
                 let entries = FileSystem.isDirectory(root) ? try FileSystem.contentsOfDirectory(root) : []
                 guard !entries.isEmpty else { throw EventStoreError.storeNotFound(path: root) }
                 guard entries.allSatisfy(isStoreEntry) else {

@@ -432,8 +432,8 @@ struct StoreVerifier {
     /// A run reaching past this view's sealed segments is left for a later verify. The run files are listed and
     /// checked holding the upkeep's lock, so that no upkeep changes them in between, and a missing file is then
     /// damage; when an upkeep holds the lock, a missing or vanished file is its work, not reported. (Asking for
-    /// the lock only on finding a file gone, as before, took a file an upkeep removed and was done with for a
-    /// missing one.)
+    /// the lock only on finding a file gone would take a file an upkeep removed and was done with for a missing
+    /// one.)
     private func verifyRuns(_ problems: inout [VerifyReport.Problem], checkedStreams: [String: StreamIndexFile]) throws -> UInt64 {
         guard FileSystem.exists(state.runsDirectory) else { return 0 }
         var checked: UInt64 = 0

@@ -46,7 +46,7 @@ public enum PawtrailCommand {
 
     /// The 1-based number of the first command-line argument that is not valid UTF-8, if any. `CommandLine.arguments`
     /// puts U+FFFD in place of such bytes, which would change `--data` that is stored byte for byte, make another
-    /// stream of a stream id, and another directory of a store path (found in review); the batch file's bytes are
+    /// stream of a stream id, and another directory of a store path; the batch file's bytes are
     /// refused alike.
     static func firstArgumentNotUTF8() -> Int? {
         for i in 1..<Int(CommandLine.argc) {

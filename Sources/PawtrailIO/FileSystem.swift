@@ -162,7 +162,7 @@ public enum FileSystem {
     /// - Throws: ``SystemError`` from `open`, `write`, `fdatasync`, `rename` or the directory's `fsync`.
     public static func writeAtomically(parts: [[UInt8]], to path: String, sync: Bool = true) throws(SystemError) {
         // Unique within the process too: two stores of one process may write the same derived file at once (their
-        // upkeeps' checkpoints, found in review), and a shared temporary file would interleave their bytes.
+        // upkeeps' checkpoints), and a shared temporary file would interleave their bytes.
         let temporary = temporaryPath(for: path, uuid: randomUUIDString())
         do {
             let fd = try FileDescriptor.open(temporary, .readWriteCreate)

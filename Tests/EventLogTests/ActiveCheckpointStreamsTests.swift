@@ -4,7 +4,7 @@ import Foundation
 import PawtrailIO
 import Testing
 
-/// Review of the checkpoint's streams kept in the mapped file (9436ad4): a store that starts from a checkpoint
+/// The checkpoint's streams kept in the mapped file: a store that starts from a checkpoint
 /// answers for every stream as one that scans the segment, whatever bytes the stream ids hold, through appends after
 /// the checkpoint, a second checkpoint written on top of the adopted one, and the seal that writes the `.sidx` from
 /// both halves of the index.
@@ -112,12 +112,12 @@ import Testing
         #expect(try reopened.verify().isOK)
     }
 
-    /// A stream the checkpoint holds, and no event after it, was decoded whole from the mapped file at every lookup:
-    /// its version (`streamVersion`, every append's expected-version check) and every page of a read decoded its
-    /// whole position list, where the dictionary before, and a stream index's directory entry for a sealed segment,
-    /// answer at once. Found in review: 2.8 ms a `streamVersion` of a stream of 100,000 events against 3 µs once
-    /// the stream is in memory (debug build), and paging through it quadratic in its length. Counted here, not timed:
-    /// versions decode no stream, and paging decodes it once.
+    /// A stream the checkpoint holds, and no event after it, is not decoded whole from the mapped file at every
+    /// lookup: decoding its whole position list for its version (`streamVersion`, every append's expected-version
+    /// check) and for every page of a read, where a dictionary or a stream index's directory entry for a sealed
+    /// segment answers at once, takes 2.8 ms a `streamVersion` of a stream of 100,000 events against 3 µs once the
+    /// stream is in memory (debug build), and makes paging through it quadratic in its length. Counted here, not
+    /// timed: versions decode no stream, and paging decodes it once.
     @Test func `a long stream held in the checkpoint is not decoded whole at every lookup`() async throws {
         let options = FileEventStoreOptions(createIfMissing: true, durability: .noSync, checkpointInterval: 5_000)
         let dir = try await filledStore(options) { store in

@@ -7,8 +7,8 @@ import Testing
     private struct LookupFailed: Error, Equatable {}
 
     /// Expectations are checked in their order before any other stream is looked up: the first one that fails is
-    /// what is reported, even when a later lookup would fail (found in review: looking every written stream up
-    /// first let a lookup error take its place).
+    /// what is reported, even when a later lookup would fail (looking every written stream up first would let a
+    /// lookup error take its place).
     @Test func `the first failing expectation is reported before a later lookup fails`() throws {
         let request = AppendRequest(
             entries: [.init(stream: stream("late-1"), event: .json("E", "{}")), .init(stream: stream("first-1"), event: .json("E", "{}"))],

@@ -5,8 +5,8 @@ import PawtrailIO
 import Testing
 
 /// Opening a store as its recovering writer removes what a killed process left: temporary files of dead
-/// processes, a compaction's `.seg.compacting`, a run's `.eidx` without its `.ridx` (found in review: `log verify`
-/// reported the lone `.eidx` until the next append's upkeep, and temporary files stayed for good).
+/// processes, a compaction's `.seg.compacting`, a run's `.eidx` without its `.ridx` (left, `log verify` would report
+/// the lone `.eidx` until the next append's upkeep, and temporary files would stay for good).
 @Suite struct CrashLeftoversTests {
     static let options = FileEventStoreOptions(
         createIfMissing: true, maxSegmentEvents: 6, durability: .noSync, compactSealedSegments: false, indexRunSegments: 3)
@@ -68,8 +68,8 @@ import Testing
         for n in names { #expect(FileSystem.temporaryOwner(ofName: "00000000000000000000.ckpt.tmp-77-" + n) == 77, "\(n)") }
     }
 
-    /// A dictionary's temporary file is named `NAME.tmp-PID-UUID` (found in review: a killed trainer's stayed for
-    /// good, since only `NAME.tmp-PID` was recognized).
+    /// A dictionary's temporary file is named `NAME.tmp-PID-UUID` (recognizing only `NAME.tmp-PID` would leave a
+    /// killed trainer's for good).
     @Test func `a dead trainer's temporary dictionary file is removed`() async throws {
         let dir = TemporaryDirectory()
         let store = try FileEventStore.open(path: dir.path, options: Self.options)

@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func `invalid UTF-8, a count the bytes do not hold, or bytes left over are refused`() {
-        // A 128-byte key of 0xFF: within the length limit, not UTF-8 (found in review: once judged by its repaired length).
+        // A 128-byte key of 0xFF: within the length limit, not UTF-8 (judged by its own length, not its repaired one).
         let badKey: [UInt8] = [0x80, 0x01] + [UInt8](repeating: 0xFF, count: 128) + [0x01, 0x76]
         #expect(verdict(badKey, count: 1).contains("is not valid UTF-8"))
         let badValue: [UInt8] = [0x01, 0x6B, 0x02, 0xC3, 0x28]
@@ -84,7 +84,7 @@ import Testing
     }
 }
 
-/// What the metadata check refuses beyond encoding errors (found in review).
+/// What the metadata check refuses beyond encoding errors.
 @Suite struct EventMetadataCanonicalTests {
     /// A negative pair count (only `EventMetadata(encoded:count:)` makes one) must be refused, not trap in `0..<count`.
     @Test func `a negative pair count is refused, not a trap`() async {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Compaction rewrites how sealed segments are stored, never what they hold: the store's figures of its events
-/// stay as they were (seen in review: `rawBytes` moved by a few bytes a commit).
+/// stay as they were, `rawBytes` included, to the byte.
 @Suite struct FileStoreCompactionStatsTests {
     @Test func `compaction leaves the events' figures unchanged`() async throws {
         let dir = TemporaryDirectory()

@@ -3,7 +3,7 @@ import EventLogFile
 import Foundation
 import Testing
 
-/// Crash windows found in review: what another writer or a power loss can leave behind, and what must never
+/// Crash windows: what another writer or a power loss can leave behind, and what must never
 /// follow from it (acknowledged data dropped, unacknowledged data overwritten into a false history, a store
 /// that refuses appends forever).
 @Suite struct FileStoreCrashWindowTests {
@@ -44,8 +44,8 @@ import Testing
         store.close()
         let name = try #require(try store.segmentNames().last)
         let path = dir.path + "/segments/" + name
-        // Damage: the head names a commit in the segment, whose file is now shorter than a header. Before, an open
-        // took it for a crash while the segment was created and removed the file (found in review).
+        // Damage: the head names a commit in the segment, whose file is now shorter than a header. An open must
+        // not take it for a crash while the segment was created and remove the file.
         try Data(try data(path).prefix(30)).write(to: URL(fileURLWithPath: path))
         for _ in 0..<2 {
             let reopened = try FileEventStore.open(path: dir.path, options: options)

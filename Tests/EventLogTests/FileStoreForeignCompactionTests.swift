@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A long-lived store whose sealed segments another process compacts reads the new files from the next roll on,
-/// letting the old ones go (found in review: it kept every old file open, and its disk space, until it closed).
+/// letting the old ones go (rather than keeping every old file open, and its disk space, until it closes).
 @Suite struct FileStoreForeignCompactionTests {
     static let options = FileEventStoreOptions(
         createIfMissing: true, maxSegmentEvents: 5, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)

@@ -173,8 +173,7 @@ import Testing
         store.close()
     }
 
-    /// Batched commits under load stay compressed: storing them as they are would flush several pages for one
-    /// (found in review).
+    /// Batched commits under load stay compressed: storing them as they are would flush several pages for one.
     @Test func `under load only commits of less than a page go uncompressed`() async throws {
         let dir = NSTemporaryDirectory() + "pawtrail-batched-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -258,7 +257,7 @@ import Testing
     }
 
     /// An expected version at the top of the range is a plain conflict for the planner; the caller's guess must
-    /// not overflow computing the versions after it (found in review: it trapped).
+    /// not overflow computing the versions after it.
     @Test func `an exact expectation of UInt64.max - 1 is a wrong expected version, not a crash`() async throws {
         let dir = TemporaryDirectory()
         let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
@@ -269,8 +268,8 @@ import Testing
         store.close()
     }
 
-    /// The training thread samples events exactly as the log encodes them, type names included (found in review:
-    /// it once sampled them without their types, and a store keeps its first dictionary for good).
+    /// The training thread samples events exactly as the log encodes them, type names included (a store keeps its
+    /// first dictionary for good, so one trained on events without their types would stay with it).
     @Test func `the trained dictionary is trained on events as the log encodes them`() async throws {
         let dir = TemporaryDirectory()
         let type = "WarehouseInventoryAdjustedForCycleCount"

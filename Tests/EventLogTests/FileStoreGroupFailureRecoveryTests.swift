@@ -5,7 +5,7 @@ import Glibc
 import PawtrailIO
 import Testing
 
-/// Failures inside a group commit, seen from outside (from review): every outcome that came from the group's
+/// Failures inside a group commit, seen from outside: every outcome that came from the group's
 /// overlay fails with its write.
 @Suite(.serialized) struct FileStoreGroupFailureRecoveryTests {
     /// Every append whose outcome came from the overlay fails with the write: an empty append reporting the

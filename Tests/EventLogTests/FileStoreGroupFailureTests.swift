@@ -24,8 +24,8 @@ import Testing
         event("Big", "{\"x\":\"\(String(repeating: "ab", count: 4000))\"}", id: id)
     }
 
-    /// A retry of a failed append, in the same group, must not be told its events were committed (found in
-    /// review: before, a phantom success, then for a while a trap on the overlay's index past the end).
+    /// A retry of a failed append, in the same group, must not be told its events were committed (a phantom
+    /// success), nor trap on the overlay's index past the end.
     @Test func `a retry in the group of an append that failed is not reported committed`() async throws {
         await #expect(processExitsWith: .success) {
             let r = AppendRequest(stream: "order-1", expected: .any, events: [FileStoreGroupFailureTests.big(id: uuid(1))])
@@ -53,7 +53,7 @@ import Testing
     }
 
     /// The failed append's versions must not stay in the group's overlay, where a later append to the same
-    /// stream would skip the versions it never wrote (found in review).
+    /// stream would skip the versions it never wrote.
     @Test func `a failed append in the group leaves no gap in its stream's versions`() async throws {
         let a = AppendRequest(stream: "order-1", expected: .any, events: [Self.big(id: uuid(1))])
         let c = AppendRequest(stream: "order-1", expected: .any, events: [event("Small", "{}", id: uuid(2))])

@@ -6,7 +6,7 @@ import PawtrailIO
 import Testing
 
 /// Group commits whose write, or the room made for it, fails: only the appends that depend on the write fail, and
-/// none is told it committed (found in review). Exit tests: each caps its own process's file size.
+/// none is told it committed. Exit tests: each caps its own process's file size.
 @Suite(.serialized) struct FileStoreGroupWriteFailureTests {
     /// Writes past `bytes` into any file now fail with EFBIG (SIGXFSZ ignored), in this process only.
     static func capFileSize(at bytes: UInt64) {

@@ -6,8 +6,8 @@ import PawtrailIO
 import Testing
 
 /// A group written and flushed whose head cannot be written is not committed: it is cut off, so neither this
-/// process nor another adopts it later, and appends that did not depend on it keep their outcomes (found in
-/// review). Exit tests: each points its own process's head descriptor at /dev/full.
+/// process nor another adopts it later, and appends that did not depend on it keep their outcomes.
+/// Exit tests: each points its own process's head descriptor at /dev/full.
 @Suite(.serialized) struct FileStoreHeadFailureTests {
     /// Points every descriptor of this process open on `path` at /dev/full: writes fail with ENOSPC. Returns a
     /// closure that points them back at a read-write open of `path`.
@@ -86,7 +86,7 @@ import Testing
 
     /// An append refused on its own (its stream's version comes from the files) keeps that outcome when making
     /// room for the group fails, though an earlier append of the group named its stream in an expectation without
-    /// writing to it (found in review: the group's overlay once held expected versions too).
+    /// writing to it (the group's overlay holds only what an append writes, not a stream it merely expects).
     @Test func `an append refused on its own is not failed because an earlier append of the group only expected its stream`() async {
         await #expect(processExitsWith: .success) {
             let dir = TemporaryDirectory()

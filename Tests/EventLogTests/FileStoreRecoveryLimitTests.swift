@@ -7,7 +7,7 @@ import Testing
 /// Recovery tells a torn tail from damage, when the head lags, by searching the bytes after the bad frame for a
 /// later group's first frame. Event data stored verbatim (uncompressed under load, or incompressible) that is
 /// shaped like such a frame is taken for one: a known limit (docs/design.md, Recovery), pinned here so that it stays on the
-/// safe side, refusing appends and keeping every earlier event, never cutting acknowledged data (from review).
+/// safe side, refusing appends and keeping every earlier event, never cutting acknowledged data.
 @Suite struct FileStoreRecoveryLimitTests {
     /// Event data that holds a whole, checksummed commit frame (group index 0) for a position just ahead.
     private func frameShapedData() -> [UInt8] {

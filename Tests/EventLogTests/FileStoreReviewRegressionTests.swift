@@ -3,8 +3,7 @@ import EventLogFile
 import Foundation
 import Testing
 
-/// Scenarios from the code review of the file store, each of which once lost data, wrote a duplicate or
-/// crashed, kept as regression tests.
+/// Scenarios of the file store in which a mistake loses data, writes a duplicate or crashes.
 @Suite struct FileStoreReviewRegressionTests {
     private func flip(_ path: String, at offset: Int, with value: UInt8? = nil) throws {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))

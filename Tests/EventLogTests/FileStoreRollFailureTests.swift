@@ -5,8 +5,8 @@ import Glibc
 import PawtrailIO
 import Testing
 
-/// A roll that seals the active segment but cannot create the next one leaves a store that goes on consistently
-/// (from review). Exit tests: each caps its own process's descriptors.
+/// A roll that seals the active segment but cannot create the next one leaves a store that goes on consistently.
+/// Exit tests: each caps its own process's descriptors.
 @Suite(.serialized) struct FileStoreRollFailureTests {
     /// No new descriptor can be opened in this process (the limit at the lowest free one). Returns the undo.
     static func capDescriptors() -> () -> Void {

@@ -6,7 +6,7 @@ import PawtrailIO
 import Testing
 
 /// After a failure making room for a group (the zeros written ahead of the data), the next group goes on
-/// consistently (from review). Exit tests: each caps its own process's file size.
+/// consistently. Exit tests: each caps its own process's file size.
 @Suite(.serialized) struct FileStoreRoomFailureTests {
     @Test func `after a failure making room the next group goes on consistently`() async {
         await #expect(processExitsWith: .success) {

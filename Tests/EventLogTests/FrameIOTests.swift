@@ -5,7 +5,7 @@ import PawtrailIO
 import Testing
 
 /// Frames written in place against the layout readers expect: `u32 body length | header | stored payload |
-/// u32 CRC32C(header + stored payload)`, appended after whatever the group's buffer already held (from review).
+/// u32 CRC32C(header + stored payload)`, appended after whatever the group's buffer already held.
 @Suite struct FrameIOTests {
     /// The frame built in a writer of its own, then appended: the layout, spelled out.
     private func reference(_ header: FrameHeader, _ body: [UInt8]) -> [UInt8] {
@@ -80,7 +80,7 @@ import Testing
     }
 
     /// A group's frames share one buffer: writing a frame must not reserve exactly what it needs, or each frame
-    /// copies all the frames before it (4096 appends a group made that quadratic; found in review).
+    /// copies all the frames before it (quadratic at 4096 appends a group).
     @Test func `a group's buffer grows geometrically, not frame by frame`() {
         let payload = [UInt8](repeating: 7, count: 300)
         let stored = FrameIO.StoredPayload(codec: .none, dictionaryID: 0, bytes: payload, rawLength: payload.count)

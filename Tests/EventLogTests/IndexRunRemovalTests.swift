@@ -5,8 +5,8 @@ import Glibc
 import PawtrailIO
 import Testing
 
-/// A run file whose body fails its check at first use is removed, so that the writer builds it again (from review
-/// of the lazy run checks). Removing is right for a file that was read and found damaged; not for one that could
+/// A run file whose body fails its check at first use is removed, so that the writer builds it again.
+/// Removing is right for a file that was read and found damaged; not for one that could
 /// not be read at all, and not without the writer that had already checked it noticing.
 @Suite(.serialized) struct IndexRunRemovalTests {
     static let runs = [
@@ -45,9 +45,9 @@ import Testing
 
     /// A writer that checked a run's `.eidx` at its first append keeps the mapping; another process that then finds
     /// the file failing its check (damage the writer's check came before, or any failure the writer does not share)
-    /// removes it. The writer's `loadRuns` kept the run it knows as long as its `.ridx` was listed, so it never built
-    /// the `.eidx` again: every other process passed over that run and every later one (`loadRuns` stops at the
-    /// gap), for as long as the writer ran, and `log verify` said "the writer builds it again" all along.
+    /// removes it. The writer's `loadRuns` must not keep the run it knows merely because its `.ridx` is listed, but
+    /// build the `.eidx` again: else every other process passes over that run and every later one (`loadRuns` stops
+    /// at the gap), for as long as the writer runs, while `log verify` says "the writer builds it again".
     @Test func `a writer builds a run again whose id index another process removed after the writer had checked it`() async throws {
         let dir = TemporaryDirectory()
         _ = try await FileStoreIndexRunTests.filledStore(dir)
@@ -71,9 +71,9 @@ import Testing
         #expect(try writer.verify().problems == [])
     }
 
-    /// The run builder checks the files of a run it has just written and removed them when the check failed (95fc5a0),
-    /// whatever the failure: files it could not map for want of descriptors (EMFILE; ENOMEM from `mmap` is alike)
-    /// were removed as if damaged, the run counted as failed and never built again by this writer, against the rule
+    /// The run builder checks the files of a run it has just written, and on a failed check removes them only if
+    /// damaged: files it cannot map for want of descriptors (EMFILE; ENOMEM from `mmap` is alike), removed as if
+    /// damaged, would leave the run counted as failed and never built again by this writer, against the rule
     /// above. What the builder does with a run whose check failed (`removeFilesIfDamaged`), for both failures.
     @Test func `a run just written whose check fails for want of descriptors keeps its files`() async {
         await #expect(processExitsWith: .success) {
@@ -128,10 +128,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: left.streamsFile.path), "the damaged one is removed")
     }
 
-    /// The identity a damaged run file is known by (device and inode) names that file only while something holds it
-    /// (found in review). `checkedStreams()` let go of the damaged file's mapping at once, so once another process
-    /// had removed it (it found it damaged too) the file system could give its inode to the next file created, such
-    /// as the sound `.ridx` the writer's upkeep writes there: that file then passed for the damaged one and was removed.
+    /// The identity a damaged run file is known by (device and inode) names that file only while something holds it.
+    /// Were `checkedStreams()` to let go of the damaged file's mapping at once, then once another process had
+    /// removed it (it found it damaged too) the file system could give its inode to the next file created, such as
+    /// the sound `.ridx` the writer's upkeep writes there: that file would then pass for the damaged one and be
+    /// removed.
     @Test func `a sound run file given the inode of the damaged one it replaced is kept`() async throws {
         let dir = TemporaryDirectory()
         _ = try await FileStoreIndexRunTests.filledStore(dir)

@@ -53,9 +53,9 @@ import Testing
     }
 
     /// A writer killed between writing a seal's `.sidx` and its `.eidx` leaves the `.eidx` missing. The next open
-    /// must write it again (as it did when it checked every `.eidx`): `log verify` reports it as missing ("the next
-    /// open rebuilds it"), and with an index run covering the segment no append ever asks for it (found in review:
-    /// the open after the crash, then `log verify`, as `tools/crash-loop.sh` does, failed for good).
+    /// must write it again: `log verify` reports it as missing ("the next open rebuilds it"), and with an index run
+    /// covering the segment no append ever asks for it (left so, the open after the crash, then `log verify`, as
+    /// `tools/crash-loop.sh` does, would fail for good).
     @Test(arguments: [0, 2])
     func `an id index a crash left missing is written again by the next open`(indexRunSegments: Int) async throws {
         var options = Self.options

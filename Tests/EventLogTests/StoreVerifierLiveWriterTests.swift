@@ -6,7 +6,7 @@ import Testing
 
 /// `log verify` while another process writes: a commit in flight, or a segment sealed but not yet indexed, is
 /// work in progress, not damage, even when the writer is done by the time the verifier asks whether one is at
-/// work (both seen by the review's multi-process stress run).
+/// work (both occur in a multi-process stress run).
 @Suite struct StoreVerifierLiveWriterTests {
     @Test func `a commit a writer finishes while verify reads it is no torn write`() async throws {
         let dir = TemporaryDirectory()
@@ -44,9 +44,9 @@ import Testing
 
     /// The writer rolls to a new segment between the verifier's reading of the head and its listing of the
     /// segments, and is at work on a commit in that segment when the verifier reads it. The head the verifier read
-    /// names the segment before, so it took the new segment's commit in flight (or a commit landing in its
-    /// preallocated zeros while it read them) for damage: seen by a stress run of `log verify` beside a writer
-    /// rolling small segments.
+    /// names the segment before, yet the new segment's commit in flight (or a commit landing in its preallocated
+    /// zeros while it reads them) is no damage: a stress run of `log verify` beside a writer rolling small segments
+    /// hits this window.
     @Test func `a commit in flight in a segment the writer rolled to after the head was read is no torn write`() async throws {
         let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(
@@ -125,8 +125,8 @@ import Testing
     }
 
     /// A verifier that may not open `writer.lock` for writing (another user's store, readable to it) still sees
-    /// the writer holding it (found in review: EACCES and EPERM were taken for "no writer", so a segment a live
-    /// writer had just sealed was reported as missing its index files).
+    /// the writer holding it (EACCES and EPERM do not mean "no writer": taken so, a segment a live writer has just
+    /// sealed would be reported as missing its index files).
     @Test(.enabled(if: canMakeImmutable, "needs chattr +i"))
     func `a writer is seen at work even when the lock file cannot be opened for writing`() async throws {
         let dir = TemporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 
 /// `log verify` while another process's upkeep removes run files (superseded by a longer run, or damaged): a run
 /// file the verifier listed and then found gone was removed by an upkeep, never damage, even when that upkeep is
-/// done by the time the verifier asks whether one is at work (seen by the review's multi-process stress run, with
+/// done by the time the verifier asks whether one is at work (it occurs in a multi-process stress run with
 /// processes of different `indexRunSegments` on one store).
 @Suite struct StoreVerifierRunRemovalRaceTests {
     static let options = FileEventStoreOptions(

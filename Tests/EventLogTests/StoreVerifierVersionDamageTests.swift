@@ -72,8 +72,8 @@ import Testing
         #expect(report.problems.map(\.message) == ["stream 'a-1' has version 5 at position 2, expected 2"], "\(report)")
     }
 
-    /// Found in review: a damaged frame in a sealed segment was reported, and then the intact next segment as well
-    /// ("segment starts at position 4, expected 0 (gap or overlap)"), since the damaged segment's events went uncounted.
+    /// A damaged frame in a sealed segment is reported, but not the intact next segment as well ("segment starts at
+    /// position 4, expected 0 (gap or overlap)"), though the damaged segment's events go uncounted.
     @Test func `damage in a sealed segment is reported once, not again as a gap before the next segment`() async throws {
         let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
@@ -90,8 +90,8 @@ import Testing
         #expect(!report.problems.contains { $0.message.contains("gap or overlap") }, "\(report)")
     }
 
-    /// Found in review: a damaged header read "X.seg at offset 0: corrupt data in X.seg at offset 0: not a Pawtrail
-    /// segment (bad magic)".
+    /// A damaged header is reported by its reason, not as "X.seg at offset 0: corrupt data in X.seg at offset 0:
+    /// not a Pawtrail segment (bad magic)".
     @Test func `a damaged segment header is reported by its reason, naming the file once`() async throws {
         let dir = TemporaryDirectory()
         let options = FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, durability: .noSync, compactSealedSegments: false, indexRunSegments: 0)
@@ -105,7 +105,7 @@ import Testing
         // The store no longer opens: `log verify` checks the files without opening it.
         let report = try FileEventStore.verifyWithoutOpening(path: dir.path)
         #expect(report.problems.first == .init(file: name, offset: 0, message: "not a Pawtrail segment (bad magic)"), "\(report)")
-        // The next segment is not reported as a gap: where the damaged one ended is unknown (found in review).
+        // The next segment is not reported as a gap: where the damaged one ended is unknown.
         #expect(!report.problems.contains { $0.message.contains("gap or overlap") }, "\(report)")
     }
 

@@ -65,8 +65,8 @@ import Testing
         #expect(message("\n \n") == "the batch holds no events and no checks")
     }
 
-    /// A duplicate metadata key is placed by its column in the line, not in the metadata object (found in review:
-    /// column 10 was reported for a key at column 57).
+    /// A duplicate metadata key is placed by its column in the line, not in the metadata object (a key at
+    /// column 57 is reported at 57, not at 10).
     @Test func aDuplicateMetadataKeyNamesItsColumnInTheLine() {
         let line = #"{"stream":"a-1","type":"T","data":1,"metadata":{"a":"1","a":"2"}}"#
         let column = line.utf8.count - #""a":"2"}}"#.utf8.count + 1

@@ -190,8 +190,8 @@ import Testing
         #expect(out.stdout.hasPrefix(#"{"error":"store-not-found","message":"no store at ./pawtrail-data"#))
     }
 
-    /// `--store ''` is a usage error naming the option (found in review: reads said "no store at  " and appends
-    /// "mkdir failed for : No such file or directory").
+    /// `--store ''` is a usage error naming the option (not "no store at  " for reads, nor "mkdir failed for : No
+    /// such file or directory" for appends).
     @Test func anEmptyStorePathIsAUsageError() async {
         for arguments in [["log", "read", "--all"], ["log", "append", "--stream", "a", "--type", "T", "--data", "1"], ["log", "verify"]] {
             let out = await cli.run(["--store", ""] + arguments)

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// A domain command creates the store only by appending to it: one that fails, and an `exec` of nothing, leave no
-/// store behind at the path given (before, they created an empty one, a typo in `--store` included: found in review).
+/// store behind at the path given (not even an empty one, a typo in `--store` included).
 @Suite struct DomainStoreCreationProcessTests {
     @Test func `failed commands leave no store, the first that appends creates it`() throws {
         let dir = try TemporaryDirectory()
@@ -28,10 +28,10 @@ import Testing
         #expect(stats.status == 0 && stats.stdout.contains(#""events":3"#), "\(stats.stdout)")
     }
 
-    /// Found in review: a domain command opens an existing store for reading and creates a missing one on its first
-    /// append, but a directory holding only what a store's creation makes (another process creating the store at
-    /// that moment, a creation cut short, a mount point's `lost+found`) was "not a Pawtrail store" (74), where
-    /// `log append`, and these commands before, created the store there.
+    /// A domain command opens an existing store for reading and creates a missing one on its first append, and a
+    /// directory holding only what a store's creation makes (another process creating the store at that moment, a
+    /// creation cut short, a mount point's `lost+found`) is not refused as "not a Pawtrail store" (74): the first
+    /// command creates the store there, as `log append` does.
     @Test func `a directory a store's creation left, or is making, is created by the first command, not refused`() throws {
         let dir = try TemporaryDirectory()
         for (name, entries) in [("cut-short", ["segments", "dictionaries"]), ("mount", ["lost+found"])] {

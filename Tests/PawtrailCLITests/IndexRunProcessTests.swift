@@ -57,7 +57,7 @@ import Testing
     }
 
     /// Index files are checked at first use, not at open, so damage in them reaches the CLI as it is: `log verify`
-    /// names the file (where an open used to rebuild it unseen), reads and appends answer rightly all the same (a
+    /// names the file (rather than an open rebuilding it unseen), reads and appends answer rightly all the same (a
     /// segment's `.sidx` rebuilt from the data, a run's `.ridx` passed over for its segments and built again by the
     /// next writer), and `log verify` is clean after them.
     @Test func `damaged index files are reported by log verify, answered around, and mended by later commands`() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Found in review of the `pawtrail log` verbs, through the built binary.
+/// Edge cases of the `pawtrail log` verbs, through the built binary.
 @Suite struct LogReviewProcessTests {
     func run(_ arguments: String..., stdin: String = "") throws -> CommandOutcome {
         try PawtrailProcess.run(arguments, stdin: stdin)
@@ -169,7 +169,7 @@ import Testing
         let past = try run("--store", store, "log", "inspect", "99999999")
         #expect(past.status == 65, "\(past.stdout)")
         #expect(past.stderr == "Error: no segment holds position 99999999 in \(store): the log holds positions 0 to 1\n")
-        // A position is decimal digits only, as everywhere else (found in review: '+1' and '-0' were taken for positions).
+        // A position is decimal digits only, as everywhere else ('+1' and '-0' are not positions).
         for spelled in ["+1", "-0"] {
             let odd = try run("--store", store, "log", "inspect", "--", spelled)
             #expect(odd.status == 65 && odd.stderr.hasPrefix("Error: no segment '\(spelled)' in "), "\(odd.stdout)\(odd.stderr)")

@@ -69,8 +69,8 @@ import Testing
     }
 
     /// An argument that is not UTF-8 is refused as bad input (65) before anything is written: Swift's
-    /// `CommandLine.arguments` puts U+FFFD in its place, which stored other data, another stream id or another store
-    /// directory than the one given (found in review). A shell passes the raw bytes, which `Process` cannot.
+    /// `CommandLine.arguments` puts U+FFFD in its place, which would store other data, another stream id or another
+    /// store directory than the one given. A shell passes the raw bytes, which `Process` cannot.
     @Test(arguments: [
         #"--stream "$(printf 'a-\377')" --data 1"#, #"--stream a-1 --data "$(printf '"\376"')""#,
         #"--stream a-1 --data 1 --meta "$(printf 'k=\377')""#,
@@ -100,8 +100,8 @@ import Testing
         return (process.terminationReason == .exit ? process.terminationStatus : -1, message)
     }
 
-    /// `$PAWTRAIL_STORE` that is not UTF-8 is refused alike: decoded with U+FFFD, it created a store in another
-    /// directory than the one set (found in review).
+    /// `$PAWTRAIL_STORE` that is not UTF-8 is refused alike: decoded with U+FFFD, it would create a store in
+    /// another directory than the one set.
     @Test func aStorePathFromTheEnvironmentThatIsNotUTF8Is65AndCreatesNothing() throws {
         let dir = try TemporaryDirectory()
         let (status, message) = try Self.shell(

@@ -41,7 +41,7 @@ import Testing
         #expect(seeded.lines.contains { $0.hasPrefix("product_acc_003") && $0.hasSuffix("5         0          5     0") })
         let both = await cli.run("view", "inventory", "--at-position", "3", "--at", "2026-01-01T00:00:00Z")
         #expect(both.status == 64)
-        // An empty value is a bad value, not a missing option (found in review: "missing expected argument '--user'").
+        // An empty value is a bad value, not a missing option ("missing expected argument '--user'").
         let empty = await cli.run("view", "activity", "--user", "")
         #expect(empty.status == 64 && empty.stderr.hasPrefix("Error: invalid value for '--user': the value is empty\n"), "\(empty.stderr)")
         #expect(await cli.run("view", "activity").stderr.hasPrefix("Error: missing expected argument '--user'\n"))
@@ -62,7 +62,7 @@ import Testing
         let two = await cli.run("projections", "audit", "inventory", "orders")
         #expect(two.status == 0 && two.lines.map { String($0.prefix { $0 != ":" }) } == ["inventory", "orders"])
         #expect(await cli.run("projections", "rebuild").status == 64, "name a projection or --all")
-        // A name given twice counts once (found in review: the rebuild took its own lock again and failed with 74,
+        // A name given twice counts once (else the rebuild would take its own lock again and fail with 74,
         // "being rebuilt or saved by another process").
         let twice = await cli.run("projections", "rebuild", "inventory", "orders", "inventory")
         #expect(twice.status == 0, "\(twice.stderr)")

@@ -44,8 +44,8 @@ final class ReadOnlyMount {
     }
 }
 
-/// A store on a read-only mount (a backup, a copy for an audit) can be read; only writing it fails (found in
-/// review: every verb failed opening `writer.lock`).
+/// A store on a read-only mount (a backup, a copy for an audit) can be read; only writing it fails (reading
+/// does not fail on opening `writer.lock`).
 @Suite struct ReadOnlyStoreProcessTests {
     @Test(.enabled(if: canMountReadOnly, "needs the right to bind-mount a directory read-only"))
     func readVerbsWorkOnAReadOnlyMountAndAppendsFailAsIOErrors() throws {
@@ -69,8 +69,7 @@ final class ReadOnlyMount {
         let append = try PawtrailProcess.run(["--store", store, "log", "append", "--stream", "a-1", "--type", "T", "--data", "4"])
         #expect(append.status == 74)
         #expect(append.stderr.hasPrefix("Error: ") && append.stderr.contains("Read-only file system"), "\(append.stderr)")
-        // Compacting writes too: the lock file it cannot open is an I/O error (74), not a general failure (found in
-        // review: it exited 1).
+        // Compacting writes too: the lock file it cannot open is an I/O error (74), not a general failure (1).
         let compact = try PawtrailProcess.run(["--store", store, "log", "compact"])
         #expect(compact.status == 74, "\(compact.stderr)")
         #expect(compact.stderr.hasPrefix("Error: ") && compact.stderr.contains("compaction.lock"), "\(compact.stderr)")

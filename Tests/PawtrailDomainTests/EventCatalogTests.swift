@@ -49,8 +49,8 @@ struct EventCatalogTests {
         }
     }
 
-    /// An integer too long for 64 bits is out of range, not "a number with a fraction or exponent" (found in review:
-    /// `pos sell --lines '[{"productId":"p1","quantity":99999999999999999999}]'` said the latter).
+    /// An integer too long for 64 bits is out of range, not "a number with a fraction or exponent" (as
+    /// `pos sell --lines '[{"productId":"p1","quantity":99999999999999999999}]'` reports it).
     @Test func integersBeyondSixtyFourBitsAreReportedOutOfRange() throws {
         for digits in ["99999999999999999999", "-9999999999999999999"] {
             let json = try JSONValue.parse(Array(#"{"productId":"p1","quantity":\#(digits)}"#.utf8))

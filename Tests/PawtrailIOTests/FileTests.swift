@@ -133,7 +133,7 @@ struct FileSystemTests {
         try FileSystem.createDirectories(nested)  // idempotent
         try FileSystem.createDirectory(nested)  // existing directory is fine
         try FileSystem.writeAtomically([1, 2], to: dir.file("f"), sync: false)
-        // A file in the way is "Not a directory", as is one on the way (found in review: "File exists" read as if
+        // A file in the way is "Not a directory", as is one on the way (not "File exists", which reads as if
         // the directory were there); a symlink loop says so.
         #expect(throws: SystemError(operation: "mkdir", path: dir.file("f"), errno: ENOTDIR)) { try FileSystem.createDirectory(dir.file("f")) }
         #expect(throws: SystemError(operation: "mkdir", path: dir.file("f"), errno: ENOTDIR)) { try FileSystem.createDirectories(dir.file("f/store")) }

@@ -6,7 +6,7 @@ import Foundation
 import Projections
 import Testing
 
-/// Regressions from a review of the runtime: each failed before its fix.
+/// Edge cases of the runtime: short catch-ups, checkpoints the log does not back, raw events, older builds.
 @Suite("Engine regressions")
 struct EngineRegressionTests {
     /// Catch-ups shorter than the snapshot spacing still take snapshots once enough of them have passed.

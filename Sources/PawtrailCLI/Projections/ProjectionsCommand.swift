@@ -24,7 +24,7 @@ enum ProjectionsCommand {
     }
 
     /// The projections a command names: one by name, or all. A name given twice counts once: a rebuild of both
-    /// would take the projection's lock twice and fail as if another process held it (found in review).
+    /// would take the projection's lock twice and fail as if another process held it.
     static func selected(_ context: CommandContext, allowAll: Bool) throws -> [any Projection.Type] {
         var seen: Set<String> = []
         let names = context.arguments.positionals.filter { seen.insert($0).inserted }

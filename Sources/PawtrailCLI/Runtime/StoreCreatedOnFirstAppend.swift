@@ -4,8 +4,8 @@ import Synchronization
 /// The store of a domain command when none exists yet: it reads as empty until its first append, which creates it.
 ///
 /// A command that fails (bad input, a rule of the domain, an unknown user) never appends, so it leaves no store
-/// behind: before, `pet add --as nobody` or an `exec` of nothing created an empty store at the path given, a typo
-/// in `--store` included (found in review). Another process may create the store meanwhile; the append then goes
+/// behind: `pet add --as nobody` or an `exec` of nothing creates no empty store at the path given, a typo
+/// in `--store` included. Another process may create the store meanwhile; the append then goes
 /// to that store, and its expected versions, decided against the empty one, fail as a conflict if it was written.
 final class StoreCreatedOnFirstAppend: EventStore {
     private let create: @Sendable () throws -> OpenedStore

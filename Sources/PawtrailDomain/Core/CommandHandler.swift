@@ -141,7 +141,7 @@ public struct CommandHandler: Sendable {
         _ loader: StreamLoader, written: [StreamID: (events: [any DomainEvent], version: UInt64, position: UInt64, id: UUID)]
     ) async {
         guard cache != nil || snapshots != nil else { return }
-        var due: [StreamSnapshot] = []
+        var due: [(stream: StreamID, state: LoadedState)] = []
         for (stream, states) in loader.loaded {
             for (_, loadedState) in states {
                 var kept = loadedState
@@ -156,10 +156,8 @@ public struct CommandHandler: Sendable {
                     kept.eventID = w.id
                 }
                 cache?.keep(kept, of: stream)
-                if let version = kept.version, policy.isDue(version: version, snapshotVersion: kept.snapshotVersion),
-                    let snapshot = kept.snapshot(of: stream)
-                {
-                    due.append(snapshot)
+                if let version = kept.version, policy.isDue(version: version, snapshotVersion: kept.snapshotVersion) {
+                    due.append((stream, kept))
                 }
             }
         }
@@ -167,7 +165,7 @@ public struct CommandHandler: Sendable {
         if let cache {
             if cache.queue(due) >= queuedSnapshotLimit { await saveQueuedSnapshots() }
         } else {
-            try? await snapshots.save(due)
+            try? await snapshots.save(due.compactMap { $0.state.snapshot(of: $0.stream) })
         }
     }
 

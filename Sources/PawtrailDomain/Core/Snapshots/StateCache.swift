@@ -16,7 +16,9 @@ public final class StateCache: Sendable {
     private struct Store {
         var newer: [Key: LoadedState] = [:]
         var older: [Key: LoadedState] = [:]
-        var pending: [Key: StreamSnapshot] = [:]
+        /// States whose snapshots are due, encoded only when they are taken: a stream written by many commands
+        /// (a product's inventory, at every order) is queued again and again, and only its last state is saved.
+        var pending: [Key: (stream: StreamID, state: LoadedState)] = [:]
     }
 
     /// The most states kept.
@@ -56,20 +58,23 @@ public final class StateCache: Sendable {
         }
     }
 
-    /// Queues snapshots to save later (each replacing a queued one of its stream and kind).
-    func queue(_ snapshots: [StreamSnapshot]) -> Int {
+    /// Queues states to save as snapshots later (each replacing a queued one of its stream and kind).
+    ///
+    /// - Returns: How many are queued.
+    func queue(_ states: [(stream: StreamID, state: LoadedState)]) -> Int {
         store.withLock { s in
-            for snapshot in snapshots { s.pending[Key(stream: snapshot.stream, kind: snapshot.kind)] = snapshot }
+            for q in states { s.pending[Key(stream: q.stream, kind: type(of: q.state.state).snapshotKind)] = q }
             return s.pending.count
         }
     }
 
-    /// Takes the queued snapshots.
+    /// Takes the queued states, as snapshots.
     func takeQueued() -> [StreamSnapshot] {
-        store.withLock { s in
+        let queued = store.withLock { s in
             defer { s.pending = [:] }
             return Array(s.pending.values)
         }
+        return queued.compactMap { $0.state.snapshot(of: $0.stream) }
     }
 
     /// How many states are kept.

@@ -221,10 +221,14 @@ public enum ProjectionStateStoreConformance {
 }
 
 /// splitmix64, for seeded cases.
-struct Mix {
+public struct Mix {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+
+    /// A generator starting from a seed.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next number.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ProjectionStateFile
+import ProjectionRuntimeTestKit
 import Projections
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct RunReaderTests {
     /// Random versions in stored order: three tables, keys plain and grouped, several versions a key, some absent.
     static func versions(seed: UInt64) -> [RowVersion] {
-        var rng = SplitMix(seed)
+        var rng = Mix(seed: seed)
         var out: [RowVersion] = []
         for table in UInt8(1)...3 {
             for g in 0..<(20 + Int(rng.next() % 20)) {
@@ -51,7 +52,7 @@ import Testing
 
         var prefixes: [[UInt8]] = [[1], [2], [3], [4]]
         for g in [0, 1, 5, 13, 19, 30, 45] { prefixes += [RowKey.groupPrefix(table: 1, group: "u-\(g)"), RowKey.groupPrefix(table: 3, group: "u-\(g)")] }
-        var rng = SplitMix(3)
+        var rng = Mix(seed: 3)
         for prefix in prefixes {
             for position in [nil, 0, 4_999, 10_000] + (0..<6).map({ _ in rng.next() % 5_000 }) as [UInt64?] {
                 let got = try reader.versions(prefix: prefix, asOf: position)
@@ -60,18 +61,5 @@ import Testing
                 #expect(got == want, "prefix \(prefix) as of \(position.map(String.init) ?? "now")")
             }
         }
-    }
-}
-
-/// A small deterministic generator.
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

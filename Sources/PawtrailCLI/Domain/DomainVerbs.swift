@@ -75,24 +75,32 @@ enum DomainVerbs {
                 return (
                     "Runs the command '\(C.name)'; in a JSON Lines file for 'pawtrail exec' it reads\n"
                         + "  {\"command\":\"\(C.name)\",\"as\":\"USER\"" + fields.map { ",\"\($0.key)\":…" }.joined() + "}",
-                    fields.map(option) + commonOptions
+                    fields.map { option($0, of: C.name) } + commonOptions
                 )
             },
             run: { context in try await DomainCommandRunner.runVerb(C.self, context) })
     }
 
-    private static func option(_ field: FieldDescriptor) -> OptionSpec {
+    private static func option(_ field: FieldDescriptor, of command: String) -> OptionSpec {
         let name = optionName(field.key)
         var kind = field.kind
         let required = !kind.isOptional
         if case .optional(let inner) = kind { kind = inner }
+        let meaning = FieldHelp.text(field.key, of: command)
         switch kind {
         case .bool:
-            return .flag(name, help: "Sets \(field.key).")
+            return .flag(name, help: meaning ?? "Sets \(field.key).")
         case .strings:
-            return .repeated(name, "text", help: "One of the values of \(field.key) (repeatable).")
+            return .repeated(name, "text", help: (meaning ?? "One of the values of \(field.key).") + " Repeatable.")
         default:
-            let (valueName, help) = describe(kind)
+            let (valueName, format) = describe(kind)
+            // A field's meaning, then its format; text and numbers need none (the value name says it).
+            let help: String
+            switch (meaning, kind) {
+            case (let meaning?, .string), (let meaning?, .int): help = meaning
+            case (let meaning?, _): help = meaning + " " + format
+            case (nil, _): help = format
+            }
             return .value(name, valueName, help: help, required: required)
         }
     }

@@ -489,6 +489,14 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             guard let write = group.write else {
                 // After a failure making room, the next group starts from the files again.
                 keepLock = !group.failedToStart
+                // An append that is not deferred answers from durable state only: a retry of a deferred append, or
+                // a version that counts deferred events, waits for their flush.
+                if !deferred, let e = stateLock.withLock({ () -> (any Error)? in
+                    do { try flushLocked() } catch { return error }
+                    return nil
+                }) {
+                    return requests.map { _ in .failure(e) }
+                }
                 return group.results
             }
             // Readers in this process go on while the group is written and flushed: the state they read
@@ -678,6 +686,9 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         var group = PlannedGroup(results: results, dependsOnWrite: dependsOnWrite, write: nil)
         guard !frames.isEmpty else { return group }
         do {
+            // A roll seals the active segment, and the head then names the next one: the deferred frames are
+            // flushed first, so that they are sealed in durable and the flush that follows has the new segment's.
+            if unflushed != nil, state.wouldRoll(bytes: bytes.count, events: plannedEvents.count) { try flushLocked() }
             let (segment, offset) = try state.prepareAppend(bytes: bytes.count, events: plannedEvents.count)
             group.write = .init(segment: segment, offset: offset, bytes: bytes, frames: frames, events: plannedEvents)
         } catch {

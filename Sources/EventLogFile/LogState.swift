@@ -647,15 +647,19 @@ final class LogState {
     func prepareAppend(bytes: Int, events: Int) throws -> (segment: ActiveSegment, offset: UInt64) {
         if let damage = activeDamage { throw damage }
         if active == nil { try createActiveSegment() }
-        if let a = active, a.eventCount > 0, a.endOffset + UInt64(bytes) > UInt64(options.segmentSize)
-            || a.eventCount + UInt64(events) > UInt64(options.maxSegmentEvents)
-        {
+        if wouldRoll(bytes: bytes, events: events) {
             try sealActive()
             try createActiveSegment()
         }
         let a = active!
         try preallocate(a, for: bytes)
         return (a, a.endOffset)
+    }
+
+    /// Whether a group of this size would roll to a new segment (see ``prepareAppend(bytes:events:)``).
+    func wouldRoll(bytes: Int, events: Int) -> Bool {
+        guard let a = active, a.eventCount > 0 else { return false }
+        return a.endOffset + UInt64(bytes) > UInt64(options.segmentSize) || a.eventCount + UInt64(events) > UInt64(options.maxSegmentEvents)
     }
 
     /// How far ahead of the data the writer writes zeros at most, and the largest group it does it for (a large group

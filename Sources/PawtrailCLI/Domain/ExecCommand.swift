@@ -43,12 +43,22 @@ enum ExecCommand {
         let withStats = context.arguments.flag(GlobalOptions.stats.name)
         var group = Group(context: context, store: handler.store)
         var lineNumber = 0
+        /// The next line; when the input cannot be read, what ran so far is answered first.
+        func nextLine(canWait: Bool) async throws -> LineReader.Next {
+            do {
+                return try reader.next(canWait: canWait)
+            } catch {
+                _ = await group.deliver()
+                await handler.saveQueuedSnapshots()
+                throw error
+            }
+        }
         reading: while true {
-            var next = try reader.next(canWait: group.isEmpty)
+            var next = try await nextLine(canWait: group.isEmpty)
             if case .wouldWait = next {
                 // The writer has not sent the next line: what ran so far is answered before waiting for it.
                 if await group.deliver() { break }
-                next = try reader.next(canWait: true)
+                next = try await nextLine(canWait: true)
             }
             guard case .line(let line) = next else { break }
             lineNumber += 1
@@ -142,6 +152,8 @@ enum ExecCommand {
                 if let load = answer.load { context.stats.handled(load) }
                 context.out(answer.json)
                 if let failure = answer.exit, status == .success { status = failure }
+                // An I/O error cut the run short: that is what the status says, whatever failed before.
+                if answer.exit == .ioError { status = .ioError }
             }
             if failed { status = .ioError }
             // The commands are durable: their answers go out now, not when a buffer fills.

@@ -165,6 +165,8 @@ public struct CommandHandler: Sendable {
         if let cache {
             if cache.queue(due) >= queuedSnapshotLimit { await saveQueuedSnapshots() }
         } else {
+            // A snapshot names the event it was taken at: only events that are durable.
+            if defersFlush { guard (try? await store.flush()) != nil else { return } }
             try? await snapshots.save(due.compactMap { $0.state.snapshot(of: $0.stream) })
         }
     }

@@ -1,20 +1,10 @@
 import Foundation
 import Testing
 
-/// Whether this process may bind-mount a directory read-only.
-private let canMountReadOnlyForExec: Bool = {
-    let probe = NSTemporaryDirectory() + "pawtrail-mount-probe-\(UUID().uuidString)"
-    try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: probe) }
-    guard ReadOnlyMount.shell("mount", "--bind", "-o", "ro", probe, probe) == 0 else { return false }
-    _ = ReadOnlyMount.shell("umount", probe)
-    return true
-}()
-
 /// An I/O error stops `exec` and its status is 74, whatever failed before it (the help says so): a script's caller
 /// must be able to tell a run cut short from one whose commands were refused.
 @Suite struct ExecIOErrorStatusProcessTests {
-    @Test(.enabled(if: canMountReadOnlyForExec, "needs the right to bind-mount a directory read-only"))
+    @Test(.enabled(if: canMountReadOnly, "needs the right to bind-mount a directory read-only"))
     func anIOErrorAfterAnotherFailureStillExits74() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")

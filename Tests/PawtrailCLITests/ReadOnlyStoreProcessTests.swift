@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Whether this process may bind-mount a directory read-only (root with mount rights, as on CI's Debian machine).
-private let canMountReadOnly: Bool = {
+let canMountReadOnly: Bool = {
     let probe = NSTemporaryDirectory() + "pawtrail-mount-probe-\(UUID().uuidString)"
     try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: probe) }

@@ -126,23 +126,8 @@ public enum ConversationsProjection: KeyedProjection {
         }
     }
 
-    /// Every conversation, and who is on the shop's side.
     /// A customer's conversation ids, in the order they were started.
-    public struct IDs: FieldCodable, Hashable {
-        public var ids: [String]
-
-        public init(_ ids: [String] = []) {
-            self.ids = ids
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            ids = try r.strings("ids")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.strings("ids", ids)
-        }
-    }
+    public typealias IDs = IDList
 
     public struct State: KeyedProjectionState {
         /// Conversations by id, every version kept.

@@ -117,21 +117,7 @@ public enum OrdersProjection: KeyedProjection {
     }
 
     /// A customer's order ids in the order they were placed (position order); views sort them newest first.
-    public struct OrderIDs: FieldCodable, Hashable {
-        public var ids: [String]
-
-        public init(_ ids: [String] = []) {
-            self.ids = ids
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            ids = try r.strings("ids")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.strings("ids", ids)
-        }
-    }
+    public typealias OrderIDs = IDList
 
     /// Every order by id, and each customer's order ids, row by row with every version: an order, or a customer's
     /// orders, as of any moment is read from its own rows.

@@ -44,7 +44,7 @@ let wholeStateKey = RowKey(bytes: [0])
 
 /// The folder of a projection kept as one whole state (a small one: inventory, catalog, dashboard), stored as one row
 /// whose versions are the snapshots time travel folds from.
-final class WholeFolder<P: Projection>: AnyFolder {
+final class WholeFolder<P: Projection>: AnyFolder, @unchecked Sendable {
     var state: P.State
     /// Snapshots taken during the fold: one every `spacing` positions, the spacing growing with the state.
     private var snapshots = RowVersions()
@@ -115,7 +115,7 @@ final class WholeFolder<P: Projection>: AnyFolder {
 
 /// The folder of a projection kept as rows by key: its tables read stored rows through a source (none in a rebuild),
 /// and after each event hand over the versions of the rows of exact history it changed.
-final class KeyedFolder<P: KeyedProjection>: AnyFolder {
+final class KeyedFolder<P: KeyedProjection>: AnyFolder, @unchecked Sendable {
     var state: P.State
     let source: StateRowSource?
     private var versions = RowVersions()

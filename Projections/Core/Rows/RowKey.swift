@@ -1,3 +1,5 @@
+public import EventLog
+
 /// The key of a stored row of a read model's state: its table's id, then the key's UTF-8 bytes. A row that is one
 /// part of a group (one entry of a user's activity) has the group's key, a 0x1F byte (which no id holds: ids have no
 /// control characters) and the part's key, so that a group's rows are stored together.
@@ -87,22 +89,9 @@ public struct RowKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// FNV-1a over the bytes, then the splitmix64 finalizer so that the bytes' last characters reach every bit.
-    /// Part of the stored format: never change it.
+    /// The stable hash of bytes (``StableHash``): part of the stored format.
     @inlinable
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h &*= 0x0000_0100_0000_01B3
-        }
-        h ^= h >> 30
-        h &*= 0xbf58_476d_1ce4_e5b9
-        h ^= h >> 27
-        h &*= 0x94d0_49bb_1331_11eb
-        h ^= h >> 31
-        return h
-    }
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { StableHash.of(bytes) }
 
     public var description: String {
         let (group, part) = parts

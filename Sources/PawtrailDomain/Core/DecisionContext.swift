@@ -34,25 +34,10 @@ public struct DecisionContext: Sendable {
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".unicodeScalars)
 
     public func newID(_ prefix: String, index: Int = 0) -> String {
-        // FNV-1a over the 16 bytes and the index, then the splitmix64 finalizer to spread the last bytes' bits.
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        withUnsafeBytes(of: commandID.uuid) { bytes in
-            for b in bytes {
-                h ^= UInt64(b)
-                h &*= 0x0000_0100_0000_01B3
-            }
-        }
-        withUnsafeBytes(of: UInt64(truncatingIfNeeded: index).littleEndian) { bytes in
-            for b in bytes {
-                h ^= UInt64(b)
-                h &*= 0x0000_0100_0000_01B3
-            }
-        }
-        h ^= h >> 30
-        h &*= 0xbf58_476d_1ce4_e5b9
-        h ^= h >> 27
-        h &*= 0x94d0_49bb_1331_11eb
-        h ^= h >> 31
+        var hash = StableHash()
+        withUnsafeBytes(of: commandID.uuid) { hash.combine($0) }
+        withUnsafeBytes(of: UInt64(truncatingIfNeeded: index).littleEndian) { hash.combine($0) }
+        let h = hash.value
         var text = prefix + "-"
         for shift in stride(from: 60, through: 0, by: -6) {
             text.unicodeScalars.append(Self.base64URL[Int((h >> UInt64(shift)) & 63)])

@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 import Foundation
 
 /// One stream's state as a decision loaded it, by one aggregate: what the handler carries past the append into the

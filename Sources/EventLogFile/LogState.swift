@@ -13,7 +13,7 @@ final class LogState {
     let segmentsDirectory: String
     let options: FileEventStoreOptions
     let dictionaries: DictionarySet
-    private(set) var sealed: [SealedSegment] = [] {
+    var sealed: [SealedSegment] = [] {
         // Rebuilt at the next lookup, not here: opening a store appends its segments one by one.
         didSet {
             sealedIDProbesStale = true
@@ -23,32 +23,32 @@ final class LogState {
     /// The first positions of the sealed segments not yet compacted, found again only when `sealed` changes: the
     /// committer asks after every group whether upkeep is due, which a scan of every sealed segment would make
     /// cost more as the store grows.
-    private var uncompacted: [UInt64] = []
-    private var uncompactedStale = false
+    var uncompacted: [UInt64] = []
+    var uncompactedStale = false
     /// Index runs covering the oldest sealed segments, in order and without gaps: `sealed[0..<coveredSegments]`.
-    private(set) var runs: [IndexRun] = [] {
+    var runs: [IndexRun] = [] {
         didSet { sealedIDProbesStale = true }
     }
     /// The event-id indexes to ask for an id, oldest first: each run's, then each uncovered sealed segment's, as
     /// plain values for the lookup loop; valid while `runs` and `sealed` hold them (and so their mappings),
     /// rebuilt whenever either changes.
-    private var sealedIDProbes: [EventIDIndexFile.Probe] = []
-    private var sealedIDProbesStale = false
-    private(set) var active: ActiveSegment?
+    var sealedIDProbes: [EventIDIndexFile.Probe] = []
+    var sealedIDProbesStale = false
+    var active: ActiveSegment?
     /// Damage found inside the acknowledged part of the active segment: reads reaching it and appends fail.
-    private(set) var activeDamage: EventStoreError?
-    private(set) var recoveries: [RecoveryReport] = []
-    private var head: FileDescriptor?
-    private let decompressor = ZstdDecompressor()
+    var activeDamage: EventStoreError?
+    var recoveries: [RecoveryReport] = []
+    var head: FileDescriptor?
+    let decompressor = ZstdDecompressor()
     let compressor = ZstdCompressor()
     /// A second context, so a large commit compresses on two cores.
     let helperCompressor = ZstdCompressor()
-    private var cache = FrameCache(capacityBytes: 64 << 20)
-    private(set) var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
-    private var dictionaryAttemptRawBytes: UInt64 = 0
-    private var dictionaryExists = false
+    var cache = FrameCache(capacityBytes: 64 << 20)
+    var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
+    var dictionaryAttemptRawBytes: UInt64 = 0
+    var dictionaryExists = false
     /// Where this process's last published commit ended (to skip re-checking the file after our own commit).
-    private var lastCommitEnd: UInt64?
+    var lastCommitEnd: UInt64?
     /// Sealed segments (by first position) whose index files could not be saved; they serve from memory until
     /// ``saveUnsavedIndexFiles()`` writes them.
     var unsavedIndexFiles: Set<UInt64> = []
@@ -95,12 +95,18 @@ final class LogState {
     /// Uncompressed bytes of every event in the store.
     var rawBytes: UInt64 { sealed.reduce(0) { $0 + $1.footer.rawBytes } + (active?.rawBytes ?? 0) }
 
+    /// The states of sequential scans, so that several scans going on at once (a rebuild folding projections on
+    /// both cores, each thread reading the log itself) each resume where they left off instead of taking one
+    /// another's decompressed frame and read-ahead away.
+    var cursors: [ScanCursor] = []
+    var cursorClock: UInt64 = 0
+
     // MARK: - Refresh and recovery
 
-    private var headWritable = false
+    var headWritable = false
 
     /// The head file: read-only for readers; a writer needs (and reopens) it read-write.
-    private func headDescriptor(create: Bool) throws -> FileDescriptor? {
+    func headDescriptor(create: Bool) throws -> FileDescriptor? {
         if let head, headWritable || !create { return head }
         let path = root + "/" + LogFormat.headName
         if !create && !FileSystem.exists(path) { return nil }
@@ -109,16 +115,16 @@ final class LogState {
         return head
     }
 
-    private func segmentPath(_ name: String) -> String { segmentsDirectory + "/" + name }
+    func segmentPath(_ name: String) -> String { segmentsDirectory + "/" + name }
 
     /// When this view last looked for sealed segments another process compacted.
-    private var foreignCompactionsCheckedAt: ContinuousClock.Instant?
+    var foreignCompactionsCheckedAt: ContinuousClock.Instant?
 
     /// Reads the new files of sealed segments another process compacted since this view opened them, so that the
     /// old ones (kept open until then, and their disk space with them) are let go: one `stat` for each sealed
     /// segment not yet compacted in this view, whenever the segments are listed (at each roll) and at most once a
     /// second otherwise.
-    private func takeUpForeignCompactions() {
+    func takeUpForeignCompactions() {
         foreignCompactionsCheckedAt = .now
         for segment in sealed where segment.header.layout == .commits {
             if let onDisk = FileSystem.fileID(segment.path), let ours = try? segment.fd.fileID(), onDisk != ours {
@@ -296,7 +302,7 @@ final class LogState {
     /// Whether the active segment is exactly as this process's last commit left it: the head at our end, the
     /// file at the size we made it, and zeros right after our last frame. Any frame or footer another writer
     /// starts there has a nonzero length, so this proves nobody wrote since, without scanning.
-    private func untouchedSinceOurCommit(_ a: ActiveSegment, durableEnd d: UInt64) throws -> Bool {
+    func untouchedSinceOurCommit(_ a: ActiveSegment, durableEnd d: UInt64) throws -> Bool {
         guard d == a.endOffset, lastCommitEnd == d else { return false }
         let size = try a.fd.size()
         if size == d { return true }
@@ -306,11 +312,11 @@ final class LogState {
 
     /// Whether the active segment's file now ends with a trailer: another writer sealed it and died before
     /// moving the head to the next segment, so the directory must be listed again.
-    private func isSealedOnDisk(_ a: ActiveSegment) throws -> Bool {
+    func isSealedOnDisk(_ a: ActiveSegment) throws -> Bool {
         try SegmentFooter.readTrailer(fd: a.fd, fileSize: try a.fd.size()) != nil
     }
 
-    private func openSegment(_ path: String) throws -> FileDescriptor {
+    func openSegment(_ path: String) throws -> FileDescriptor {
         let readWrite = Result { () throws(SystemError) in try FileDescriptor.open(path, .readWrite) }
         if case .failure(let e) = readWrite, e.errno == EACCES || e.errno == EROFS {
             return try FileDescriptor.open(path, .readOnly)
@@ -319,7 +325,7 @@ final class LogState {
     }
 
     /// Indexes the active segment's frames beyond what this view has seen.
-    private func catchUp(_ a: ActiveSegment, durableEnd: UInt64?, writer: Bool) throws {
+    func catchUp(_ a: ActiveSegment, durableEnd: UInt64?, writer: Bool) throws {
         guard activeDamage == nil else { return }
         let size = try a.fd.size()
         if writer { a.allocatedEnd = max(a.allocatedEnd, size) }
@@ -406,7 +412,7 @@ final class LogState {
     /// The header of the first whole, checksummed commit frame at or past `position` that starts after
     /// `offset`, if any: what tells damage in the middle of the log from a torn last write (the `head` file,
     /// not being flushed, may be missing or behind after a power loss).
-    private func validFrame(in a: ActiveSegment, after offset: UInt64, fileSize: UInt64, from position: UInt64) throws -> FrameHeader? {
+    func validFrame(in a: ActiveSegment, after offset: UInt64, fileSize: UInt64, from position: UInt64) throws -> FrameHeader? {
         guard fileSize > offset + 1 else { return nil }
         let rest = try a.fd.read(at: offset + 1, count: Int(fileSize - offset - 1))
         return rest.withUnsafeBytes { raw in
@@ -435,7 +441,7 @@ final class LogState {
         }
     }
 
-    private func loadSealed(
+    func loadSealed(
         name: String, path: String, fd: FileDescriptor, size: UInt64, trailer: (footerOffset: UInt64, footerLength: Int),
         reusingIndexesOf previous: SealedSegment? = nil
     ) throws -> SealedSegment {
@@ -466,7 +472,7 @@ final class LogState {
     /// Rebuilds a sealed segment's index files from its data (they are missing, stale or damaged). Saving them is
     /// best effort (a reader may lack write permission, or race a writer that is sealing): the rebuilt indexes serve
     /// from memory then, and the upkeep tries again (``unsavedIndexFiles``).
-    private func rebuildIndexes(
+    func rebuildIndexes(
         fd: FileDescriptor, path: String, header: SegmentHeader, footer: SegmentFooter
     ) throws -> (streams: StreamIndexFile, ids: EventIDIndexFile) {
         let base = String(path.dropLast(4))
@@ -515,7 +521,7 @@ final class LogState {
     /// Rebuilds a sealed segment's index files from its data, and takes up the rebuilt indexes the segment has not
     /// checked yet (one it has stays: its mapping outlives the file it was of), or, `replacing`, in place of the ones it
     /// has (a lookup found them damaged).
-    private func rebuildIndexes(of segment: SealedSegment, replacing: Bool = false) throws -> (streams: StreamIndexFile, ids: EventIDIndexFile) {
+    func rebuildIndexes(of segment: SealedSegment, replacing: Bool = false) throws -> (streams: StreamIndexFile, ids: EventIDIndexFile) {
         let rebuilt = try rebuildIndexes(fd: segment.fd, path: segment.path, header: segment.header, footer: segment.footer)
         if segment.checkedStreams == nil || replacing { segment.checkedStreams = rebuilt.streams }
         if segment.ids == nil || replacing {
@@ -620,590 +626,6 @@ final class LogState {
         try headDescriptor(create: false).flatMap { try HeadFile.read(fd: $0) }
     }
 
-    // MARK: - Writing (the caller holds the writer lock and has refreshed as a writer)
-
-    /// Creates the next segment file and makes it the active one.
-    func createActiveSegment() throws {
-        let first = nextPosition
-        let name = LogFormat.segmentName(firstPosition: first)
-        let path = segmentPath(name)
-        let header = SegmentHeader(layout: .commits, firstPosition: first, createdAt: .now())
-        let fd = try FileDescriptor.open(path, .readWriteCreate)
-        try fd.truncate(to: 0)
-        try fd.write(header.encoded(), at: 0)
-        if options.durability == .sync {
-            try fd.synchronizeData()
-            try FileSystem.synchronizeDirectory(segmentsDirectory)
-        }
-        active = ActiveSegment(name: name, path: path, fd: fd, header: header)
-        activeDamage = nil
-        try writeHead()
-    }
-
-    /// Appends encoded commit frames to the active segment, flushes them, and indexes them.
-    /// Makes room for a group of commit frames: rolls to a new segment when the active one would pass its
-    /// size or event limit. Returns the segment and offset to write at; the caller writes and flushes outside
-    /// the state lock (holding the writer lock), then calls ``publish(_:at:frames:events:)``.
-    func prepareAppend(bytes: Int, events: Int) throws -> (segment: ActiveSegment, offset: UInt64) {
-        if let damage = activeDamage { throw damage }
-        if active == nil { try createActiveSegment() }
-        if wouldRoll(bytes: bytes, events: events) {
-            try sealActive()
-            try createActiveSegment()
-        }
-        let a = active!
-        try preallocate(a, for: bytes)
-        return (a, a.endOffset)
-    }
-
-    /// Whether a group of this size would roll to a new segment (see ``prepareAppend(bytes:events:)``).
-    func wouldRoll(bytes: Int, events: Int) -> Bool {
-        guard let a = active, a.eventCount > 0 else { return false }
-        return a.endOffset + UInt64(bytes) > UInt64(options.segmentSize) || a.eventCount + UInt64(events) > UInt64(options.maxSegmentEvents)
-    }
-
-    /// How far ahead of the data the writer writes zeros at most, and the largest group it does it for (a large group
-    /// is dominated by writing its data, not by the file-size journal entry, and would be written twice).
-    static let preallocationChunk = 1 << 20
-    static let preallocationLimit = 64 << 10
-
-    /// Writes and flushes zeros ahead of the data when a small group would extend the file, so the group's
-    /// own flush only writes data.
-    private func preallocate(_ a: ActiveSegment, for bytes: Int) throws {
-        guard options.durability == .sync, bytes < Self.preallocationLimit,
-            a.endOffset + UInt64(bytes) > a.allocatedEnd
-        else { return }
-        let start = max(a.allocatedEnd, a.endOffset)
-        // Grows with the segment (64 KiB ahead at first, up to 1 MiB), so a small store stays small.
-        let ahead = min(UInt64(Self.preallocationChunk), max(64 << 10, a.endOffset))
-        let end = a.endOffset + UInt64(bytes) + ahead
-        let zeros = [UInt8](repeating: 0, count: Int(end - start))
-        try a.fd.write(zeros, at: start)
-        try a.fd.synchronizeData()
-        a.allocatedEnd = end
-    }
-
-    /// Publishes frames that were written and flushed at `start`: moves the head past them (from then on other
-    /// processes read them), calls `acknowledge`, then adds them to the in-memory index. The caller holds the
-    /// state lock throughout, so this process's readers, those `acknowledge` resumes included, see them only once
-    /// they are indexed; acknowledging before the indexing lets writers prepare their next append meanwhile. With
-    /// `names` false (deferred appends, not yet flushed) the head stays: only this process reads them until a flush
-    /// writes it.
-    func publish(
-        _ a: ActiveSegment, at start: UInt64, frames: [(offsetInBatch: Int, length: Int, header: FrameHeader, payload: [UInt8])],
-        events: [AppendPlanner.PlannedEvent], writeHead names: Bool = true, acknowledge: () -> Void
-    ) throws {
-        guard let last = frames.last else { return }
-        let head = HeadFile(
-            activeFirstPosition: a.firstPosition, endOffset: start + UInt64(last.offsetInBatch + last.length),
-            nextPosition: last.header.firstPosition + UInt64(last.header.eventCount),
-            lastRecordedAt: max(lastRecordedAt, last.header.lastRecordedAt))
-        if names { try writeHead(head) }
-        acknowledge()
-        var next = 0
-        for f in frames {
-            let ref = FrameRef(firstPosition: f.header.firstPosition, offset: start + UInt64(f.offsetInBatch), length: UInt32(f.length), eventCount: f.header.eventCount, recordedAt: f.header.firstRecordedAt)
-            a.index(frame: ref, header: f.header, events: events[next..<(next + Int(f.header.eventCount))])
-            next += Int(f.header.eventCount)
-            cache.insert(FrameCache.Key(segment: a.firstPosition, layout: .commits, offset: ref.offset), header: f.header, payload: f.payload)
-        }
-        lastRecordedAt = max(lastRecordedAt, a.lastRecordedAt ?? lastRecordedAt)
-        lastCommitEnd = a.endOffset
-        assert(currentHead() == head, "the head written ahead must be the one the index arrives at")
-    }
-
-    /// Seals the active segment: footer with the sparse index and whole-segment checksum, then its index files.
-    func sealActive() throws {
-        guard let a = active, a.eventCount > 0 else { return }
-        if let checkpoint = a.checkpoint { try checkFrames(of: a, upTo: checkpoint.content.coveredEnd) }
-        let wholeSegment = try checksum(of: a.fd, upTo: a.endOffset, file: a.path)
-        var index: [SegmentFooter.IndexEntry] = []
-        var lastIndexed: UInt64 = 0
-        for f in a.frames where index.isEmpty || f.offset - lastIndexed >= UInt64(LogFormat.sparseIndexInterval) {
-            index.append(.init(firstPosition: f.firstPosition, offset: f.offset, recordedAt: f.recordedAt))
-            lastIndexed = f.offset
-        }
-        let footer = SegmentFooter(
-            layout: .commits, eventCount: a.eventCount, commitCount: UInt64(a.frames.count), lastPosition: a.lastPosition,
-            firstRecordedAt: a.frames[0].recordedAt, lastRecordedAt: a.lastRecordedAt ?? a.frames[0].recordedAt,
-            dataEnd: a.endOffset, rawBytes: a.rawBytes, checksum: wholeSegment, index: index)
-        let bytes = footer.encodedWithTrailer()
-        do {
-            // Footer first, flushed, then the trailer that points at it: a power loss can never leave a trailer
-            // whose footer did not reach the disk.
-            let footerLength = bytes.count - LogFormat.trailerSize
-            try a.fd.write(Array(bytes[..<footerLength]), at: a.endOffset)
-            if options.durability == .sync { try a.fd.synchronizeData() }
-            try a.fd.write(Array(bytes[footerLength...]), at: a.endOffset + UInt64(footerLength))
-            // The trailer must end the file: cut the preallocated zeros after it.
-            try a.fd.truncate(to: a.endOffset + UInt64(bytes.count))
-            if options.durability == .sync { try a.fd.synchronizeData() }
-        } catch {
-            // Leave the segment active and whole: cut off whatever part of the footer reached the file.
-            try? a.fd.truncate(to: a.endOffset)
-            try? a.fd.synchronizeData()
-            throw error
-        }
-        let base = String(a.path.dropLast(4))
-        // The segment is sealed once its footer is durable; its index files are derived data, rebuilt from it
-        // on load if writing them fails here.
-        try? FileSystem.writeAtomically(
-            StreamIndexFile.encode(segmentFirstPosition: a.firstPosition, streams: a.allStreams().map { ($0.id, $0.stream.firstVersion, $0.stream.positions) }),
-            to: base + ".sidx", sync: false)
-        try? FileSystem.writeAtomically(
-            EventIDIndexFile.encode(segmentFirstPosition: a.firstPosition, ids: a.idKeys()),
-            to: base + ".eidx", sync: false)
-        // The checkpoint is of no more use once the segment is sealed (and is never taken for a sealed one's).
-        try? FileSystem.removeFile(ActiveCheckpoint.path(ofSegment: a.path))
-        let size = a.endOffset + UInt64(bytes.count)
-        guard let trailer = try SegmentFooter.readTrailer(fd: a.fd, fileSize: size) else {
-            throw EventStoreError.storeFailure("the footer just written to \(a.path) does not read back")
-        }
-        let segment = try loadSealed(name: a.name, path: a.path, fd: a.fd, size: size, trailer: trailer)
-        sealed.append(segment)
-        active = nil
-    }
-
-    /// Reads the frames a checkpoint covers, which this process took on trust (only the last was read back when
-    /// the checkpoint was taken up), before a footer's whole-segment checksum vouches for them: damage there is
-    /// acknowledged data damaged, so it stops appends, as an open that scans the segment finds it.
-    private func checkFrames(of a: ActiveSegment, upTo end: UInt64) throws {
-        var scanner = FrameScanner(fd: a.fd, from: UInt64(LogFormat.segmentHeaderSize), to: end)
-        var i = 0
-        while true {
-            let (found, stop) = try scanner.next()
-            if let stop {
-                activeDamage = stop.error(file: a.path)
-                throw stop.error(file: a.path)
-            }
-            guard let f = found else { return }
-            guard i < a.frames.count, f.ref == a.frames[i] else {
-                let damage = EventStoreError.corrupted(file: a.path, offset: f.offset, reason: "the frame is not the one the checkpoint lists there")
-                activeDamage = damage
-                throw damage
-            }
-            i += 1
-        }
-    }
-
-    /// Replaces a sealed segment's view after it was rewritten into blocks, keeping its index files' mappings (the
-    /// rewrite keeps every event at its position), so that the nice-19 upkeep thread that calls this holds the state
-    /// lock only to read a header and a footer.
-    func reloadSealed(firstPosition: UInt64) throws {
-        guard let i = sealed.firstIndex(where: { $0.firstPosition == firstPosition }) else { return }
-        let old = sealed[i]
-        let fd = try openSegment(old.path)
-        let size = try fd.size()
-        guard let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) else { return }
-        sealed[i] = try loadSealed(name: old.name, path: old.path, fd: fd, size: size, trailer: trailer, reusingIndexesOf: old)
-    }
-
-    /// Whether the active segment has gained enough events since its last checkpoint for another.
-    var checkpointDue: Bool {
-        guard options.checkpointInterval > 0, activeDamage == nil, let a = active else { return false }
-        return a.eventCount >= a.checkpointedEvents + UInt64(options.checkpointInterval)
-    }
-
-    /// Whether the store holds enough uncompressed data and no dictionary yet, so one should be trained from its
-    /// newest events. Notes the attempt: after one that fails, the next waits until the store has doubled.
-    func dictionaryTrainingDue() throws -> Bool {
-        guard !dictionaryExists else { return false }
-        let raw = rawBytes
-        guard raw >= UInt64(options.dictionaryTrainingThreshold), raw >= dictionaryAttemptRawBytes * 2,
-            let a = active, a.eventCount > 0
-        else { return false }
-        if try !dictionaries.idsOnDisk().isEmpty {
-            dictionaryExists = true
-            return false
-        }
-        dictionaryAttemptRawBytes = raw
-        return true
-    }
-
-    // MARK: - Lookups
-
-    /// The current version of a stream.
-    func currentVersion(_ stream: StreamID) throws -> UInt64? {
-        if let v = active?.lastVersion(of: stream) { return v }
-        let h = Hash128(stream.rawValue)
-        let covered = coveredSegments
-        for segment in sealed[covered...].reversed() {
-            if let v = try lastVersion(of: stream, hash: h, in: segment) { return v }
-        }
-        for run in runs.reversed() {
-            let found: (entry: RunStreamIndexFile.Entry?, ordinals: [Int])? = try lookUp(streamsOf: run) { streams in
-                guard let e = try streams.entry(for: h) else { return (nil, []) }
-                return (e, e.lastVersion == nil ? try streams.segmentOrdinals(of: e) : [])
-            }
-            guard let found else {
-                for segment in sealed[run.segments].reversed() {
-                    if let v = try lastVersion(of: stream, hash: h, in: segment) { return v }
-                }
-                continue
-            }
-            guard let e = found.entry else { continue }
-            if let v = e.lastVersion { return v }
-            // The hash is two streams' within the run: ask the segments holding it.
-            for o in found.ordinals.reversed() {
-                if let v = try lastVersion(of: stream, hash: h, in: sealed[run.firstSegment + o]) { return v }
-            }
-        }
-        return nil
-    }
-
-    /// A stream's last version in one sealed segment, `nil` when the segment holds none of its events.
-    private func lastVersion(of stream: StreamID, hash h: Hash128, in segment: SealedSegment) throws -> UInt64? {
-        let entries = try lookUp(streamsOf: segment) { streams -> [(entry: StreamIndexFile.Entry, lastPosition: UInt64?)] in
-            guard let first = try streams.firstEntry(for: h) else { return [] }
-            let unique = first + 1 >= streams.streamCount ? true : try streams.entry(at: first + 1).hash != h
-            if unique { return [(try streams.entry(at: first), nil)] }
-            return try streams.entries(for: h).map { e in (e, try streams.positions(of: e).last) }
-        }
-        if entries.count == 1, entries[0].lastPosition == nil {
-            let e = entries[0].entry
-            return e.firstVersion + UInt64(e.count) - 1
-        }
-        for (e, last) in entries {
-            // Two streams share a 128-bit hash: tell them apart by reading the event.
-            if let last, try event(at: last).stream == stream { return e.firstVersion + UInt64(e.count) - 1 }
-        }
-        return nil
-    }
-
-    /// The committed event with an id, if any.
-    func committedEvent(_ id: UUID) throws -> RecordedEvent? {
-        for p in active?.candidatePositions(of: id) ?? [] {
-            let e = try event(at: p)
-            if e.id == id { return e }
-        }
-        let key = EventIDIndexFile.key(id)
-        // A page found damaged: its index is taken out of use (a run's) or rebuilt (a segment's), and the lookup starts
-        // again; each index can fail so only once.
-        for _ in 0...(runs.count + sealed.count) {
-            do {
-                return try committedEvent(id, key: key)
-            } catch let damage as IndexDamage {
-                if let run = runs.first(where: { $0.idsFile.path == damage.file }) {
-                    run.markDamaged()
-                    sealedIDProbesStale = true
-                } else if let segment = sealed.first(where: { $0.indexFilePath(".eidx") == damage.file }) {
-                    _ = try rebuildIndexes(of: segment, replacing: true)
-                } else {
-                    throw EventStoreError.corrupted(file: damage.file, offset: 0, reason: damage.reason)
-                }
-            }
-        }
-        return try committedEvent(id, key: key)
-    }
-
-    private func committedEvent(_ id: UUID, key: UInt64) throws -> RecordedEvent? {
-        if sealedIDProbesStale {
-            sealedIDProbes = try runs.flatMap { try eventIDProbes(of: $0) } + sealed[coveredSegments...].map { try eventIDIndex(of: $0).probe }
-            sealedIDProbesStale = false
-        }
-        var found: RecordedEvent?
-        try sealedIDProbes.withUnsafeBufferPointer { probes in
-            var i = probes.count
-            var searching = true
-            while i > 0 && searching {
-                i -= 1
-                try probes[i].forEachCandidate(key: key) { p in
-                    let e = try event(at: p)
-                    if e.id == id {
-                        found = e
-                        searching = false
-                    }
-                    return searching
-                }
-            }
-        }
-        return found
-    }
-
-    /// The (version, position) pairs of a stream, in version order.
-    ///
-    /// - Parameter versions: Only these versions are needed: segments holding none of them are skipped without
-    ///   decoding their position lists (so paging through a long stream does not decode all of it per page).
-    func streamPositions(_ stream: StreamID, versions: ClosedRange<UInt64> = 0...UInt64.max) throws -> [(version: UInt64, position: UInt64)] {
-        var out: [(UInt64, UInt64)] = []
-        let h = Hash128(stream.rawValue)
-        func collect(_ segment: SealedSegment) throws {
-            let (ambiguous, found) = try lookUp(streamsOf: segment) { streams -> (Bool, [(first: UInt64, positions: [UInt64])]) in
-                let entries = try streams.entries(for: h)
-                var found: [(first: UInt64, positions: [UInt64])] = []
-                for e in entries where (e.firstVersion...(e.firstVersion + UInt64(e.count) - 1)).overlaps(versions) {
-                    found.append((e.firstVersion, try streams.positions(of: e)))
-                }
-                return (entries.count > 1, found)
-            }
-            for (first, positions) in found {
-                if ambiguous, try event(at: positions[0]).stream != stream { continue }
-                for (i, p) in positions.enumerated() { out.append((first + UInt64(i), p)) }
-            }
-        }
-        // A run names the segments holding the stream, so a read skips the others.
-        for run in runs {
-            let ordinals: [Int]?? = try lookUp(streamsOf: run) { streams -> [Int]? in
-                guard let e = try streams.entry(for: h) else { return nil }
-                return try streams.segmentOrdinals(of: e)
-            }
-            switch ordinals {
-            case .none:
-                for segment in sealed[run.segments] { try collect(segment) }
-            case .some(.none):
-                continue
-            case .some(.some(let list)):
-                for o in list { try collect(sealed[run.firstSegment + o]) }
-            }
-        }
-        for segment in sealed[coveredSegments...] { try collect(segment) }
-        if let s = active?.stream(stream), versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {
-            let lo = Int(versions.lowerBound > s.firstVersion ? versions.lowerBound - s.firstVersion : 0)
-            let hi = Int(min(versions.upperBound, s.lastVersion) - s.firstVersion)
-            for i in lo...hi { out.append((s.firstVersion + UInt64(i), s.positions[i])) }
-        }
-        return out
-    }
-
-    // MARK: - Reading
-
-    func segment(containing position: UInt64) throws -> any SegmentFile {
-        if let a = active, a.contains(position) { return a }
-        var lo = 0
-        var hi = sealed.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sealed[mid].firstPosition <= position { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo > 0, sealed[lo - 1].contains(position) else {
-            if let damage = activeDamage { throw damage }
-            throw EventStoreError.storeFailure("position \(position) is beyond the end of the log")
-        }
-        return sealed[lo - 1]
-    }
-
-    /// A frame's header and decompressed payload, checked and cached.
-    func framePayload(_ segment: any SegmentFile, _ ref: FrameRef) throws -> (FrameHeader, [UInt8]) {
-        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
-        if let hit = cache.get(key) { return hit }
-        var frame: [UInt8] = []
-        var payload: [UInt8] = []
-        let header = try Self.load(segment, ref, frame: &frame, payload: &payload, decompressor: decompressor, dictionaries: dictionaries)
-        let result = (header, payload)
-        cache.insert(key, header: result.0, payload: result.1)
-        return result
-    }
-
-    /// Visits the events of one frame.
-    func walk(_ segment: any SegmentFile, _ ref: FrameRef, _ body: (EventView) throws -> Bool) throws {
-        let (h, payload) = try framePayload(segment, ref)
-        do {
-            try payload.withUnsafeBytes { raw in try CommitCodec.walkEvents(raw, header: h, body) }
-        } catch let e as ByteReaderError {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
-        }
-    }
-
-    /// The states of sequential scans, so that several scans going on at once (a rebuild folding projections on
-    /// both cores, each thread reading the log itself) each resume where they left off instead of taking one
-    /// another's decompressed frame and read-ahead away.
-    private var cursors: [ScanCursor] = []
-    private var cursorClock: UInt64 = 0
-    /// More concurrent scans than this share cursors, least recently used first (correct, only slower).
-    static let maxCursors = 4
-
-    /// The cursor of the scan that stopped at `position`, else a fresh or the least recently used one.
-    private func cursor(resuming position: UInt64) -> ScanCursor {
-        cursorClock += 1
-        let chosen: ScanCursor
-        if let c = cursors.first(where: { $0.resumeAt == position }) {
-            chosen = c
-        } else if cursors.count < Self.maxCursors {
-            chosen = ScanCursor()
-            cursors.append(chosen)
-        } else {
-            chosen = cursors.min { $0.lastUsed < $1.lastUsed }!
-        }
-        chosen.lastUsed = cursorClock
-        return chosen
-    }
-
-    /// Visits the events of one frame on a sequential scan: a cached frame is used as is; any other is read and
-    /// decompressed into the cursor's reusable buffers, and cached only when another scan shortly behind will want
-    /// it (otherwise a scan would only push out what lookups reuse).
-    func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ cursor: ScanCursor, at position: UInt64, _ body: (EventView) throws -> Bool) throws {
-        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
-        if cache.contains(key) { return try walk(segment, ref, body) }
-        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
-        if let s = cursor.scanned, s.key == key { return try cursor.walk(s.header, body, corrupt) }
-        cursor.scanned = nil
-        if let header = cursor.prefetcher.take(key, swappingPayloadWith: &cursor.payload) {
-            cursor.scanned = (key, header)
-        } else {
-            let header = try Self.load(segment, ref, frame: &cursor.frame, payload: &cursor.payload, decompressor: decompressor, dictionaries: dictionaries)
-            cursor.scanned = (key, header)
-        }
-        // Another scan a little behind (a rebuild's other thread) will want this frame too: it reads the copy instead
-        // of decompressing the frame again.
-        if anotherScan(than: cursor, isShortlyBefore: position) {
-            let header = cursor.scanned!.header
-            cache.insert(key, header: header, payload: Array(cursor.payload[..<Int(header.rawLength)]))
-        }
-        // Frames whose place is known without reading (blocks of compacted segments, the active segment's
-        // frames) are fetched ahead; a failure there is left for the synchronous path to report.
-        if let next = segment.indexedFrame(after: ref), next.length >= Self.prefetchMinimumFrame {
-            let nextKey = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: next.offset)
-            if !cache.contains(nextKey) { cursor.prefetcher.start(segment, next, key: nextKey, dictionaries: dictionaries) }
-        }
-        try cursor.walk(cursor.scanned!.header, body, corrupt)
-    }
-
-    /// How far behind another scan may be for a frame to be kept for it (the frame cache holds about this many
-    /// events' frames).
-    static let sharedScanReach: UInt64 = 100_000
-
-    /// Whether a scan other than `cursor`, active in the last few reads, stopped shortly before `position`.
-    private func anotherScan(than cursor: ScanCursor, isShortlyBefore position: UInt64) -> Bool {
-        cursors.contains { other in
-            guard other !== cursor, other.lastUsed + 8 >= cursorClock, let at = other.resumeAt else { return false }
-            return at < position && position - at <= Self.sharedScanReach
-        }
-    }
-
-    /// Smaller frames are not worth a hand-off to another thread.
-    static let prefetchMinimumFrame: UInt32 = 32 << 10
-
-    /// Reads a frame into `frame`, checks it, and decompresses its payload into `payload`.
-    static func load(
-        _ segment: any SegmentFile, _ ref: FrameRef, frame: inout [UInt8], payload: inout [UInt8],
-        decompressor: ZstdDecompressor, dictionaries: DictionarySet
-    ) throws -> FrameHeader {
-        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
-        let length = Int(ref.length)
-        guard length >= LogFormat.frameOverhead + LogFormat.frameHeaderSize, try segment.fd.read(at: ref.offset, count: length, into: &frame) == length else {
-            throw corrupt("frame is cut short")
-        }
-        return try frame.withUnsafeBytes { raw in
-            let bodyLength = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
-            guard bodyLength + LogFormat.frameOverhead == length else { throw corrupt("frame length changed") }
-            let body = UnsafeRawBufferPointer(rebasing: raw[4..<(4 + bodyLength)])
-            let crc = raw.loadUnaligned(fromByteOffset: 4 + bodyLength, as: UInt32.self).littleEndian
-            guard let h = FrameIO.openBody(body, storedCRC: crc) else { throw corrupt("frame checksum mismatch: the commit's bytes are damaged") }
-            // The index that led here (a checkpoint's frame list, a footer) must agree with the frame: readers take
-            // positions in it relative to the frame's first.
-            guard h.firstPosition == ref.firstPosition, h.eventCount == ref.eventCount else {
-                throw corrupt("frame holds positions \(h.firstPosition) to \(h.firstPosition &+ UInt64(h.eventCount) &- 1), the index says \(ref.firstPosition) to \(ref.firstPosition &+ UInt64(ref.eventCount) &- 1)")
-            }
-            do {
-                try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
-            } catch let e as EventStoreError {
-                throw e
-            } catch {
-                throw corrupt("frame payload does not decompress: \(error)")
-            }
-            return h
-        }
-    }
-
-    /// The event at a position. Each cached frame remembers where its events start, so looking up many
-    /// events of one large commit decodes each once instead of walking the frame from its start every time.
-    func event(at position: UInt64) throws -> RecordedEvent {
-        let segment = try self.segment(containing: position)
-        let ref = try segment.locate(position)
-        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
-        let (h, payload) = try framePayload(segment, ref)
-        let starts: [FrameCache.EventStart]
-        if let known = cache.starts(key) {
-            starts = known
-        } else {
-            var found: [FrameCache.EventStart] = []
-            found.reserveCapacity(Int(h.eventCount))
-            // Walked in the payload in hand: a frame too large for the cache would be decompressed again by
-            // `walk`, into another buffer, and offsets taken there would not point into this one.
-            do {
-                try payload.withUnsafeBytes { base in
-                    try CommitCodec.walkEvents(base, header: h) { e in
-                        found.append(.init(offset: base.baseAddress!.distance(to: e.encoded.baseAddress!), recordedAt: e.recordedAt))
-                        return true
-                    }
-                }
-            } catch let e as ByteReaderError {
-                throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
-            }
-            cache.setStarts(key, found)
-            starts = found
-        }
-        let index = Int(position - h.firstPosition)
-        guard index < starts.count else {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame")
-        }
-        do {
-            return try payload.withUnsafeBytes { raw in
-                var r = ByteReader(raw, offset: starts[index].offset)
-                return try CommitCodec.parseEvent(raw, &r, position: position, recordedAt: starts[index].recordedAt).materialize()
-            }
-        } catch let e as ByteReaderError {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
-        }
-    }
-
-    /// Reads forward by position from `from`, keeping the events `keep` gives a type name for (the name they are
-    /// materialized with), until `limit` events or the end.
-    /// Returns the events and the first position not examined (`nil` at the end of the log).
-    func readForward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> String?) throws -> ([RecordedEvent], UInt64?) {
-        var out: [RecordedEvent] = []
-        var position = from
-        let end = nextPosition
-        var examined = 0
-        let cursor = self.cursor(resuming: from)
-        defer { cursor.resumeAt = position }
-        while position < end && out.count < limit && examined < maxExamined {
-            let segment = try self.segment(containing: position)
-            var ref: FrameRef? = try segment.locate(position)
-            while let r = ref, out.count < limit, examined < maxExamined {
-                try scan(segment, r, cursor, at: position) { e in
-                    if e.position < position { return true }
-                    // Positions are gapless: a jump means an index led the scan astray.
-                    guard e.position == position else {
-                        throw EventStoreError.corrupted(file: segment.path, offset: r.offset, reason: "expected position \(position), found \(e.position)")
-                    }
-                    if out.count == limit || examined >= maxExamined { return false }
-                    examined += 1
-                    if let type = keep(e) { out.append(try e.materialize(type: type)) }
-                    position = e.position + 1
-                    return true
-                }
-                ref = try segment.frame(after: r)
-            }
-        }
-        if position >= end, let damage = activeDamage, out.count < limit { throw damage }
-        return (out, position < end ? position : nil)
-    }
-
-    /// Reads backward by position from `from` (inclusive).
-    func readBackward(from: UInt64, limit: Int, maxExamined: Int, keep: (EventView) -> String?) throws -> ([RecordedEvent], UInt64?) {
-        var out: [RecordedEvent] = []
-        guard nextPosition > 0 else { return ([], nil) }
-        var position: Int64 = Int64(min(from, nextPosition - 1))
-        var examined = 0
-        while position >= 0 && out.count < limit && examined < maxExamined {
-            let segment = try self.segment(containing: UInt64(position))
-            let ref = try segment.locate(UInt64(position))
-            var frameEvents: [(UInt64, RecordedEvent?)] = []
-            try walk(segment, ref) { e in
-                if e.position > UInt64(position) { return false }
-                frameEvents.append((e.position, try keep(e).map { type throws(ByteReaderError) in try e.materialize(type: type) }))
-                return true
-            }
-            for (p, e) in frameEvents.reversed() {
-                if out.count == limit || examined >= maxExamined { break }
-                examined += 1
-                if let e { out.append(e) }
-                position = Int64(p) - 1
-            }
-        }
-        return (out, position >= 0 ? UInt64(position) : nil)
-    }
 }
 
 /// A bounded cache of decompressed frames, least recently used out first.
@@ -1221,8 +643,8 @@ struct FrameCache {
     }
 
     let capacityBytes: Int
-    private var entries: [Key: (header: FrameHeader, payload: [UInt8], tick: UInt64)] = [:]
-    private var eventStarts: [Key: [EventStart]] = [:]
+    var entries: [Key: (header: FrameHeader, payload: [UInt8], tick: UInt64)] = [:]
+    var eventStarts: [Key: [EventStart]] = [:]
 
     func starts(_ key: Key) -> [EventStart]? { entries[key] == nil ? nil : eventStarts[key] }
 
@@ -1231,8 +653,8 @@ struct FrameCache {
         eventStarts[key] = starts
         bytes += starts.count * MemoryLayout<EventStart>.stride
     }
-    private var bytes = 0
-    private var tick: UInt64 = 0
+    var bytes = 0
+    var tick: UInt64 = 0
 
     init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
@@ -1294,12 +716,12 @@ final class ScanCursor {
 /// the scan hands its used payload buffer back in exchange, so no buffer is ever shared and none is allocated
 /// per frame. One frame in flight at most.
 final class FramePrefetcher: @unchecked Sendable {
-    private let decompressor = ZstdDecompressor()
-    private var frame: [UInt8] = []
-    private var payload: [UInt8] = []
-    private var header: FrameHeader?
-    private var key: FrameCache.Key?
-    private var inFlight: DispatchGroup?
+    let decompressor = ZstdDecompressor()
+    var frame: [UInt8] = []
+    var payload: [UInt8] = []
+    var header: FrameHeader?
+    var key: FrameCache.Key?
+    var inFlight: DispatchGroup?
 
     /// Starts fetching a frame, after any fetch in flight has finished.
     func start(_ segment: any SegmentFile, _ ref: FrameRef, key: FrameCache.Key, dictionaries: DictionarySet) {

@@ -40,6 +40,7 @@ public enum AppendPlanner {
     /// - Parameter request: The append.
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the first problem.
     public static func validate(_ request: AppendRequest) throws(EventStoreError) {
+        guard !request.isValidated else { return }
         guard request.entries.count <= EventLimits.maxEventsPerAppend else {
             throw .invalidRequest(
                 "the append holds \(request.entries.count) events; the limit is \(EventLimits.maxEventsPerAppend) per append")
@@ -86,6 +87,19 @@ public enum AppendPlanner {
         {
             throw .invalidRequest("the append names more than \(EventLimits.maxStreamsPerAppend) streams")
         }
+    }
+
+    /// Checks a request as ``validate(_:)`` does, and marks it checked, so that a store given it does not check
+    /// it again.
+    ///
+    /// - Parameter request: The append.
+    /// - Returns: The same append, marked checked.
+    /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the first problem.
+    public static func validated(_ request: AppendRequest) throws(EventStoreError) -> AppendRequest {
+        try validate(request)
+        var checked = request
+        checked.isValidated = true
+        return checked
     }
 
     /// Decides what an append does against the current state of a store.

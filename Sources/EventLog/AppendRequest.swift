@@ -33,9 +33,14 @@ public struct AppendRequest: Sendable {
     }
 
     /// The events, in the order they are committed.
-    public var entries: [Entry]
+    public var entries: [Entry] { didSet { isValidated = false } }
     /// Expected versions of written streams (default `any`) and check-only conditions.
-    public var expectations: [Expectation]
+    public var expectations: [Expectation] { didSet { isValidated = false } }
+    /// Whether ``AppendPlanner/validated(_:)`` checked exactly these entries and expectations, so that a store
+    /// need not check them again (a batch of 10,000 events is otherwise checked by the caller, to refuse bad
+    /// input before a store is created, and again by the store). Any change to either clears it; only the
+    /// planner sets it.
+    public internal(set) var isValidated = false
     /// When `true`, the append may return before it is durable: this process sees it at once (its next appends and
     /// reads build on it), and it becomes durable, and visible to other processes, when ``EventStore/flush()``
     /// returns. A caller that reports the append to anyone must flush first. Stores whose every append is durable

@@ -49,15 +49,15 @@ public enum EventLimits {
     /// The first whitespace or control character of a string, if any. ASCII is checked byte by byte; only
     /// non-ASCII text pays for Unicode property lookups.
     private static func firstWhitespaceOrControl(_ text: String) -> Unicode.Scalar? {
-        var ascii = true
-        for byte in text.utf8 {
-            if byte >= 0x80 {
-                ascii = false
-                break
+        var copy = text
+        let asciiVerdict: Unicode.Scalar?? = copy.withUTF8 { utf8 in
+            for byte in utf8 {
+                if byte >= 0x80 { return .none }
+                if byte <= 0x20 || byte == 0x7F { return .some(Unicode.Scalar(byte)) }
             }
-            if byte <= 0x20 || byte == 0x7F { return Unicode.Scalar(byte) }
+            return .some(nil)
         }
-        if ascii { return nil }
+        if let asciiVerdict { return asciiVerdict }
         return text.unicodeScalars.first { $0.properties.isWhitespace || isControl($0) }
     }
 
@@ -66,18 +66,22 @@ public enum EventLimits {
     /// - Parameter type: The event type.
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the problem.
     public static func validateEventType(_ type: String) throws(EventStoreError) {
-        let bytes = type.utf8
-        guard !bytes.isEmpty else { throw .invalidRequest("event type is empty") }
-        guard bytes.count <= maxEventTypeBytes else {
-            throw .invalidRequest("event type is \(bytes.count) bytes long; the limit is \(maxEventTypeBytes)")
+        var copy = type
+        // 0: fine; 1: empty; 2: too long; 3: not a letter first; 4: a character outside the set.
+        let verdict = copy.withUTF8 { bytes -> Int in
+            guard !bytes.isEmpty else { return 1 }
+            guard bytes.count <= maxEventTypeBytes else { return 2 }
+            func isLetter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
+            guard isLetter(bytes[0]) else { return 3 }
+            for c in bytes where !(isLetter(c) || (c >= 48 && c <= 57) || c == 46 || c == 95 || c == 45 || c == 58) { return 4 }
+            return 0
         }
-        func isLetter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
-        guard isLetter(bytes.first!) else {
-            throw .invalidRequest("event type '\(type)' must start with an ASCII letter")
-        }
-        for c in bytes where !(isLetter(c) || (c >= 48 && c <= 57) || c == 46 || c == 95 || c == 45 || c == 58) {
-            throw .invalidRequest(
-                "event type '\(type)' may hold only ASCII letters, digits, '.', '_', '-' and ':'")
+        switch verdict {
+        case 1: throw .invalidRequest("event type is empty")
+        case 2: throw .invalidRequest("event type is \(type.utf8.count) bytes long; the limit is \(maxEventTypeBytes)")
+        case 3: throw .invalidRequest("event type '\(type)' must start with an ASCII letter")
+        case 4: throw .invalidRequest("event type '\(type)' may hold only ASCII letters, digits, '.', '_', '-' and ':'")
+        default: break
         }
     }
 

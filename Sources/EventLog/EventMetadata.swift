@@ -40,6 +40,7 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     /// Builds metadata from pairs already sorted by key with unique keys.
     public init(sortedUniquePairs: [(key: String, value: String)]) {
         encoded = []
+        encoded.reserveCapacity(sortedUniquePairs.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 })
         count = sortedUniquePairs.count
         for p in sortedUniquePairs {
             Self.append(p.key, to: &encoded)
@@ -221,7 +222,11 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     /// Whether one valid UTF-8 key sorts strictly before another as the initializers sort them (by `String`'s `<`,
     /// which for ASCII is the bytes' order).
     private static func keyPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
+        if isASCII(a) && isASCII(b) {
+            let n = Swift.min(a.count, b.count)
+            let c = n == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, n)
+            return c != 0 ? c < 0 : a.count < b.count
+        }
         return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
     }
 
@@ -238,8 +243,25 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
 
     /// Whether bytes are valid UTF-8; ASCII, nearly all metadata, is checked byte by byte.
     private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        if isASCII(bytes) { return true }
         return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// Whether every byte is ASCII, eight at a time.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var k = 0
+        var any: UInt64 = 0
+        while k + 8 <= bytes.count {
+            any |= raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            k += 8
+        }
+        while k < bytes.count {
+            any |= UInt64(bytes[k])
+            k += 1
+        }
+        return any & 0x8080_8080_8080_8080 == 0
     }
 
     private func forEachPair(_ body: (String, String) -> Bool) {
@@ -247,12 +269,15 @@ public struct EventMetadata: Hashable, Sendable, Sequence, ExpressibleByDictiona
     }
 
     private static func append(_ s: String, to bytes: inout [UInt8]) {
-        var v = s.utf8.count
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
+        var s = s
+        s.withUTF8 { utf8 in
+            var v = utf8.count
+            while v >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+                v >>= 7
+            }
+            bytes.append(UInt8(v))
+            bytes.append(contentsOf: utf8)
         }
-        bytes.append(UInt8(v))
-        bytes.append(contentsOf: s.utf8)
     }
 }

@@ -59,6 +59,14 @@ public struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     public static func < (lhs: StreamID, rhs: StreamID) -> Bool {
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        var a = lhs.rawValue
+        var b = rhs.rawValue
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let n = Swift.min(x.count, y.count)
+                let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+                return c != 0 ? c < 0 : x.count < y.count
+            }
+        }
     }
 }

@@ -8,9 +8,10 @@ import PawtrailIO
 /// which every CLI call would otherwise pay (120 ms for 130,000 events in the active segment, against 10 ms for an empty
 /// store).
 ///
-/// Derived data, like the sealed segments' index files: written without a flush by the writer's upkeep (see
-/// ``build(segment:fd:firstPosition:upTo:previous:decompressor:dictionaries:)``) from the segment's own frames,
-/// never from a process's memory; taken up only when it names the segment's file (device and inode), covers no more
+/// Derived data, like the sealed segments' index files: written without a flush by the writer's upkeep and at close,
+/// encoded from the process's index of the segment (``encode(index:file:)``, the same bytes as a scan of the frames
+/// gives: ``build(segment:fd:firstPosition:upTo:previous:decompressor:dictionaries:)``, which `log verify` compares
+/// every checkpoint with); taken up only when it names the segment's file (device and inode), covers no more
 /// than the head says is durable, passes its checksum and every structural check, and the last frame it covers reads
 /// back with the checksum it names. Anything else is passed over, and the open scans the segment as before.
 ///
@@ -38,7 +39,7 @@ final class ActiveCheckpoint {
     static let version: UInt16 = 2
     /// How many leading bits of an id's key the checkpoint keeps: those the id indexes are ordered by.
     static let keyBits = EventIDIndexFile.orderedKeyBits
-    private static let keyBytes = keyBits / 8
+    static let keyBytes = keyBits / 8
 
     /// The index of a segment's frames from its header up to `coveredEnd`.
     struct Content {
@@ -59,6 +60,8 @@ final class ActiveCheckpoint {
     let idCount: Int
     /// The bytes of a relative position in an id entry: 3, or 4 when the checkpoint covers more than 2^24 events.
     private let positionWidth: Int
+    /// The bytes of a relative position in this checkpoint's id entries.
+    var idPositionWidth: Int { positionWidth }
     private var idEntrySize: Int { Self.keyBytes + positionWidth }
     /// Where each stream's entry starts in the mapped file, in the file's order (by the bytes of the stream ids).
     private let streamOffsets: [UInt32]
@@ -99,8 +102,20 @@ final class ActiveCheckpoint {
         }
     }
 
+    /// The encoded entry of the i-th stream, as the file holds it.
+    func streamEntryBytes(at i: Int) -> UnsafeRawBufferPointer {
+        let end = i + 1 < streamOffsets.count ? Int(streamOffsets[i + 1]) : idsOffset
+        return UnsafeRawBufferPointer(rebasing: mapped.bytes[Int(streamOffsets[i])..<end])
+    }
+
+    /// The encoded i-th id entry, as the file holds it.
+    func idEntryBytes(at i: Int) -> UnsafeRawBufferPointer {
+        let start = idsOffset + i * idEntrySize
+        return UnsafeRawBufferPointer(rebasing: mapped.bytes[start..<(start + idEntrySize)])
+    }
+
     /// The name of the i-th stream, without decoding the rest of its entry.
-    private func streamName(at i: Int) -> UnsafeRawBufferPointer {
+    func streamName(at i: Int) -> UnsafeRawBufferPointer {
         var r = ByteReader(mapped.bytes, offset: Int(streamOffsets[i]))
         guard let n = try? r.readLength(), let name = try? r.readView(n) else {
             preconditionFailure("a checkpoint stream name checked at load no longer decodes")
@@ -171,7 +186,7 @@ final class ActiveCheckpoint {
     }
 
     /// Byte order of two stream ids (memcmp, then the shorter first): the order the file keeps them in.
-    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let n = min(a.count, b.count)
         if n > 0 {
             let c = memcmp(a.baseAddress!, b.baseAddress!, n)
@@ -194,7 +209,7 @@ final class ActiveCheckpoint {
     static func positionWidth(eventCount: Int) -> Int { eventCount <= 1 << 24 ? 3 : 4 }
 
     /// The kept part of a key: its top ``keyBits`` bits.
-    private static func prefix(_ key: UInt64) -> UInt64 { key >> UInt64(64 - keyBits) }
+    static func prefix(_ key: UInt64) -> UInt64 { key >> UInt64(64 - keyBits) }
 
     /// A key with the bits the checkpoint does not keep as zeros: what ``idEntry(at:)`` gives back for it. Keys
     /// from the events are cut so before they are sorted with those from an earlier checkpoint, so that a
@@ -300,7 +315,7 @@ final class ActiveCheckpoint {
 
     /// The checksum of a checkpoint: the header up to the checksum itself, then everything after the header. The
     /// header's figures (raw bytes, last recorded-at) are taken up as they are, so they must be covered too.
-    private static func checksum(header: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) -> UInt32 {
+    static func checksum(header: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) -> UInt32 {
         var crc = CRC32C()
         crc.update(UnsafeRawBufferPointer(rebasing: header[..<(headerSize - 4)]))
         crc.update(body)

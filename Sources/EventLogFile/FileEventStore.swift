@@ -262,7 +262,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             compaction.unlock()
         }
         // A lock file that cannot be opened (a read-only store) is an I/O error like any other, not an untyped one.
-        do { return try upkeep(compacting: true) } catch { throw EventStoreError.reported(error) }
+        do { return try upkeep(compacting: true, everySegment: true) } catch { throw EventStoreError.reported(error) }
     }
 
     /// The segment file names, oldest first.

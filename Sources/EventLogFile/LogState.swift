@@ -58,7 +58,7 @@ final class LogState {
     /// The first positions of the sealed segments still holding single commits (not yet compacted), oldest first.
     func uncompactedSegments() -> [UInt64] {
         if uncompactedStale {
-            uncompacted = sealed.filter { $0.header.layout == .commits }.map(\.firstPosition)
+            uncompacted = sealed.filter { $0.compactionPays(blockSize: options.blockSize) }.map(\.firstPosition)
             uncompactedStale = false
         }
         return uncompacted

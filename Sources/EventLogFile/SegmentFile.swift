@@ -55,6 +55,14 @@ final class SealedSegment: SegmentFile {
     var firstPosition: UInt64 { header.firstPosition }
     var eventCount: UInt64 { footer.eventCount }
 
+    /// Whether the upkeep compacts the segment: it holds commits, not blocks, and they are on average smaller than a
+    /// block. Commits as large as a block (a bulk import's) are compressed as well as blocks would be but for the
+    /// level: rewriting a segment of 10,000-event commits made it 4.5% smaller, at the cost of a third of the time
+    /// the import took. `log compact` compacts those too.
+    func compactionPays(blockSize: Int) -> Bool {
+        header.layout == .commits && (footer.commitCount == 0 || footer.rawBytes / footer.commitCount < UInt64(blockSize))
+    }
+
     /// The path of one of the segment's index files.
     ///
     /// - Parameter suffix: `.sidx` or `.eidx`.

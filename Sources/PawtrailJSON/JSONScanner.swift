@@ -15,15 +15,17 @@ public struct JSONScanner {
     /// Deeper nesting is rejected rather than risking the stack on hostile input.
     public static let maxDepth = 512
 
-    private let bytes: [UInt8]
+    /// The scanned bytes; valid for the duration of one static call, which never lets the scanner escape.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var i: Int
 
-    private init(_ bytes: [UInt8]) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         self.i = 0
     }
 
     /// Whether a byte is JSON whitespace.
+    @inline(__always)
     public static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
     /// Checks that `bytes` hold exactly one JSON value, optionally surrounded by whitespace.
@@ -32,16 +34,38 @@ public struct JSONScanner {
     /// - Returns: The value's kind and its range without the surrounding whitespace.
     /// - Throws: ``JSONSyntaxError`` at the first problem.
     public static func validate(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (kind: JSONKind, range: Range<Int>) {
-        var s = JSONScanner(bytes)
-        try s.checkUTF8()
-        s.skipWhitespace()
-        guard s.i < bytes.count else { throw JSONSyntaxError(offset: s.i, message: "expected a JSON value, found nothing") }
-        let start = s.i
-        let kind = try s.value(depth: 0)
-        let end = s.i
-        s.skipWhitespace()
-        guard s.i == bytes.count else {
-            throw JSONSyntaxError(offset: s.i, message: "unexpected \(s.describeCurrent()) after the JSON value")
+        try validate(bytes[...])
+    }
+
+    /// Checks that a slice holds exactly one JSON value, optionally surrounded by whitespace.
+    ///
+    /// - Parameter bytes: The document.
+    /// - Returns: The value's kind and its range in the slice's indices, without the surrounding whitespace.
+    /// - Throws: ``JSONSyntaxError`` at the first problem; its offset counts from the slice's start.
+    public static func validate(_ bytes: ArraySlice<UInt8>) throws(JSONSyntaxError) -> (kind: JSONKind, range: Range<Int>) {
+        let base = bytes.startIndex
+        let result: Result<(JSONKind, Range<Int>), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var s = JSONScanner(buffer)
+            do throws(JSONSyntaxError) {
+                return .success(try s.validateDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (kind, range) = try result.get()
+        return (kind, (range.lowerBound + base)..<(range.upperBound + base))
+    }
+
+    private mutating func validateDocument() throws(JSONSyntaxError) -> (JSONKind, Range<Int>) {
+        try checkUTF8()
+        skipWhitespace()
+        guard i < bytes.count else { throw JSONSyntaxError(offset: i, message: "expected a JSON value, found nothing") }
+        let start = i
+        let kind = try value(depth: 0)
+        let end = i
+        skipWhitespace()
+        guard i == bytes.count else {
+            throw JSONSyntaxError(offset: i, message: "unexpected \(describeCurrent()) after the JSON value")
         }
         return (kind, start..<end)
     }
@@ -52,50 +76,82 @@ public struct JSONScanner {
     /// - Returns: The members; duplicate keys are reported as an error.
     /// - Throws: ``JSONSyntaxError`` for invalid JSON, a non-object document, or a duplicate key.
     public static func objectMembers(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [Member] {
-        var s = JSONScanner(bytes)
-        try s.checkUTF8()
-        s.skipWhitespace()
-        guard s.i < bytes.count, bytes[s.i] == UInt8(ascii: "{") else {
-            if s.i >= bytes.count { throw JSONSyntaxError(offset: s.i, message: "expected a JSON object, found nothing") }
-            let kind = (try? JSONScanner.validate(bytes).kind).map { $0.description } ?? s.describeCurrent()
-            throw JSONSyntaxError(offset: s.i, message: "expected a JSON object, found \(kind)")
+        try objectMembers(bytes[...])
+    }
+
+    /// Scans a slice that must hold one JSON object and returns its members in order.
+    ///
+    /// - Parameter bytes: The document.
+    /// - Returns: The members, their ranges in the slice's indices; duplicate keys are reported as an error.
+    /// - Throws: ``JSONSyntaxError`` for invalid JSON, a non-object document, or a duplicate key; its offset counts
+    ///   from the slice's start.
+    public static func objectMembers(_ bytes: ArraySlice<UInt8>) throws(JSONSyntaxError) -> [Member] {
+        let base = bytes.startIndex
+        let result: Result<[Member], JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var s = JSONScanner(buffer)
+            do throws(JSONSyntaxError) {
+                return .success(try s.members(base: base))
+            } catch {
+                return .failure(error)
+            }
         }
-        s.i += 1
+        return try result.get()
+    }
+
+    private mutating func members(base: Int) throws(JSONSyntaxError) -> [Member] {
+        try checkUTF8()
+        skipWhitespace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
+            if i >= bytes.count { throw JSONSyntaxError(offset: i, message: "expected a JSON object, found nothing") }
+            var probe = JSONScanner(bytes)
+            let kind = (try? probe.validateDocument()).map { $0.0.description } ?? describeCurrent()
+            throw JSONSyntaxError(offset: i, message: "expected a JSON object, found \(kind)")
+        }
+        i += 1
         var members: [Member] = []
-        var seen = Set<String>()
-        s.skipWhitespace()
-        if s.peek == UInt8(ascii: "}") {
-            s.i += 1
+        // A handful of members (the usual case) are checked for duplicates by a scan; a set only past that.
+        var seen: Set<String>?
+        skipWhitespace()
+        if peek == UInt8(ascii: "}") {
+            i += 1
         } else {
             while true {
-                s.skipWhitespace()
-                guard s.peek == UInt8(ascii: "\"") else { throw s.error("expected a string key") }
-                let keyStart = s.i
-                try s.string()
-                let key = JSONScanner.decodeString(bytes, keyStart..<s.i)
-                guard seen.insert(key).inserted else {
+                skipWhitespace()
+                guard peek == UInt8(ascii: "\"") else { throw error("expected a string key") }
+                let keyStart = i
+                try string()
+                let key = JSONScanner.decodeString(bytes, keyStart..<i)
+                let duplicate: Bool
+                if members.count < 16 {
+                    duplicate = members.contains { $0.key == key }
+                } else {
+                    var set = seen ?? Set(members.map(\.key))
+                    duplicate = !set.insert(key).inserted
+                    seen = set
+                }
+                guard !duplicate else {
                     throw JSONSyntaxError(offset: keyStart, message: "duplicate key \"\(key)\"")
                 }
-                s.skipWhitespace()
-                guard s.peek == UInt8(ascii: ":") else { throw s.error("expected ':' after an object key") }
-                s.i += 1
-                s.skipWhitespace()
-                let start = s.i
-                let kind = try s.value(depth: 1)
-                members.append(Member(key: key, kind: kind, range: start..<s.i))
-                s.skipWhitespace()
-                if s.peek == UInt8(ascii: ",") {
-                    s.i += 1
+                skipWhitespace()
+                guard peek == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+                i += 1
+                skipWhitespace()
+                let start = i
+                let kind = try value(depth: 1)
+                members.append(Member(key: key, kind: kind, range: (start + base)..<(i + base)))
+                skipWhitespace()
+                if peek == UInt8(ascii: ",") {
+                    i += 1
                     continue
                 }
-                guard s.peek == UInt8(ascii: "}") else { throw s.error("expected ',' or '}' in an object") }
-                s.i += 1
+                guard peek == UInt8(ascii: "}") else { throw error("expected ',' or '}' in an object") }
+                i += 1
                 break
             }
         }
-        s.skipWhitespace()
-        guard s.i == bytes.count else {
-            throw JSONSyntaxError(offset: s.i, message: "unexpected \(s.describeCurrent()) after the JSON object")
+        skipWhitespace()
+        guard i == bytes.count else {
+            throw JSONSyntaxError(offset: i, message: "unexpected \(describeCurrent()) after the JSON object")
         }
         return members
     }
@@ -107,6 +163,24 @@ public struct JSONScanner {
     ///   - range: The token, quotes included.
     /// - Returns: The string; a lone surrogate escape becomes U+FFFD.
     public static func decodeString(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { decodeString($0, range) }
+    }
+
+    /// Decodes a string token (quotes included) that the scanner has validated, in a slice.
+    ///
+    /// - Parameters:
+    ///   - bytes: The buffer.
+    ///   - range: The token, quotes included, in the slice's indices.
+    /// - Returns: The string; a lone surrogate escape becomes U+FFFD.
+    public static func decodeString(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>) -> String {
+        let base = bytes.startIndex
+        return bytes.withUnsafeBufferPointer { decodeString($0, (range.lowerBound - base)..<(range.upperBound - base)) }
+    }
+
+    static func decodeString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+        // Most strings hold no escape: their bytes are the string's.
+        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var i = range.lowerBound + 1
@@ -208,9 +282,18 @@ public struct JSONScanner {
 
     private func checkUTF8() throws(JSONSyntaxError) {
         // Validating once up front lets the string scanner treat every byte >= 0x80 as part of a valid sequence.
+        // ASCII, the usual text, is passed over eight bytes at a time; the decoder takes over at the first byte past it.
+        let n = bytes.count
+        var k = 0
+        if let p = bytes.baseAddress {
+            let raw = UnsafeRawPointer(p)
+            while k + 8 <= n, raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { k += 8 }
+        }
+        while k < n, bytes[k] < 0x80 { k += 1 }
+        guard k < n else { return }
         var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        var offset = 0
+        var iterator = UnsafeBufferPointer(rebasing: bytes[k...]).makeIterator()
+        var offset = k
         loop: while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let s): offset += UTF8.width(s)
@@ -307,7 +390,19 @@ public struct JSONScanner {
 
     private mutating func string() throws(JSONSyntaxError) {
         i += 1  // opening quote
-        while let c = peek {
+        while true {
+            // Plain characters, the bulk of a string, need no decision beyond this: eight at a time while no byte
+            // of the eight is a quote, a backslash or a control character.
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while i + 8 <= bytes.count, !JSONScanner.mayEndPlainRun(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            }
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                i += 1
+            }
+            guard let c = peek else { break }
             switch c {
             case UInt8(ascii: "\""):
                 i += 1
@@ -337,6 +432,20 @@ public struct JSONScanner {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash or below 0x20 (exact: the zero-byte tests below have no
+    /// false negatives, and a positive only sends the scanner to its byte-by-byte loop).
+    @inline(__always)
+    private static func mayEndPlainRun(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let control = (w &- ones &* 0x20) & ~w
+        return (zeroQuote | zeroBackslash | control) & highs != 0
     }
 
     private mutating func number() throws(JSONSyntaxError) {

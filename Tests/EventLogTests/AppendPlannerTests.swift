@@ -87,3 +87,21 @@ import Testing
         #expect(streams == versions)
     }
 }
+
+/// A request the planner checked is not checked again, until anything in it changes.
+@Suite struct ValidatedRequestTests {
+    @Test func aCheckedRequestStaysCheckedUntilItChanges() throws {
+        var request = try AppendPlanner.validated(AppendRequest(stream: stream("pet-1"), events: [event("Fed", "{}")]))
+        #expect(request.isValidated)
+        request.defersFlush = true
+        #expect(request.isValidated, "deferring the flush changes nothing the check looked at")
+        request.entries[0].event.type = "not a type"
+        #expect(!request.isValidated)
+        #expect(throws: EventStoreError.self) { try AppendPlanner.validate(request) }
+        var other = try AppendPlanner.validated(AppendRequest(stream: stream("pet-1"), events: [event("Fed", "{}")]))
+        other.expectations.append(.init(stream: stream("pet-1"), expected: .noStream))
+        #expect(!other.isValidated)
+        #expect(throws: EventStoreError.self) { try AppendPlanner.validate(other) }
+        #expect(!AppendRequest(stream: stream("pet-1"), events: []).isValidated, "a new request is not checked")
+    }
+}

@@ -109,4 +109,39 @@ import Testing
             """
         #expect(message(text)?.hasPrefix("line 2: event id 0e6d6f4a-0000-4000-8000-000000000001 is also used on line 1") == true)
     }
+
+    /// A file large enough to be read in two parts gives the request a reading line by line gives, and names the
+    /// lines of its second part by their numbers in the file.
+    @Test func aLargeFileReadInTwoPartsIsReadAsOne() throws {
+        var lines: [String] = []
+        for n in 0..<2_000 {
+            let id = String(format: "0e6d6f4a-0000-4000-8000-%012d", n)
+            let stream = "order-\(n % 97)"
+            let expected = n < 97 ? #","expectedVersion":"no-stream""# : ""
+            lines.append(#"{"stream":"\#(stream)","type":"Noted","data":{"n":\#(n),"note":"\#(String(repeating: "é", count: 60))"},"eventId":"\#(id)","metadata":{"actor":"u-\#(n % 5)"}\#(expected)}"#)
+            if n % 500 == 7 { lines.append("") }
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        #expect(text.utf8.count >= BatchParser.parallelThreshold, "the test reads a file in two parts")
+        let request = try parse(text)
+        #expect(request.entries.count == 2_000)
+        #expect(request.entries.enumerated().allSatisfy { n, e in String(decoding: e.event.data, as: UTF8.self).hasPrefix("{\"n\":\(n),") })
+        #expect(request.entries[1_999].event.id.uuidString.lowercased() == "0e6d6f4a-0000-4000-8000-000000001999")
+        #expect(request.expectations.count == 97)
+        #expect(request.isValidated)
+        // Its first lines, a file small enough to be read in one part, give the same events.
+        let small = try parse(lines.prefix(300).joined(separator: "\n"))
+        #expect(small.entries.count == 299)
+        #expect(small.entries.map(\.event) == Array(request.entries.map(\.event).prefix(299)))
+
+        // A problem late in the file is named by its line in the file; of two problems, the earlier line's.
+        var broken = lines
+        broken[1_990] = #"{"stream":"order-1","type":"Noted"}"#
+        #expect(message(broken.joined(separator: "\n")) == #"line 1991: missing "data""#)
+        broken[30] = broken[31]
+        #expect(message(broken.joined(separator: "\n"))?.hasPrefix("line 32: event id") == true)
+        var conflicting = lines
+        conflicting[1_800] = #"{"stream":"order-3","type":"Noted","data":1,"expectedVersion":5}"#
+        #expect(message(conflicting.joined(separator: "\n"))?.hasPrefix("line 1801: stream 'order-3' has expected version 5 here but no-stream on line 4") == true)
+    }
 }

@@ -18,7 +18,31 @@ enum FileReader {
         let fd: Int32 = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { if fd != 0 { close(fd) } }
+        // A regular file's size is known: it is read straight into an array of that size (a file that grew since
+        // the stat is read on in chunks). A pipe is read in chunks.
+        var st = stat()
+        let size = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0
+        func tooLarge() -> CommandFailure {
+            .invalidInput("\(what) \(path == "-" ? "standard input" : path) is larger than \(limit) bytes, the most it may hold")
+        }
+        guard size <= limit else { throw tooLarge() }
         var out: [UInt8] = []
+        if size > 0 {
+            var failed = false
+            out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                while count < size {
+                    let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failed = true
+                        return
+                    }
+                    if n == 0 { return }
+                    count += n
+                }
+            }
+            if failed { throw failure("read", path) }
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -28,10 +52,7 @@ enum FileReader {
             }
             if n == 0 { return out }
             out.append(contentsOf: chunk[0..<n])
-            if out.count > limit {
-                let name = path == "-" ? "standard input" : path
-                throw .invalidInput("\(what) \(name) is larger than \(limit) bytes, the most it may hold")
-            }
+            if out.count > limit { throw tooLarge() }
         }
     }
 

@@ -12,6 +12,16 @@ public struct StreamSlots: Sendable {
     /// Starts with no streams.
     public init() {}
 
+    /// Starts with no streams, with room for about as many as an append of `entries` entries can name.
+    ///
+    /// - Parameter entries: The append's entries and expectations together.
+    public init(reservingFor entries: Int) {
+        if entries > Self.scanLimit {
+            streams.reserveCapacity(entries)
+            slotOf.reserveCapacity(entries)
+        }
+    }
+
     /// The number of streams.
     public var count: Int { streams.count }
 

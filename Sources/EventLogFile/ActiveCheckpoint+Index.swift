@@ -61,7 +61,7 @@ extension ActiveCheckpoint {
 
         // Streams in the order of their ids' bytes: the base's entries, untouched since, copied; each stream with
         // events after the base encoded whole (it holds the base's positions too).
-        let recent = index.recentStreams.sorted { $0.key < $1.key }
+        let recent = sortedByID(index.recentStreams)
         var streamCount = 0
         func writeRecent(_ id: StreamID, _ s: ActiveSegment.Stream) {
             body.writeLengthPrefixed(id.rawValue)
@@ -151,5 +151,31 @@ extension ActiveCheckpoint {
         w.write(crc)
         w.write(bytes: body.bytes)
         return w.bytes
+    }
+
+    /// Streams in the order of their ids' bytes (``StreamID``'s `<`): sorted by their first sixteen bytes as two
+    /// big-endian words, the whole ids compared only on a tie. Zeros pad a shorter id, which sorts it first as a
+    /// prefix does, and an id's own zero byte only makes a tie.
+    static func sortedByID(_ streams: [StreamID: ActiveSegment.Stream]) -> [(key: StreamID, value: ActiveSegment.Stream)] {
+        let items = Array(streams)
+        var keys: [(high: UInt64, low: UInt64, item: Int)] = []
+        keys.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            var id = item.key.rawValue
+            let words = id.withUTF8 { utf8 -> (UInt64, UInt64) in
+                var w: (UInt64, UInt64) = (0, 0)
+                for k in 0..<min(16, utf8.count) {
+                    if k < 8 { w.0 |= UInt64(utf8[k]) << UInt64(56 - 8 * k) } else { w.1 |= UInt64(utf8[k]) << UInt64(120 - 8 * k) }
+                }
+                return w
+            }
+            keys.append((words.0, words.1, i))
+        }
+        keys.sort { l, r in
+            if l.high != r.high { return l.high < r.high }
+            if l.low != r.low { return l.low < r.low }
+            return items[l.item].key < items[r.item].key
+        }
+        return keys.map { items[$0.item] }
     }
 }

@@ -56,17 +56,17 @@ final class ActiveCheckpoint {
     let mapped: MappedFile
     /// What the checkpoint covers, without its streams (see ``stream(_:)`` and ``fullContent()``).
     let content: Content
-    private let idsOffset: Int
+    let idsOffset: Int
     let idCount: Int
     /// The bytes of a relative position in an id entry: 3, or 4 when the checkpoint covers more than 2^24 events.
-    private let positionWidth: Int
+    let positionWidth: Int
     /// The bytes of a relative position in this checkpoint's id entries.
     var idPositionWidth: Int { positionWidth }
     private var idEntrySize: Int { Self.keyBytes + positionWidth }
     /// Where each stream's entry starts in the mapped file, in the file's order (by the bytes of the stream ids).
-    private let streamOffsets: [UInt32]
+    let streamOffsets: [UInt32]
 
-    private init(mapped: MappedFile, content: Content, idsOffset: Int, idCount: Int, streamOffsets: [UInt32]) {
+    init(mapped: MappedFile, content: Content, idsOffset: Int, idCount: Int, streamOffsets: [UInt32]) {
         self.mapped = mapped
         self.content = content
         self.idsOffset = idsOffset
@@ -195,11 +195,6 @@ final class ActiveCheckpoint {
         return a.count - b.count
     }
 
-    /// Whether bytes are valid UTF-8, at the cost of a scan when they are ASCII (stream ids mostly are).
-    private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
-    }
-
     /// The checkpoint file of a segment file.
     static func path(ofSegment segmentPath: String) -> String { String(segmentPath.dropLast(4)) + ".ckpt" }
 
@@ -249,246 +244,5 @@ final class ActiveCheckpoint {
             lo += 1
         }
         return out
-    }
-
-    // MARK: - Encoding
-
-    /// The checkpoint's bytes.
-    ///
-    /// - Parameters:
-    ///   - content: The index up to a commit boundary; it holds at least one frame.
-    ///   - ids: Every event's id key and position, sorted.
-    ///   - file: The segment file's identity.
-    /// - Returns: The bytes, or `nil` when the ids section would lie beyond the reach of its 32-bit offset.
-    static func encode(_ content: Content, ids: [(key: UInt64, position: UInt64)], file: FileID) -> [UInt8]? {
-        let positionWidth = positionWidth(eventCount: ids.count)
-        var body = ByteWriter(capacity: content.frames.count * 8 + ids.count * (keyBytes + positionWidth + 4))
-        var end = UInt64(LogFormat.segmentHeaderSize)
-        var at: Int64 = 0
-        for f in content.frames {
-            body.writeVarint(f.offset - end)
-            body.writeVarint(UInt64(f.length))
-            body.writeVarint(UInt64(f.eventCount))
-            body.writeSignedVarint(f.recordedAt.microsecondsSinceEpoch &- at)
-            at = f.recordedAt.microsecondsSinceEpoch
-            end = f.offset + UInt64(f.length)
-        }
-        let order = content.streams.keys.sorted()
-        for id in order {
-            let s = content.streams[id]!
-            body.writeLengthPrefixed(id.rawValue)
-            body.writeVarint(s.firstVersion)
-            body.writeVarint(UInt64(s.positions.count))
-            var previous = content.firstPosition
-            for p in s.positions {
-                body.writeVarint(p - previous)
-                previous = p
-            }
-        }
-        let idsOffset = headerSize + body.count
-        guard idsOffset + ids.count * (keyBytes + positionWidth) <= Int(UInt32.max) else { return nil }
-        for e in ids {
-            let p = prefix(e.key)
-            for k in 0..<keyBytes { body.bytes.append(UInt8(truncatingIfNeeded: p >> UInt64(8 * k))) }
-            let relative = e.position - content.firstPosition
-            for k in 0..<positionWidth { body.bytes.append(UInt8(truncatingIfNeeded: relative >> UInt64(8 * k))) }
-        }
-        var w = ByteWriter(capacity: headerSize + body.count)
-        w.write(LogFormat.checkpointMagic)
-        w.write(version)
-        w.write(UInt16(0))
-        w.write(content.firstPosition)
-        w.write(file.device)
-        w.write(file.inode)
-        w.write(content.coveredEnd)
-        w.write(content.eventCount)
-        w.write(content.rawBytes)
-        w.write(content.lastRecordedAt?.microsecondsSinceEpoch ?? 0)
-        w.write(UInt32(content.frames.count))
-        w.write(UInt32(order.count))
-        w.write(UInt32(idsOffset))
-        let crc = w.bytes.withUnsafeBytes { header in body.bytes.withUnsafeBytes { checksum(header: header, body: $0) } }
-        w.write(crc)
-        w.write(bytes: body.bytes)
-        return w.bytes
-    }
-
-    /// The checksum of a checkpoint: the header up to the checksum itself, then everything after the header. The
-    /// header's figures (raw bytes, last recorded-at) are taken up as they are, so they must be covered too.
-    static func checksum(header: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) -> UInt32 {
-        var crc = CRC32C()
-        crc.update(UnsafeRawBufferPointer(rebasing: header[..<(headerSize - 4)]))
-        crc.update(body)
-        return crc.value
-    }
-
-    /// The end offset a checkpoint's header says it covers, unchecked (for `log verify`, which rebuilds the
-    /// checkpoint up to there and compares the bytes).
-    static func coveredEnd(ofEncoded bytes: UnsafeRawBufferPointer) -> UInt64? {
-        guard bytes.count >= headerSize, bytes.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.checkpointMagic else { return nil }
-        return bytes.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian
-    }
-
-    // MARK: - Loading
-
-    /// Maps a checkpoint and checks it against the active segment it must belong to.
-    ///
-    /// - Parameters:
-    ///   - path: The checkpoint file.
-    ///   - firstPosition: The segment's first position.
-    ///   - fd: The segment file, open.
-    ///   - durableEnd: Where the head says the segment's acknowledged commits end.
-    /// - Returns: The checkpoint, or `nil` when it is missing, belongs to another file, covers more than is durable,
-    ///   or fails a check.
-    static func load(path: String, firstPosition: UInt64, fd: FileDescriptor, durableEnd: UInt64) -> ActiveCheckpoint? {
-        guard FileSystem.exists(path), let m = try? MappedFile(path: path), let file = try? fd.fileID(),
-            let checkpoint = decode(m, firstPosition: firstPosition, file: file), checkpoint.content.coveredEnd <= durableEnd,
-            let last = checkpoint.content.frames.last
-        else { return nil }
-        // The last frame covered reads back whole, where the checkpoint says: the file is the one it was built from.
-        var scanner = FrameScanner(fd: fd, from: last.offset, to: checkpoint.content.coveredEnd)
-        // Its time, too: the last recorded-at in the header is the last frame's, and later appends are recorded no earlier.
-        guard let read = try? scanner.next(), read.1 == nil, let found = read.0, found.ref == last,
-            found.header.lastRecordedAt == checkpoint.content.lastRecordedAt
-        else { return nil }
-        return checkpoint
-    }
-
-    /// Decodes a mapped checkpoint and checks its structure; `nil` at the first thing wrong.
-    static func decode(_ m: MappedFile, firstPosition: UInt64, file: FileID) -> ActiveCheckpoint? {
-        let b = m.bytes
-        guard b.count >= headerSize, b.loadUnaligned(as: UInt32.self).littleEndian == LogFormat.checkpointMagic,
-            b.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian == version,
-            b.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian == firstPosition,
-            b.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian == file.device,
-            b.loadUnaligned(fromByteOffset: 24, as: UInt64.self).littleEndian == file.inode,
-            b.loadUnaligned(fromByteOffset: 76, as: UInt32.self).littleEndian
-                == checksum(header: UnsafeRawBufferPointer(rebasing: b[..<headerSize]), body: UnsafeRawBufferPointer(rebasing: b[headerSize...]))
-        else { return nil }
-        var content = Content(firstPosition: firstPosition)
-        var streamOffsets: [UInt32] = []
-        content.coveredEnd = b.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian
-        let eventCount = b.loadUnaligned(fromByteOffset: 40, as: UInt64.self).littleEndian
-        content.rawBytes = b.loadUnaligned(fromByteOffset: 48, as: UInt64.self).littleEndian
-        content.lastRecordedAt = Timestamp(microsecondsSinceEpoch: b.loadUnaligned(fromByteOffset: 56, as: Int64.self).littleEndian)
-        let frameCount = Int(b.loadUnaligned(fromByteOffset: 64, as: UInt32.self).littleEndian)
-        let streamCount = Int(b.loadUnaligned(fromByteOffset: 68, as: UInt32.self).littleEndian)
-        let idsOffset = Int(b.loadUnaligned(fromByteOffset: 72, as: UInt32.self).littleEndian)
-        // Every event is a frame's, a stream's and an id's exactly once; positions stay inside the segment.
-        guard frameCount > 0, eventCount > 0, eventCount <= UInt64(UInt32.max), idsOffset >= headerSize, idsOffset <= b.count,
-            (b.count - idsOffset) == Int(eventCount) * (keyBytes + positionWidth(eventCount: Int(eventCount))), frameCount <= Int(eventCount), streamCount <= Int(eventCount),
-            // Each frame's raw length is 32 bits: a larger total is no sum of the frames', and would overflow as
-            // the frames after the checkpoint add theirs.
-            content.rawBytes <= UInt64(frameCount) * UInt64(UInt32.max)
-        else { return nil }
-        do {
-            var r = ByteReader(UnsafeRawBufferPointer(rebasing: b[..<idsOffset]), offset: headerSize)
-            content.frames.reserveCapacity(frameCount)
-            var end = UInt64(LogFormat.segmentHeaderSize)
-            var next = firstPosition
-            var at: Int64 = 0
-            for _ in 0..<frameCount {
-                let (offset, o1) = end.addingReportingOverflow(try r.readVarint())
-                let length = try r.readVarint()
-                let events = try r.readVarint()
-                let delta = try r.readSignedVarint()
-                let (recordedAt, o2) = at.addingReportingOverflow(delta)
-                guard !o1, !o2, length >= UInt64(LogFormat.frameOverhead + LogFormat.frameHeaderSize), length <= UInt64(UInt32.max),
-                    events > 0, events <= eventCount, offset <= content.coveredEnd, length <= content.coveredEnd - offset
-                else { return nil }
-                content.frames.append(FrameRef(
-                    firstPosition: next, offset: offset, length: UInt32(length), eventCount: UInt32(events),
-                    recordedAt: Timestamp(microsecondsSinceEpoch: recordedAt)))
-                at = recordedAt
-                end = offset + length
-                next += events
-            }
-            guard end == content.coveredEnd, next - firstPosition == eventCount else { return nil }
-            var seen = [Bool](repeating: false, count: Int(eventCount))
-            var previousName: UnsafeRawBufferPointer?
-            streamOffsets.reserveCapacity(streamCount)
-            for _ in 0..<streamCount {
-                streamOffsets.append(UInt32(r.offset))
-                let name = try r.readView(try r.readLength())
-                let firstVersion = try r.readVarint()
-                let count = try r.readVarint()
-                guard name.count > 0, count > 0, count <= eventCount, firstVersion <= UInt64.max - count,
-                    previousName.map({ compare($0, name) < 0 }) ?? true, isValidUTF8(name)
-                else { return nil }
-                previousName = name
-                var p = firstPosition
-                var first: UInt64?
-                for i in 0..<Int(count) {
-                    let delta = try r.readVarint()
-                    guard i == 0 || delta > 0, delta < eventCount, p - firstPosition + delta < eventCount else { return nil }
-                    p += delta
-                    guard !seen[Int(p - firstPosition)] else { return nil }
-                    seen[Int(p - firstPosition)] = true
-                    if first == nil { first = p }
-                }
-                // A stream's version never exceeds its position (each earlier version is an earlier event): a first
-                // version past it would leave the versions of the events after the checkpoint beyond UInt64.
-                guard let first, firstVersion <= first else { return nil }
-            }
-            guard r.isAtEnd, !seen.contains(false) else { return nil }
-        } catch {
-            return nil
-        }
-        let checkpoint = ActiveCheckpoint(mapped: m, content: content, idsOffset: idsOffset, idCount: Int(eventCount), streamOffsets: streamOffsets)
-        var seen = [Bool](repeating: false, count: Int(eventCount))
-        var previous: (key: UInt64, position: UInt64)?
-        for i in 0..<Int(eventCount) {
-            let e = checkpoint.idEntry(at: i)
-            let relative = Int(e.position - firstPosition)
-            guard relative < seen.count, !seen[relative], previous.map({ ($0.key, $0.position) < (e.key, e.position) }) ?? true else { return nil }
-            seen[relative] = true
-            previous = e
-        }
-        return checkpoint
-    }
-
-    // MARK: - Building
-
-    /// Builds a checkpoint of the active segment up to a commit boundary from its frames: those after `previous`,
-    /// added to what it holds (the result is the same as from the segment's first frame on).
-    ///
-    /// - Parameters:
-    ///   - segment: The segment's path, for errors.
-    ///   - fd: The segment file.
-    ///   - firstPosition: The segment's first position.
-    ///   - end: A commit boundary at or before the durable end.
-    ///   - previous: A checkpoint of the same file covering less, or `nil`.
-    ///   - decompressor: A context for this thread.
-    ///   - dictionaries: The store's dictionaries.
-    /// - Returns: The bytes of the checkpoint, or `nil` when there is nothing to cover or it would not fit its format.
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when a frame is damaged, an I/O or decoding error.
-    static func build(
-        segment: String, fd: FileDescriptor, firstPosition: UInt64, upTo end: UInt64, previous: ActiveCheckpoint?,
-        decompressor: ZstdDecompressor, dictionaries: DictionarySet
-    ) throws -> [UInt8]? {
-        var content = previous?.fullContent() ?? Content(firstPosition: firstPosition)
-        var ids: [(key: UInt64, position: UInt64)] = []
-        if let previous {
-            ids.reserveCapacity(previous.idCount)
-            for i in 0..<previous.idCount { ids.append(previous.idEntry(at: i)) }
-        }
-        var scanner = FrameScanner(fd: fd, from: content.coveredEnd, to: end)
-        try scanner.forEachPayload(file: segment, decompressor: decompressor, dictionaries: dictionaries) { f, payload in
-            guard f.header.type == .commit, f.header.firstPosition == firstPosition + content.eventCount else {
-                throw EventStoreError.corrupted(file: segment, offset: f.offset, reason: "frame holds positions from \(f.header.firstPosition), expected \(firstPosition + content.eventCount)")
-            }
-            try CommitCodec.walkEvents(payload, header: f.header) { e in
-                content.streams[e.streamID(), default: ActiveSegment.Stream(firstVersion: e.version, positions: [])].positions.append(e.position)
-                ids.append((keptKey(EventIDIndexFile.key(e.id)), e.position))
-                return true
-            }
-            content.frames.append(f.ref)
-            content.rawBytes += UInt64(f.header.rawLength)
-            content.lastRecordedAt = f.header.lastRecordedAt
-            content.coveredEnd = f.offset + UInt64(f.totalLength)
-        }
-        guard !content.frames.isEmpty, content.coveredEnd == end else { return nil }
-        ids.sort { ($0.key, $0.position) < ($1.key, $1.position) }
-        return encode(content, ids: ids, file: try fd.fileID())
     }
 }

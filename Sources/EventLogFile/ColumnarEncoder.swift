@@ -133,8 +133,8 @@ struct ColumnarEncoder {
         while i < n, values.count <= ColumnarPayload.maxHolesPerShape {
             let c = data[i]
             if c == UInt8(ascii: "\"") {
-                var j = i + 1
-                while j < n, data[j] != UInt8(ascii: "\"") { j += data[j] == UInt8(ascii: "\\") ? 2 : 1 }
+                var j = Self.quoteOrBackslash(data, from: i + 1)
+                while j < n, data[j] != UInt8(ascii: "\"") { j = Self.quoteOrBackslash(data, from: j + 2) }
                 guard j < n else { break }
                 var k = j + 1
                 while k < n, data[k] == 0x20 || data[k] == 0x0A || data[k] == 0x0D || data[k] == 0x09 { k += 1 }
@@ -281,6 +281,23 @@ struct ColumnarEncoder {
                 columns.writeSignedVarint(column: column, Int64(bitPattern: v.a))
             }
         }
+    }
+
+    /// The index of the first quote or backslash at or after `i`, or `data.count`; eight bytes at a time while none of
+    /// them is one (string values are most of the data's bytes).
+    private static func quoteOrBackslash(_ data: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let n = data.count
+        var i = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while i + 8 <= n {
+            let w = data.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let q = w ^ (ones &* 0x22)
+            let b = w ^ (ones &* 0x5C)
+            if ((q &- ones) & ~q | (b &- ones) & ~b) & (ones &* 0x80) != 0 { break }
+            i += 8
+        }
+        while i < n, data[i] != UInt8(ascii: "\""), data[i] != UInt8(ascii: "\\") { i += 1 }
+        return min(i, n)
     }
 
     private static func isNumberByte(_ c: UInt8) -> Bool {

@@ -1,4 +1,5 @@
 import CZstd
+import Synchronization
 
 /// A zstd failure, with zstd's own error name.
 public struct ZstdError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -23,38 +24,57 @@ public struct ZstdError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A trained zstd dictionary, digested once for compression at a fixed level and for decompression.
+/// A trained zstd dictionary, digested on first use for compression at a fixed level, and on first use for
+/// decompression: a process that only reads digests it once, for decompression (building the compression side of a
+/// 64 KiB dictionary at a high level cost several times what the read it served did).
 public final class ZstdDictionary: @unchecked Sendable {
     /// The dictionary's bytes as stored.
     public let bytes: [UInt8]
-    /// The compression level the compression side was digested for.
+    /// The compression level the compression side is digested for.
     public let level: Int32
-    let cdict: OpaquePointer
-    let ddict: OpaquePointer
+    /// The digested sides, as their addresses (0: not yet), so that the lock holds only sendable values.
+    private let sides = Mutex<(cdict: UInt, ddict: UInt)>((0, 0))
 
-    /// Digests a dictionary.
+    /// Takes a dictionary's bytes; each side is digested when first asked for.
     ///
     /// - Parameters:
-    ///   - bytes: The dictionary (as produced by ``ZstdDictionary/train(samples:capacity:)``).
-    ///   - level: The compression level to use with it.
-    /// - Throws: ``ZstdError`` if zstd rejects the bytes.
+    ///   - bytes: The dictionary.
+    ///   - level: The compression level of the compression side.
+    /// - Throws: ``ZstdError`` when zstd refuses the dictionary.
     public init(bytes: [UInt8], level: Int32) throws(ZstdError) {
         self.bytes = bytes
         self.level = level
-        guard let c = bytes.withUnsafeBytes({ ZSTD_createCDict($0.baseAddress, $0.count, level) }) else {
-            throw ZstdError(operation: "createCDict", reason: "dictionary rejected")
-        }
-        guard let d = bytes.withUnsafeBytes({ ZSTD_createDDict($0.baseAddress, $0.count) }) else {
-            ZSTD_freeCDict(c)
-            throw ZstdError(operation: "createDDict", reason: "dictionary rejected")
-        }
-        cdict = c
-        ddict = d
+        guard !bytes.isEmpty else { throw ZstdError(operation: "createDDict", reason: "dictionary rejected") }
     }
 
     deinit {
-        ZSTD_freeCDict(cdict)
-        ZSTD_freeDDict(ddict)
+        let (c, d) = sides.withLock { $0 }
+        if let c = OpaquePointer(bitPattern: c) { ZSTD_freeCDict(c) }
+        if let d = OpaquePointer(bitPattern: d) { ZSTD_freeDDict(d) }
+    }
+
+    /// The digested compression side.
+    func compressionSide() throws(ZstdError) -> OpaquePointer {
+        let made = sides.withLock { sides -> UInt in
+            if sides.cdict == 0 {
+                sides.cdict = UInt(bitPattern: bytes.withUnsafeBytes { ZSTD_createCDict($0.baseAddress, $0.count, level) })
+            }
+            return sides.cdict
+        }
+        guard let pointer = OpaquePointer(bitPattern: made) else { throw ZstdError(operation: "createCDict", reason: "dictionary rejected") }
+        return pointer
+    }
+
+    /// The digested decompression side.
+    func decompressionSide() throws(ZstdError) -> OpaquePointer {
+        let made = sides.withLock { sides -> UInt in
+            if sides.ddict == 0 {
+                sides.ddict = UInt(bitPattern: bytes.withUnsafeBytes { ZSTD_createDDict($0.baseAddress, $0.count) })
+            }
+            return sides.ddict
+        }
+        guard let pointer = OpaquePointer(bitPattern: made) else { throw ZstdError(operation: "createDDict", reason: "dictionary rejected") }
+        return pointer
     }
 
     /// The trainer's parameters: fast cover with a fixed segment size. `ZDICT_trainFromBuffer` searches four segment
@@ -123,7 +143,7 @@ public final class ZstdCompressor: @unchecked Sendable {
     ) throws(ZstdError) {
         _ = ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters)
         if let dictionary {
-            _ = try ZstdError.check(ZSTD_CCtx_refCDict(cctx, dictionary.cdict), "refCDict")
+            _ = try ZstdError.check(ZSTD_CCtx_refCDict(cctx, try dictionary.compressionSide()), "refCDict")
         } else {
             _ = try ZstdError.check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level), "set level")
         }
@@ -175,9 +195,10 @@ public final class ZstdDecompressor {
         _ source: UnsafeRawBufferPointer, size: Int, dictionary: ZstdDictionary?, into buffer: inout [UInt8]
     ) throws(ZstdError) {
         if buffer.count < size { buffer.append(contentsOf: repeatElement(0, count: size - buffer.count)) }
+        let ddict = try dictionary?.decompressionSide()
         let n = buffer.withUnsafeMutableBytes { out in
-            if let dictionary {
-                return ZSTD_decompress_usingDDict(dctx, out.baseAddress, size, source.baseAddress, source.count, dictionary.ddict)
+            if let ddict {
+                return ZSTD_decompress_usingDDict(dctx, out.baseAddress, size, source.baseAddress, source.count, ddict)
             }
             return ZSTD_decompressDCtx(dctx, out.baseAddress, size, source.baseAddress, source.count)
         }

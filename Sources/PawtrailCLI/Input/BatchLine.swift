@@ -5,7 +5,7 @@ import PawtrailJSON
 /// One line of a `log append --batch` file, read on its own: everything a line can be wrong about by itself is
 /// checked here; what lines must agree on (one expected version a stream, each event id once, a stream written or
 /// checked) is the batch's (``BatchParser``).
-enum BatchLine {
+enum BatchLine: Equatable {
     /// An empty or blank line.
     case blank
     /// A check-only condition on a stream.
@@ -14,37 +14,75 @@ enum BatchLine {
     case event(stream: StreamID, expected: ExpectedVersion?, event: ProposedEvent)
 
     /// Why a line is wrong, without its number (a batch read in parts numbers its lines when the parts are joined).
-    struct Problem: Error {
+    struct Problem: Error, Equatable {
         var message: String
     }
 
     /// The fields a line may have, in the order they are listed when an unknown one is met.
     static let fields = ["stream", "type", "data", "eventId", "metadata", "expectedVersion", "check"]
 
+    /// A member's value: its kind and its bytes in the file.
+    private struct Value {
+        var kind: JSONKind
+        var range: Range<Int>
+    }
+
     /// The members of one line, by field.
     private struct Fields {
-        var stream: JSONScanner.Member?
-        var type: JSONScanner.Member?
-        var data: JSONScanner.Member?
-        var eventId: JSONScanner.Member?
-        var metadata: JSONScanner.Member?
-        var expectedVersion: JSONScanner.Member?
-        var check: JSONScanner.Member?
+        var stream: Value?
+        var type: Value?
+        var data: Value?
+        var eventId: Value?
+        var metadata: Value?
+        var expectedVersion: Value?
+        var check: Value?
+
+        /// Puts a member in its field; `false` for a key that names none.
+        mutating func set(_ key: String, _ value: Value) -> Bool {
+            switch key {
+            case "stream": stream = value
+            case "type": type = value
+            case "data": data = value
+            case "eventId": eventId = value
+            case "metadata": metadata = value
+            case "expectedVersion": expectedVersion = value
+            case "check": check = value
+            default: return false
+            }
+            return true
+        }
+
+        /// Puts a plain member in its field by its key's bytes; `false` for a key that names none.
+        mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: Value) -> Bool {
+            func named(_ name: StaticString) -> Bool {
+                key.count == name.utf8CodeUnitCount && memcmp(key.baseAddress!, name.utf8Start, key.count) == 0
+            }
+            switch key.count {
+            case 4: if named("type") { type = value; return true }; if named("data") { data = value; return true }
+            case 5: if named("check") { check = value; return true }
+            case 6: if named("stream") { stream = value; return true }
+            case 7: if named("eventId") { eventId = value; return true }
+            case 8: if named("metadata") { metadata = value; return true }
+            case 15: if named("expectedVersion") { expectedVersion = value; return true }
+            default: break
+            }
+            return false
+        }
+
+        /// The fields of a line whose keys are plain, or `nil` when one names no field (left to ``init(_:)`` to
+        /// report).
+        init?(plain members: [JSONScanner.PlainMember], in bytes: [UInt8]) {
+            for m in members {
+                let known = bytes.withUnsafeBufferPointer { set(UnsafeBufferPointer(rebasing: $0[m.key]), Value(kind: m.kind, range: m.range)) }
+                guard known else { return nil }
+            }
+        }
 
         /// The fields of a line's members; an unknown key (the first in sorted order, when several) is a problem.
         init(_ members: [JSONScanner.Member]) throws(Problem) {
             var unknown: String?
-            for m in members {
-                switch m.key {
-                case "stream": stream = m
-                case "type": type = m
-                case "data": data = m
-                case "eventId": eventId = m
-                case "metadata": metadata = m
-                case "expectedVersion": expectedVersion = m
-                case "check": check = m
-                default: if unknown.map({ m.key < $0 }) ?? true { unknown = m.key }
-                }
+            for m in members where !set(m.key, Value(kind: m.kind, range: m.range)) {
+                if unknown.map({ m.key < $0 }) ?? true { unknown = m.key }
             }
             if let unknown {
                 throw Problem(message: "unknown field \"\(unknown)\" (expected \(BatchLine.fields.map { "\"\($0)\"" }.joined(separator: ", ")))")
@@ -58,23 +96,31 @@ enum BatchLine {
     ///   - bytes: The whole file.
     ///   - range: The line, without its line feed or carriage return.
     ///   - newEventID: Makes the id of an event line without `eventId`.
+    ///   - plainFirst: Whether objects with plain keys are read by the cheaper scan (the tests compare both ways).
     /// - Returns: What the line holds.
     /// - Throws: ``Problem`` naming what is wrong with the line.
-    static func read(_ bytes: [UInt8], _ range: Range<Int>, newEventID: () -> UUID) throws(Problem) -> BatchLine {
+    static func read(_ bytes: [UInt8], _ range: Range<Int>, newEventID: () -> UUID, plainFirst: Bool = true) throws(Problem) -> BatchLine {
         let line = bytes[range]
         if line.allSatisfy(JSONScanner.isWhitespace) { return .blank }
         func fail(_ message: String) -> Problem { Problem(message: message) }
         if line.starts(with: BatchParser.byteOrderMark) {
             throw fail("a byte order mark (EF BB BF) starts the line; only the file's first line may start with one")
         }
-        let members: [JSONScanner.Member]
-        do {
-            members = try JSONScanner.objectMembers(line)
-        } catch {
-            throw fail("invalid JSON: \(error)")
+        var plain: [JSONScanner.PlainMember] = []
+        plain.reserveCapacity(8)
+        let f: Fields
+        if plainFirst, JSONScanner.plainMembers(line, into: &plain), let fields = Fields(plain: plain, in: bytes) {
+            f = fields
+        } else {
+            let members: [JSONScanner.Member]
+            do {
+                members = try JSONScanner.objectMembers(line)
+            } catch {
+                throw fail("invalid JSON: \(error)")
+            }
+            f = try Fields(members)
         }
-        let f = try Fields(members)
-        func string(_ key: String, _ member: JSONScanner.Member?) throws(Problem) -> String? {
+        func string(_ key: String, _ member: Value?) throws(Problem) -> String? {
             guard let m = member else { return nil }
             guard m.kind == .string else { throw fail("\"\(key)\" must be a string, not \(m.kind)") }
             return JSONScanner.decodeString(bytes, m.range)
@@ -131,14 +177,18 @@ enum BatchLine {
         var metadata = EventMetadata()
         if let m = f.metadata {
             guard m.kind == .object else { throw fail("\"metadata\" must be an object of strings, not \(m.kind)") }
-            let pairs: [JSONScanner.Member]
-            do {
-                pairs = try JSONScanner.objectMembers(bytes[m.range])
-            } catch {
-                // The scan began at the object; the column is counted from the start of the line.
-                var e = error
-                e.offset += m.range.lowerBound - range.lowerBound
-                throw fail("invalid JSON in \"metadata\": \(e)")
+            var pairs: [(key: String, kind: JSONKind, range: Range<Int>)] = []
+            if plainFirst, JSONScanner.plainMembers(bytes[m.range], into: &plain) {
+                pairs = plain.map { (String(decoding: bytes[$0.key], as: UTF8.self), $0.kind, $0.range) }
+            } else {
+                do {
+                    pairs = try JSONScanner.objectMembers(bytes[m.range]).map { ($0.key, $0.kind, $0.range) }
+                } catch {
+                    // The scan began at the object; the column is counted from the start of the line.
+                    var e = error
+                    e.offset += m.range.lowerBound - range.lowerBound
+                    throw fail("invalid JSON in \"metadata\": \(e)")
+                }
             }
             var values: [(key: String, value: String)] = []
             values.reserveCapacity(pairs.count)

@@ -89,8 +89,10 @@ enum BatchParser {
         var entries: [AppendRequest.Entry] = []
         entries.reserveCapacity(parts.reduce(0) { $0 + $1.lines.count })
         var notes: [StreamID: StreamNotes] = [:]
+        notes.reserveCapacity(entries.capacity)
         var expectationOrder: [StreamID] = []
         var idLines: [UUID: Int] = [:]
+        idLines.reserveCapacity(entries.capacity)
         for part in parts {
             for (k, line) in part.lines.enumerated() {
                 let n = part.firstLine + k

@@ -107,7 +107,7 @@ public struct BinaryFieldWriter: FieldWriter, Sendable {
             v.write(to: &self)
             return
         }
-        for k in value.keys.sorted() {
+        for k in SortedKeys.of(value.keys) {
             raw(k)
             value[k]!.write(to: &self)
         }

@@ -56,7 +56,7 @@ extension FieldWriter {
     public mutating func keyed<V: FieldCodable>(_ key: String, _ value: [String: V]) {
         // Sort the keys alone, then fetch each value once: sorting (key, value) pairs would move every value
         // many times, which for big records (an order with its lines) cost more than writing them.
-        records(key, value.keys.sorted().map { Keyed(key: $0, value: value[$0]!) })
+        records(key, SortedKeys.of(value.keys).map { Keyed(key: $0, value: value[$0]!) })
     }
 
     /// Writes a dictionary of counts.

@@ -131,10 +131,7 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder, @unchecked Sendable {
 
     override func apply(_ event: ProjectedEvent) throws(ProjectionError) {
         try P.apply(&state, event)
-        var drain = DrainEvent(position: event.position, versions: versions)
-        versions = RowVersions()
-        state.visitTables(&drain)
-        versions = drain.versions
+        state.drainEventChanges(at: event.position, into: &versions)
     }
 
     override func takeVersions() -> RowVersions { versions.take() }
@@ -168,15 +165,6 @@ struct AttachTables: TableVisitor {
     mutating func visit<T: StoredTable>(_ table: inout T) {
         table.attach(source)
         table.setRecording(recording)
-    }
-}
-
-struct DrainEvent: TableVisitor {
-    let position: UInt64
-    var versions: RowVersions
-
-    mutating func visit<T: StoredTable>(_ table: inout T) {
-        table.drainEventChanges(at: position, into: &versions)
     }
 }
 

@@ -30,6 +30,12 @@ class AnyFolder: @unchecked Sendable {
     func pageFolded(at position: UInt64) {}
     /// The row versions to store so far (a rebuild hands them to its writer as they pile up), taken.
     func takeVersions() -> RowVersions { fatalError("abstract") }
+    /// Lends the row versions to store so far to `body`, which takes them and may leave memory in their place for the
+    /// folder to fill again.
+    func handVersions(_ body: (inout RowVersions) -> Void) {
+        var versions = takeVersions()
+        body(&versions)
+    }
     /// The versions that end a fold at `position`: a whole state's newest, a keyed state's changed current rows.
     func closingVersions(at position: UInt64, keep: Bool) -> RowVersions { fatalError("abstract") }
     /// Bytes of versions waiting.
@@ -135,6 +141,8 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder, @unchecked Sendable {
     }
 
     override func takeVersions() -> RowVersions { versions.take() }
+
+    override func handVersions(_ body: (inout RowVersions) -> Void) { body(&versions) }
 
     override var pendingBytes: Int { versions.byteCount }
 

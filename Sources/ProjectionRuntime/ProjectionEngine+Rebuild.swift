@@ -87,10 +87,12 @@ extension ProjectionEngine {
                 }
             }
         }
+        // Hands a folder's versions to its writer, which gives back memory to fill again.
         let hand: @Sendable (AnyFolder) -> Void = { f in
-            let versions = f.takeVersions()
-            guard !versions.isEmpty, let w = writer(f) else { return }
-            do { try w.add(versions) } catch { saveErrors.withLock { $0.append("\(f.name): \(error)") } }
+            f.handVersions { versions in
+                guard !versions.isEmpty, let w = writer(f) else { return }
+                do { try w.add(recycling: &versions) } catch { saveErrors.withLock { $0.append("\(f.name): \(error)") } }
+            }
         }
         // Each thread stores its projections as soon as they are folded, so one thread's states are written while
         // the other still folds.
@@ -99,11 +101,13 @@ extension ProjectionEngine {
             let now = Timestamp.now()
             let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
             f.position = end
-            let closing = f.closingVersions(at: end ?? 0, keep: false)
-            hand(f)
+            var closing = f.closingVersions(at: end ?? 0, keep: false)
+            // Taken rather than handed: the folder is done, so no memory comes back to it.
+            var rest = f.takeVersions()
             guard let w = writer(f) else { return }
             do {
-                if end != nil { try w.add(closing) }
+                if !rest.isEmpty { try w.add(recycling: &rest) }
+                if end != nil { try w.add(recycling: &closing) }
                 try w.finish(
                     CheckpointInfo(
                         name: f.name, schemaVersion: f.schemaVersion, position: end, eventsApplied: f.applied, rebuiltAt: now,

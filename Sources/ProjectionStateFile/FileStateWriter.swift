@@ -24,11 +24,26 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
     }
 
     func add(_ versions: RowVersions) throws {
-        if pending.isEmpty { pending = versions } else { pending.append(contentsOf: versions) }
-        if pending.byteCount >= store.spillBytes { try spill() }
+        var versions = versions
+        try add(recycling: &versions)
     }
 
-    /// Writes the pending versions as one run.
+    /// Takes the versions without copying them when none are pending; once they are written, the caller gets their
+    /// memory back to fill again.
+    func add(recycling versions: inout RowVersions) throws {
+        if pending.isEmpty {
+            swap(&pending, &versions)
+        } else {
+            pending.append(contentsOf: versions)
+            versions.removeAll(keepingCapacity: true)
+        }
+        if pending.byteCount >= store.spillBytes {
+            try spill()
+            if versions.capacityBytes < pending.capacityBytes { swap(&pending, &versions) }
+        }
+    }
+
+    /// Writes the pending versions as one run, keeping their memory.
     private func spill() throws {
         guard !pending.isEmpty else { return }
         var versions = pending.take()
@@ -43,6 +58,8 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
             }
         }
         written.append(run)
+        versions.removeAll(keepingCapacity: true)
+        pending = versions
     }
 
     /// Writes a run file through `fill`.
@@ -61,6 +78,7 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
 
     func finish(_ checkpoint: CheckpointInfo) throws {
         try spill()
+        pending = RowVersions()
         let old = manifest?.runs ?? []
         let runs = (replacing ? [] : old) + written
         let next = StateManifest(checkpoint: checkpoint, nextSequence: nextSequence, runs: runs)

@@ -41,6 +41,8 @@ class AnyFolder: @unchecked Sendable {
     /// Bytes of versions waiting.
     var pendingBytes: Int { 0 }
     func json() -> JSONValue { fatalError("abstract") }
+    /// Moves the state out, leaving an empty one (for a rebuild that stores the state and has no more use for it).
+    func discardState() -> DiscardedState { fatalError("abstract") }
     /// The stored rows' first read failure, if any (the fold must not go on from a wrong state).
     var readFailure: (any Error)? { nil }
 }
@@ -117,6 +119,11 @@ final class WholeFolder<P: Projection>: AnyFolder, @unchecked Sendable {
     }
 
     override func json() -> JSONValue { JSONFieldWriter.json(state) }
+
+    override func discardState() -> DiscardedState {
+        defer { state = P.State() }
+        return DiscardedState(state)
+    }
 }
 
 /// The folder of a projection kept as rows by key: its tables read stored rows through a source (none in a rebuild),
@@ -163,7 +170,24 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder, @unchecked Sendable {
 
     override func json() -> JSONValue { JSONFieldWriter.json(state) }
 
+    override func discardState() -> DiscardedState {
+        defer { state = P.State() }
+        return DiscardedState(state)
+    }
+
     override var readFailure: (any Error)? { source?.failure }
+}
+
+/// A folded state nothing will read again, held only to be freed where it costs no one a wait.
+final class DiscardedState: @unchecked Sendable {
+    private var state: Any?
+
+    init(_ state: Any) {
+        self.state = state
+    }
+
+    /// Frees the state (its memory is returned as its last reference goes).
+    func free() { state = nil }
 }
 
 struct AttachTables: TableVisitor {

@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON", "CSQLite3"]),
         // The file store's part of the projection runtime: read models' states as run files beside the log.
-        .target(name: "ProjectionStateFile", dependencies: ["EventLog", "Projections", "ProjectionRuntime", "PawtrailIO"]),
+        .target(name: "ProjectionStateFile", dependencies: ["EventLog", "Projections", "ProjectionRuntime", "PawtrailIO", "CPawtrailSupport"]),
         // The conformance cases every implementation of the read models' state store runs.
         .target(name: "ProjectionRuntimeTestKit", dependencies: ["EventLog", "EventLogTestKit", "Projections", "ProjectionRuntime"]),
         // Layer 5: the CLI, as a library so tests can reach it; the executable is a thin entry point.

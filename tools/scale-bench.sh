@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The benchmark users would run (issue 18): every domain command and every view through the CLI, each its own
 # process, on a fresh store and on the seeded year at 200k and 2M events (optionally 10M), with time travel, the
-# open cost, `exec` of 100,000 commands and the bulk import against Python's sqlite3, in one run; prints markdown
-# tables with the targets marked met or missed.
+# open cost, `projections rebuild --all` of each seeded store, `exec` of 100,000 commands and the bulk import against
+# Python's sqlite3, in one run; prints markdown tables with the targets marked met or missed.
 #   tools/scale-bench.sh                                   full run: fresh, 200k, 2M (generated once, then reused)
 #   tools/scale-bench.sh --sizes fresh,200k,2m,10m         also the 10M-event business (or: --events 10000000)
 #   tools/scale-bench.sh --sizes fresh,200k --runs 3 --exec-commands 2000 --import-events 50000   a quick run
+#   tools/scale-bench.sh --sizes 2m --sections rebuild --rebuild-runs 5   the rebuild of the 2M store alone
 #   tools/scale-bench.sh --json > r.json                   one JSON object on stdout, the tables on stderr
-# Options: [--events N] [--sizes LIST] [--runs N] [--exec-commands N] [--import-events N] [--dir DIR] [--json]
-#          [--sections commands,views,open,exec,import] [--keep] [--skip-build]
+# Options: [--events N] [--sizes LIST] [--runs N] [--rebuild-runs N] [--exec-commands N] [--import-events N]
+#          [--dir DIR] [--json] [--sections commands,views,open,rebuild,exec,import] [--keep] [--skip-build]
 # The harness is tools/scale-bench/ (Python 3.11, standard library only). Installs nothing: run tools/setup.sh first
 # on a fresh machine.
 set -euo pipefail

@@ -722,6 +722,10 @@ final class FramePrefetcher: @unchecked Sendable {
     var header: FrameHeader?
     var key: FrameCache.Key?
     var inFlight: DispatchGroup?
+    /// A queue of its own rather than the global pool: the scan blocks on the fetch, and the global pool holds as many
+    /// threads as cores, all of which a rebuild's scans may be holding; a fetch queued there then waits until the
+    /// pool notices its threads are blocked (about a second). A serial queue always gets a thread of its own.
+    private let queue = DispatchQueue(label: "pawtrail.read-ahead")
 
     /// Starts fetching a frame, after any fetch in flight has finished.
     func start(_ segment: any SegmentFile, _ ref: FrameRef, key: FrameCache.Key, dictionaries: DictionarySet) {
@@ -731,7 +735,7 @@ final class FramePrefetcher: @unchecked Sendable {
         let group = DispatchGroup()
         inFlight = group
         let target = UncheckedSegment(segment)
-        DispatchQueue.global().async(group: group) { [self] in
+        queue.async(group: group) { [self] in
             header = try? LogState.load(target.segment, ref, frame: &frame, payload: &payload, decompressor: decompressor, dictionaries: dictionaries)
         }
     }

@@ -30,11 +30,19 @@ class AnyFolder: @unchecked Sendable {
     func pageFolded(at position: UInt64) {}
     /// The row versions to store so far (a rebuild hands them to its writer as they pile up), taken.
     func takeVersions() -> RowVersions { fatalError("abstract") }
+    /// Lends the row versions to store so far to `body`, which takes them and may leave memory in their place for the
+    /// folder to fill again.
+    func handVersions(_ body: (inout RowVersions) -> Void) {
+        var versions = takeVersions()
+        body(&versions)
+    }
     /// The versions that end a fold at `position`: a whole state's newest, a keyed state's changed current rows.
     func closingVersions(at position: UInt64, keep: Bool) -> RowVersions { fatalError("abstract") }
     /// Bytes of versions waiting.
     var pendingBytes: Int { 0 }
     func json() -> JSONValue { fatalError("abstract") }
+    /// Moves the state out, leaving an empty one (for a rebuild that stores the state and has no more use for it).
+    func discardState() -> DiscardedState { fatalError("abstract") }
     /// The stored rows' first read failure, if any (the fold must not go on from a wrong state).
     var readFailure: (any Error)? { nil }
 }
@@ -111,6 +119,11 @@ final class WholeFolder<P: Projection>: AnyFolder, @unchecked Sendable {
     }
 
     override func json() -> JSONValue { JSONFieldWriter.json(state) }
+
+    override func discardState() -> DiscardedState {
+        defer { state = P.State() }
+        return DiscardedState(state)
+    }
 }
 
 /// The folder of a projection kept as rows by key: its tables read stored rows through a source (none in a rebuild),
@@ -131,13 +144,12 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder, @unchecked Sendable {
 
     override func apply(_ event: ProjectedEvent) throws(ProjectionError) {
         try P.apply(&state, event)
-        var drain = DrainEvent(position: event.position, versions: versions)
-        versions = RowVersions()
-        state.visitTables(&drain)
-        versions = drain.versions
+        state.drainEventChanges(at: event.position, into: &versions)
     }
 
     override func takeVersions() -> RowVersions { versions.take() }
+
+    override func handVersions(_ body: (inout RowVersions) -> Void) { body(&versions) }
 
     override var pendingBytes: Int { versions.byteCount }
 
@@ -158,7 +170,24 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder, @unchecked Sendable {
 
     override func json() -> JSONValue { JSONFieldWriter.json(state) }
 
+    override func discardState() -> DiscardedState {
+        defer { state = P.State() }
+        return DiscardedState(state)
+    }
+
     override var readFailure: (any Error)? { source?.failure }
+}
+
+/// A folded state nothing will read again, held only to be freed where it costs no one a wait.
+final class DiscardedState: @unchecked Sendable {
+    private var state: Any?
+
+    init(_ state: Any) {
+        self.state = state
+    }
+
+    /// Frees the state (its memory is returned as its last reference goes).
+    func free() { state = nil }
 }
 
 struct AttachTables: TableVisitor {
@@ -168,15 +197,6 @@ struct AttachTables: TableVisitor {
     mutating func visit<T: StoredTable>(_ table: inout T) {
         table.attach(source)
         table.setRecording(recording)
-    }
-}
-
-struct DrainEvent: TableVisitor {
-    let position: UInt64
-    var versions: RowVersions
-
-    mutating func visit<T: StoredTable>(_ table: inout T) {
-        table.drainEventChanges(at: position, into: &versions)
     }
 }
 

@@ -3,6 +3,7 @@ public import Events
 import PawtrailJSON
 public import Projections
 import Synchronization
+import Dispatch
 
 extension ProjectionEngine {
     /// How far a rebuild has come.
@@ -59,18 +60,24 @@ extension ProjectionEngine {
             }
             locks.append(lock)
         }
-        let result = try await rebuildLocked(types.map { folder($0) }, progress: progress)
+        let result = try await rebuildLocked(types.map { folder($0) }, progress: progress, discardingStates: true)
         if let error = result.saveError { throw EventStoreError.storeFailure("a rebuilt read model could not be saved: \(error)") }
         return result
     }
 
     /// Rebuilds under the projections' locks; a failure to store a state is reported in the result, not thrown (a
     /// read that rebuilt still answers from memory).
-    func rebuildLocked(_ folders: [AnyFolder], progress: (@Sendable (Progress) -> Void)?) async throws -> RebuildResult {
+    ///
+    /// - Parameter discardingStates: Whether the caller has no use for the folded states once stored: each is then
+    ///   freed on a queue of its own as soon as it is stored. Freeing a state of millions of records takes a good
+    ///   part of a second; freed on the thread that folded it, a thread still folding its other projections waits
+    ///   for it, and the last thread's states would be freed after everything is stored, before the rebuild returns.
+    func rebuildLocked(_ folders: [AnyFolder], progress: (@Sendable (Progress) -> Void)?, discardingStates: Bool = false) async throws -> RebuildResult {
         let clock = ContinuousClock()
         let started = clock.now
         let end = try await store.lastPosition()
         let states = self.states
+        let freeing = discardingStates ? DispatchQueue(label: "pawtrail.rebuild.free-states") : nil
         // Each projection's writer, which takes its versions as they pile up and stores them at the end.
         let writers = Mutex<[ObjectIdentifier: any StateWriter]>([:])
         let saveErrors = Mutex<[String]>([])
@@ -87,10 +94,12 @@ extension ProjectionEngine {
                 }
             }
         }
+        // Hands a folder's versions to its writer, which gives back memory to fill again.
         let hand: @Sendable (AnyFolder) -> Void = { f in
-            let versions = f.takeVersions()
-            guard !versions.isEmpty, let w = writer(f) else { return }
-            do { try w.add(versions) } catch { saveErrors.withLock { $0.append("\(f.name): \(error)") } }
+            f.handVersions { versions in
+                guard !versions.isEmpty, let w = writer(f) else { return }
+                do { try w.add(recycling: &versions) } catch { saveErrors.withLock { $0.append("\(f.name): \(error)") } }
+            }
         }
         // Each thread stores its projections as soon as they are folded, so one thread's states are written while
         // the other still folds.
@@ -99,11 +108,13 @@ extension ProjectionEngine {
             let now = Timestamp.now()
             let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
             f.position = end
-            let closing = f.closingVersions(at: end ?? 0, keep: false)
-            hand(f)
+            var closing = f.closingVersions(at: end ?? 0, keep: false)
+            // Taken rather than handed: the folder is done, so no memory comes back to it.
+            var rest = f.takeVersions()
             guard let w = writer(f) else { return }
             do {
-                if end != nil { try w.add(closing) }
+                if !rest.isEmpty { try w.add(recycling: &rest) }
+                if end != nil { try w.add(recycling: &closing) }
                 try w.finish(
                     CheckpointInfo(
                         name: f.name, schemaVersion: f.schemaVersion, position: end, eventsApplied: f.applied, rebuiltAt: now,
@@ -113,6 +124,10 @@ extension ProjectionEngine {
                 for v in try states.versions(of: f.name) where v < f.schemaVersion { try states.remove(f.name, version: v) }
             } catch {
                 saveErrors.withLock { $0.append("\(f.name): \(error)") }
+            }
+            if let freeing {
+                let discarded = f.discardState()
+                freeing.async { discarded.free() }
             }
         }
         var decoded = 0

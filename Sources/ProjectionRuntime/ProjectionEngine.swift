@@ -33,8 +33,9 @@ public struct ProjectionEngine: Sendable {
     public var catalog: EventCatalog
     /// How many threads a rebuild of several projections folds on (see ``lanes(_:count:)``).
     public var foldThreads: Int = ProjectionEngine.defaultFoldThreads
-    /// Bytes of row versions a rebuild's folder holds before it hands them to the store.
-    public var spillBytes: Int = 32 << 20
+    /// Bytes of row versions a rebuild's folder holds before it hands them to the store: as many as the file store
+    /// writes to a run, so that a hand-over is written as it is, without being copied onto others first.
+    public var spillBytes: Int = 96 << 20
 
     /// One thread per online core, at most four.
     public static var defaultFoldThreads: Int { max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

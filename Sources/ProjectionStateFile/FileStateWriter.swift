@@ -1,3 +1,4 @@
+import CPawtrailSupport
 import EventLog
 import PawtrailIO
 import ProjectionRuntime
@@ -24,11 +25,26 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
     }
 
     func add(_ versions: RowVersions) throws {
-        if pending.isEmpty { pending = versions } else { pending.append(contentsOf: versions) }
-        if pending.byteCount >= store.spillBytes { try spill() }
+        var versions = versions
+        try add(recycling: &versions)
     }
 
-    /// Writes the pending versions as one run.
+    /// Takes the versions without copying them when none are pending; once they are written, the caller gets their
+    /// memory back to fill again.
+    func add(recycling versions: inout RowVersions) throws {
+        if pending.isEmpty {
+            swap(&pending, &versions)
+        } else {
+            pending.append(contentsOf: versions)
+            versions.removeAll(keepingCapacity: true)
+        }
+        if pending.byteCount >= store.spillBytes {
+            try spill()
+            if versions.capacityBytes < pending.capacityBytes { swap(&pending, &versions) }
+        }
+    }
+
+    /// Writes the pending versions as one run, keeping their memory.
     private func spill() throws {
         guard !pending.isEmpty else { return }
         var versions = pending.take()
@@ -38,11 +54,23 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
         // The oldest run of the state: the first spill of a rebuild, or of a catch-up of a state without runs.
         let base = written.isEmpty && (replacing || (manifest?.runs.isEmpty ?? true))
         let run = try writeRun(sequence, base: base) { w in
-            for i in versions.entries.indices {
-                try w.add(versions, i, sameKeyAsPrevious: i > 0 && versions.sameKey(i - 1, i))
+            // Sorted, the versions visit their bytes in no particular order: each would wait on a cache miss, so the
+            // bytes of versions a little ahead are asked for early.
+            let entries = versions.entries
+            try versions.buffer.bytes.withUnsafeBytes { bytes in
+                for i in entries.indices {
+                    if i + Self.prefetchDistance < entries.count, let base = bytes.baseAddress {
+                        let ahead = entries[i + Self.prefetchDistance]
+                        CPawtrailSupport_prefetch(base + ahead.keyStart)
+                        if ahead.valueCount > 32 { CPawtrailSupport_prefetch(base + ahead.keyStart + 64) }
+                    }
+                    try w.add(versions, i, sameKeyAsPrevious: i > 0 && versions.sameKey(i - 1, i))
+                }
             }
         }
         written.append(run)
+        versions.removeAll(keepingCapacity: true)
+        pending = versions
     }
 
     /// Writes a run file through `fill`.
@@ -61,6 +89,7 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
 
     func finish(_ checkpoint: CheckpointInfo) throws {
         try spill()
+        pending = RowVersions()
         let old = manifest?.runs ?? []
         let runs = (replacing ? [] : old) + written
         let next = StateManifest(checkpoint: checkpoint, nextSequence: nextSequence, runs: runs)
@@ -100,6 +129,9 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
     }
 
     static let maxRuns = 12
+
+    /// How many versions ahead of the one being written a spill asks for bytes: enough for several misses in flight.
+    static let prefetchDistance = 16
 
     /// Merges runs (oldest first, holding consecutive positions) into one, keeping each row's newest version and the
     /// older ones marked kept; merging into the base (no older run left), an absent row with nothing kept beneath is

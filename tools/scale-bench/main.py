@@ -1,6 +1,6 @@
-"""tools/scale-bench.sh: commands, views, time travel, the open cost, exec and bulk import, through the CLI, on a
-fresh store and on seeded stores of growing size: the performance claim of issue 18, measured the way a user meets
-it (each figure a whole process), every figure from this run.
+"""tools/scale-bench.sh: commands, views, time travel, the open cost, rebuilds, exec and bulk import, through the CLI,
+on a fresh store and on seeded stores of growing size: the performance claim of issue 18, measured the way a user
+meets it (each figure a whole process), every figure from this run.
 
 Run through tools/scale-bench.sh, which builds the binaries and passes --bin.
 """
@@ -23,11 +23,12 @@ import commands  # noqa: E402
 import execbench  # noqa: E402
 import fixtures  # noqa: E402
 import importbench  # noqa: E402
+import rebuildbench  # noqa: E402
 import report  # noqa: E402
 import stores  # noqa: E402
 import views  # noqa: E402
 
-SECTIONS = ["commands", "views", "open", "exec", "import"]
+SECTIONS = ["commands", "views", "open", "rebuild", "exec", "import"]
 
 
 def parse(argv):
@@ -37,6 +38,8 @@ def parse(argv):
     p.add_argument("--sizes", default="fresh,200k,2m", help="stores to measure: fresh and event counts such as "
                    "200k, 2m, 10m (default fresh,200k,2m)")
     p.add_argument("--runs", type=int, default=7, help="timed runs of each command and view (default 7)")
+    p.add_argument("--rebuild-runs", type=int, default=3, help="rebuilds of each seeded store, each on a fresh copy "
+                   "(default 3)")
     p.add_argument("--exec-commands", type=int, default=100_000, help="commands in the exec script (default 100000)")
     p.add_argument("--import-events", type=int, default=500_000, help="events of the bulk import (default 500000)")
     p.add_argument("--dir", default="./.scratch/scale-bench", help="scratch directory (default ./.scratch/scale-bench)")
@@ -53,7 +56,7 @@ def parse(argv):
     a.sizes = sorted(set(sizes))
     a.sections = [s.strip() for s in a.sections.split(",") if s.strip()]
     unknown = set(a.sections) - set(SECTIONS)
-    if unknown or a.runs < 1 or a.exec_commands < 1 or a.import_events < 1:
+    if unknown or a.runs < 1 or a.rebuild_runs < 1 or a.exec_commands < 1 or a.import_events < 1:
         p.error(f"unknown sections {sorted(unknown)}" if unknown else "counts must be at least 1")
     return a
 
@@ -136,9 +139,12 @@ def main(argv):
             "machine": machine(), "labels": [stores.size_label(e) for e in a.sizes],
             "events": {stores.size_label(e): e for e in a.sizes}, "stores": {}, "commands": {}, "views": {},
             "open": {}, "settings": {"runs": a.runs, "exec_commands": a.exec_commands,
-                                     "import_events": a.import_events, "sizes": a.sizes, "sections": a.sections}}
+                                     "import_events": a.import_events, "rebuild_runs": a.rebuild_runs,
+                                     "sizes": a.sizes, "sections": a.sections}}
     exec_targets = [measure_store(a, bins, events, data) for events in a.sizes
                     if set(a.sections) & {"commands", "views", "open", "exec"}]
+    if "rebuild" in a.sections:
+        data["rebuild"] = rebuildbench.bench(bins, a.sizes, a.rebuild_runs, a.dir)
     if "exec" in a.sections:
         refs, _ = report.reference_labels(data["labels"], data["events"])
         chosen = [t for t in exec_targets if t[0] == "fresh" or t[0] in refs]
@@ -160,6 +166,7 @@ def main(argv):
     if not a.keep:
         shutil.rmtree(os.path.join(a.dir, "stores"), ignore_errors=True)
         shutil.rmtree(os.path.join(a.dir, "exec"), ignore_errors=True)
+        shutil.rmtree(os.path.join(a.dir, "rebuild"), ignore_errors=True)
         shutil.rmtree(os.path.join(a.dir, "import"), ignore_errors=True)
 
 

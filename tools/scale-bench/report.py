@@ -6,6 +6,7 @@ The targets are judged on the reference stores: the 2M-event year and 10M when m
 
 TARGET_MS = 50
 OPEN_MS = 15
+REBUILD_EVENTS_PER_SECOND = 233_000
 
 
 def _ms(v):
@@ -179,6 +180,8 @@ def markdown(data):
                 if o and o["open_ms"] is not None:
                     label = f"open ≤ {OPEN_MS} ms at {key}" + (" (estimate)" if o["estimate"] else "")
                     targets.append((label, f"{_ms(o['open_ms'])} ms", o["open_ms"] <= OPEN_MS))
+    if data.get("rebuild"):
+        targets += _rebuild(data["rebuild"], out, refs)
     if data.get("exec"):
         targets += _exec(data["exec"], out, refs)
     if data.get("import"):
@@ -193,6 +196,34 @@ def _slowest_catch_up(label, views):
             for kind in ("live", "at_position") for name, r in views[kind].items()]
     ms, name = max(runs) if runs else (0, "–")
     return f"{label} {_ms(ms)} ms ({name})"
+
+
+def _rebuild(rb, out, refs):
+    """The section's table; the targets judged at the reference stores."""
+    rows = []
+    for label, r in rb.items():
+        m = r["median"]
+        rates = sorted(x["rate"] for x in r["runs"] if x["ok"])
+        spread = f"{rates[0]:,.0f} – {rates[-1]:,.0f}" if rates else "–"
+        failed = f" **{r['failed']} failed**" if r["failed"] else ""
+        rows.append([label, f"{r['events']:,}", f"{m['rate']:,.0f}" if m else "**FAILED**", spread,
+                     f"{m['seconds']:.2f}" if m else "–", f"{m['engine_rate']:,.0f}" if m else "–",
+                     f"{max(x['rss_mb'] for x in r['runs'] if x['ok']):.0f}" if m else "–", f"{len(r['runs'])}{failed}"])
+    out.append("## Rebuild\n\n`pawtrail projections rebuild --all --json` through the CLI on a fresh copy of each "
+               "seeded store: events read ÷ the process's wall time (median run and the spread), the engine's own "
+               "`eventsPerSecond` for the median run (from the start of the rebuild to the last state written), peak "
+               f"RSS. Target at 2M: ≥ {REBUILD_EVENTS_PER_SECOND:,} events/s.\n\n"
+               + _table(["store", "events", "events/s (median)", "events/s (all runs)", "seconds (median)",
+                         "engine events/s", "peak MB", "runs"], rows))
+    targets = []
+    for ref in refs:
+        r = rb.get(ref)
+        if r:
+            m = r["median"]
+            targets.append((f"`projections rebuild --all` ≥ {REBUILD_EVENTS_PER_SECOND:,} events/s, at {ref}",
+                            f"{m['rate']:,.0f}/s (median of {len(r['runs'])})" if m else "failed",
+                            bool(m) and not r["failed"] and m["rate"] >= REBUILD_EVENTS_PER_SECOND))
+    return targets
 
 
 def _exec(ex, out, refs):

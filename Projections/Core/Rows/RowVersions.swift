@@ -2,7 +2,7 @@ public import Events
 
 /// Where tables put the row versions of their changes, packed: every key and value in one byte buffer and a small
 /// fixed-size entry per version, so that the millions of versions a rebuild writes cost no allocation each, and are
-/// sorted by moving entries (see ``sortedOrder()``).
+/// sorted by moving entries (see ``sortIntoStoredOrder()``).
 public struct RowVersions: Sendable {
     /// One version: where its key and value lie in ``bytes``, and what ordering needs without reading them.
     public struct Entry: Sendable {
@@ -22,12 +22,14 @@ public struct RowVersions: Sendable {
     /// The keys and values, one after the other.
     public private(set) var buffer = BinaryFieldWriter(capacity: 0)
     /// The versions, in the order they were added.
-    public private(set) var entries: [Entry] = []
+    public internal(set) var entries: [Entry] = []
 
     public init() {}
 
     /// The bytes the versions hold, to decide when to write them out.
     public var byteCount: Int { buffer.bytes.count + entries.count * MemoryLayout<Entry>.stride }
+    /// The bytes the versions' memory can hold without growing.
+    public var capacityBytes: Int { buffer.bytes.capacity + entries.capacity * MemoryLayout<Entry>.stride }
     public var isEmpty: Bool { entries.isEmpty }
     public var count: Int { entries.count }
 
@@ -83,6 +85,13 @@ public struct RowVersions: Sendable {
         return self
     }
 
+    /// Removes every version, keeping the memory for the next ones when asked: a rebuild fills one buffer of a
+    /// hundred megabytes or so again and again, and fresh memory of that size costs a page fault per 4 KiB.
+    public mutating func removeAll(keepingCapacity keep: Bool) {
+        buffer.bytes.removeAll(keepingCapacity: keep)
+        entries.removeAll(keepingCapacity: keep)
+    }
+
     /// A version as a value (for small numbers of versions: it copies its bytes).
     public func version(_ i: Int) -> RowVersion {
         let e = entries[i]
@@ -94,28 +103,30 @@ public struct RowVersions: Sendable {
     /// Every version as a value, in the order added.
     public var versions: [RowVersion] { entries.indices.map(version) }
 
-    /// Sorts the entries into stored order: by table, group hash, key bytes, then newest first (the entries move,
-    /// not the bytes).
-    public mutating func sortIntoStoredOrder() {
-        let bytes = buffer.bytes
-        bytes.withUnsafeBytes { bytes in
-            entries.sort { a, b in
-                if a.table != b.table { return a.table < b.table }
-                if a.groupHash != b.groupHash { return a.groupHash < b.groupHash }
-                let c = Self.compare(bytes, a, b)
-                return c != 0 ? c < 0 : a.position > b.position
-            }
-        }
-    }
-
     /// Two entries' keys compared as memcmp does, the shorter first when one is a prefix of the other.
+    ///
+    /// Eight bytes at a time, read big-endian so that integers compare as their bytes do: keys of one group share a
+    /// long prefix (a user's id, the zeros of a padded position), which a sort compares over and over.
     @inline(__always)
     static func compare(_ bytes: UnsafeRawBufferPointer, _ a: Entry, _ b: Entry) -> Int {
         let n = Int(min(a.keyCount, b.keyCount))
-        for k in 0..<n {
-            let x = bytes[a.keyStart + k]
-            let y = bytes[b.keyStart + k]
-            if x != y { return x < y ? -1 : 1 }
+        precondition(a.keyStart >= 0 && b.keyStart >= 0 && max(a.keyStart, b.keyStart) + n <= bytes.count)
+        var k = 0
+        if n > 0, let base = bytes.baseAddress {
+            let x = base + a.keyStart
+            let y = base + b.keyStart
+            while k + 8 <= n {
+                let u = x.loadUnaligned(fromByteOffset: k, as: UInt64.self).bigEndian
+                let v = y.loadUnaligned(fromByteOffset: k, as: UInt64.self).bigEndian
+                if u != v { return u < v ? -1 : 1 }
+                k += 8
+            }
+            while k < n {
+                let u = x.load(fromByteOffset: k, as: UInt8.self)
+                let v = y.load(fromByteOffset: k, as: UInt8.self)
+                if u != v { return u < v ? -1 : 1 }
+                k += 1
+            }
         }
         return a.keyCount == b.keyCount ? 0 : (a.keyCount < b.keyCount ? -1 : 1)
     }

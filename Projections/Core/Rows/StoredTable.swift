@@ -47,6 +47,9 @@ public protocol TableVisitor {
 public protocol KeyedProjectionState: ProjectionState {
     /// Visits every table.
     mutating func visitTables<V: TableVisitor>(_ visitor: inout V)
+    /// The versions of the rows of exact history the last event changed, from every table (see
+    /// ``StoredTable/drainEventChanges(at:into:)``); they are forgotten. The default visits the tables.
+    mutating func drainEventChanges(at position: UInt64, into versions: inout RowVersions)
 }
 
 /// A projection whose state is kept as rows by key (see ``KeyedProjectionState``): what the runtime stores row by
@@ -54,11 +57,29 @@ public protocol KeyedProjectionState: ProjectionState {
 public protocol KeyedProjection: Projection where State: KeyedProjectionState {}
 
 extension KeyedProjectionState {
+    /// Called after every event of a fold: as a requirement with this default, each state's conformance compiles it
+    /// for its own tables, so that no generic code (and no runtime type lookup) runs per event and table.
+    public mutating func drainEventChanges(at position: UInt64, into versions: inout RowVersions) {
+        var drain = EventChanges(position: position, versions: versions)
+        versions = RowVersions()
+        visitTables(&drain)
+        versions = drain.versions
+    }
+
     /// The rows of exact history (see ``StoredTable/forEachExactRow(_:)``): what a view can read as of any moment.
     public mutating func exactRows() -> [RowKey: [UInt8]] {
         var visitor = ExactRows()
         visitTables(&visitor)
         return visitor.rows
+    }
+}
+
+private struct EventChanges: TableVisitor {
+    let position: UInt64
+    var versions: RowVersions
+
+    mutating func visit<T: StoredTable>(_ table: inout T) {
+        table.drainEventChanges(at: position, into: &versions)
     }
 }
 

@@ -20,4 +20,7 @@ static inline uint64_t CPawtrailSupport_load_acquire(const uint64_t *word) { ret
 /// Sets bits of a 64-bit word with release ordering, whatever other threads set meanwhile.
 static inline void CPawtrailSupport_or_release(uint64_t *word, uint64_t bits) { __atomic_fetch_or(word, bits, __ATOMIC_RELEASE); }
 
+/// Asks the CPU to bring the cache line at `address` in ahead of its use (a hint: no fault, no effect on results).
+static inline void CPawtrailSupport_prefetch(const void *address) { __builtin_prefetch(address, 0, 0); }
+
 #endif

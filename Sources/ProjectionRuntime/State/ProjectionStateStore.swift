@@ -74,11 +74,20 @@ public protocol StateWriter: AnyObject, Sendable {
     /// Adds row versions, in any order (a writer may store them as they come, invisibly until ``finish(_:)``).
     func add(_ versions: RowVersions) throws
 
+    /// Adds row versions, leaving `versions` empty, possibly holding memory the writer is done with for the caller to
+    /// fill again (a rebuild hands over buffers of a hundred megabytes or so many times).
+    func add(recycling versions: inout RowVersions) throws
+
     /// Stores every row added, and the checkpoint, atomically.
     func finish(_ checkpoint: CheckpointInfo) throws
 }
 
 extension StateWriter {
+    /// Adds the versions and leaves `versions` empty.
+    public func add(recycling versions: inout RowVersions) throws {
+        try add(versions.take())
+    }
+
     /// Adds row versions given one by one.
     public func add(_ versions: [RowVersion]) throws {
         var packed = RowVersions()

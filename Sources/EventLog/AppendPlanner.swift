@@ -1,4 +1,5 @@
 public import Foundation
+import Dispatch
 
 /// The append semantics every store shares: validation, idempotency by event id, expected versions and
 /// version assignment. A store calls ``plan(_:currentVersion:committedEvent:)`` under its write lock, with
@@ -45,24 +46,22 @@ public enum AppendPlanner {
             throw .invalidRequest(
                 "the append holds \(request.entries.count) events; the limit is \(EventLimits.maxEventsPerAppend) per append")
         }
-        var total = 0
         // Small appends (nearly all) find a repeated id by a scan; larger ones sort the ids once.
         let small = request.entries.count <= StreamSlots.scanLimit
         let checkOnly: Set<StreamID> =
             request.expectations.contains(where: \.checkOnly) ? Set(request.expectations.lazy.filter(\.checkOnly).map(\.stream)) : []
-        for i in request.entries.indices {
-            let stream = request.entries[i].stream
-            // StreamID(unchecked:) exists for decoding the log; what is written must pass the rules again.
-            try EventLimits.validateStreamID(stream.rawValue)
-            try EventLimits.validateEvent(request.entries[i].event)
-            total += request.entries[i].event.payloadSize
-            let id = request.entries[i].event.id
-            if small, request.entries[..<i].contains(where: { $0.event.id == id }) {
-                throw .invalidRequest("event id \(id.uuidString.lowercased()) appears more than once in the same append")
+        let entries = request.entries
+        let total: Int
+        if entries.count < parallelValidationEntries {
+            total = try entries.withUnsafeBufferPointer { checkEntries($0, 0..<entries.count, small: small, checkOnly: checkOnly) }.get()
+        } else {
+            // A bulk append's entries are checked in two halves at once; the first half's problem comes first.
+            let halves = [0..<entries.count / 2, entries.count / 2..<entries.count]
+            let results = HalvesResults()
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                results.store(entries.withUnsafeBufferPointer { checkEntries($0, halves[i], small: false, checkOnly: checkOnly) }, at: i)
             }
-            if !checkOnly.isEmpty && checkOnly.contains(stream) {
-                throw .invalidRequest("stream '\(stream)' is both written and check-only in the same append")
-            }
+            total = try results.first.get() + results.second.get()
         }
         if !small, let id = firstRepeatedID(request.entries) {
             throw .invalidRequest("event id \(id.uuidString.lowercased()) appears more than once in the same append")
@@ -86,6 +85,48 @@ public enum AppendPlanner {
             Set(request.expectations.map(\.stream)).union(request.entries.map(\.stream)).count > EventLimits.maxStreamsPerAppend
         {
             throw .invalidRequest("the append names more than \(EventLimits.maxStreamsPerAppend) streams")
+        }
+    }
+
+    /// The fewest entries checked on two cores.
+    static let parallelValidationEntries = 4096
+
+    /// Checks entries on their own (stream id, event limits, an id repeated among few entries, a stream both written
+    /// and check-only).
+    ///
+    /// - Returns: Their payload bytes, or the first problem in entry order.
+    private static func checkEntries(
+        _ entries: UnsafeBufferPointer<AppendRequest.Entry>, _ range: Range<Int>, small: Bool, checkOnly: Set<StreamID>
+    ) -> Result<Int, EventStoreError> {
+        var total = 0
+        for i in range {
+            do throws(EventStoreError) {
+                let stream = entries[i].stream
+                // StreamID(unchecked:) exists for decoding the log; what is written must pass the rules again.
+                try EventLimits.validateStreamID(stream.rawValue)
+                try EventLimits.validateEvent(entries[i].event)
+                total += entries[i].event.payloadSize
+                let id = entries[i].event.id
+                if small, entries[..<i].contains(where: { $0.event.id == id }) {
+                    throw .invalidRequest("event id \(id.uuidString.lowercased()) appears more than once in the same append")
+                }
+                if !checkOnly.isEmpty && checkOnly.contains(stream) {
+                    throw .invalidRequest("stream '\(stream)' is both written and check-only in the same append")
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(total)
+    }
+
+    /// Where the two halves of a bulk append's check put their results, each in its own slot.
+    private final class HalvesResults: @unchecked Sendable {
+        var first: Result<Int, EventStoreError> = .success(0)
+        var second: Result<Int, EventStoreError> = .success(0)
+
+        func store(_ result: Result<Int, EventStoreError>, at i: Int) {
+            if i == 0 { first = result } else { second = result }
         }
     }
 
@@ -128,20 +169,27 @@ public enum AppendPlanner {
     ) throws -> Outcome {
         // Each written stream gets a slot (in order of first appearance), so per-event work indexes arrays.
         var slots = StreamSlots(reservingFor: request.entries.count + request.expectations.count)
+        // The entries are read in place (through a buffer) rather than copied one by one: an entry holds several
+        // references, and an append may hold 10,000 entries.
         var entrySlots: [Int] = []
         entrySlots.reserveCapacity(request.entries.count)
-        for entry in request.entries { entrySlots.append(slots.slot(adding: entry.stream)) }
+        request.entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices { entrySlots.append(slots.slot(adding: entries[i].stream)) }
+        }
         for e in request.expectations where !e.checkOnly { _ = slots.slot(adding: e.stream) }
         let order = slots.streams
 
         if !request.entries.isEmpty {
             var found: [(AppendRequest.Entry, RecordedEvent)] = []
             var firstMissing: UUID?
-            for entry in request.entries {
-                if let recorded = try committedEvent(entry.event.id) {
-                    found.append((entry, recorded))
-                } else {
-                    if firstMissing == nil { firstMissing = entry.event.id }
+            try request.entries.withUnsafeBufferPointer { entries in
+                for i in entries.indices {
+                    let id = entries[i].event.id
+                    if let recorded = try committedEvent(id) {
+                        found.append((entries[i], recorded))
+                    } else {
+                        if firstMissing == nil { firstMissing = id }
+                    }
                 }
             }
             if !found.isEmpty {
@@ -180,9 +228,12 @@ public enum AppendPlanner {
         var next: [UInt64] = current.map { $0.map { $0 + 1 } ?? 0 }
         var planned: [PlannedEvent] = []
         planned.reserveCapacity(request.entries.count)
-        for (entry, slot) in zip(request.entries, entrySlots) {
-            planned.append(PlannedEvent(stream: entry.stream, version: next[slot], event: entry.event))
-            next[slot] += 1
+        request.entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices {
+                let slot = entrySlots[i]
+                planned.append(PlannedEvent(stream: entries[i].stream, version: next[slot], event: entries[i].event))
+                next[slot] += 1
+            }
         }
         var streams: [AppendResult.StreamVersion] = []
         for (slot, s) in order.enumerated() {

@@ -230,6 +230,24 @@ final class ActiveCheckpoint {
 
     /// The positions of the events whose id's key shares its kept bits with this one (more than one only when ids
     /// do: the caller confirms each by reading the event).
+    /// Whether any of the keys has an entry: one pass, each search starting where the one before ended.
+    ///
+    /// - Parameter keys: Keys in ascending order.
+    func containsAny(sortedKeys keys: [UInt64]) -> Bool {
+        var lo = 0
+        for key in keys {
+            let wanted = Self.prefix(key)
+            var hi = idCount
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if prefix(at: mid) < wanted { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < idCount else { return false }
+            if prefix(at: lo) == wanted { return true }
+        }
+        return false
+    }
+
     func positions(forKey key: UInt64) -> [UInt64] {
         let wanted = Self.prefix(key)
         var lo = 0

@@ -83,7 +83,7 @@ extension FileEventStore {
             var bytes = 0
             while !pending.isEmpty && batch.count < 4096 && bytes < (32 << 20) {
                 let p = pending.removeFirst()
-                bytes += p.request.entries.reduce(0) { $0 + $1.event.payloadSize }
+                bytes += p.request.entries.withUnsafeBufferPointer { entries in entries.indices.reduce(0) { $0 + entries[$1].event.payloadSize } }
                 batch.append(p)
             }
             lastGroupSize = batch.count
@@ -236,6 +236,9 @@ extension FileEventStore {
         }
     }
 
+    /// The fewest events of an append whose ids are checked together (``LogState/noneCommitted(_:)``).
+    static let batchIDCheckEntries = 64
+
     /// Plans and encodes a group under the state lock (and the writer lock), and makes room for it.
     func planGroup(_ requests: [AppendRequest], prepared: [PreparedCommit?], caughtUp: Bool) throws -> PlannedGroup {
         if !caughtUp { try state.refresh(writer: true) }
@@ -254,6 +257,10 @@ extension FileEventStore {
         var lastAt = state.lastRecordedAt
         for (request, prepared) in zip(requests, prepared) {
             var sawGroup = false
+            // An append of many events asks every index once for all of its ids; nearly always none was committed.
+            let onlyNewIDs =
+                request.entries.count >= Self.batchIDCheckEntries
+                && state.noneCommitted(request.entries.withUnsafeBufferPointer { entries in entries.indices.map { entries[$0].event.id } })
             do {
                 let outcome = try AppendPlanner.plan(
                     request,
@@ -272,6 +279,7 @@ extension FileEventStore {
                                 position: w.position, stream: e.stream, version: e.version, type: e.event.type, id: e.event.id,
                                 recordedAt: w.at, metadata: e.event.metadata, data: e.event.data)
                         }
+                        if onlyNewIDs { return nil }
                         return try self.state.committedEvent(id)
                     })
                 switch outcome {

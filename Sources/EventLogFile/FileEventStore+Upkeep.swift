@@ -47,6 +47,8 @@ extension FileEventStore {
             // Each event's bytes exactly as the log encodes them; none is kept as a value.
             let (_, next) = try withState(writer: false) { s in
                 try s.readBackward(from: cursor, limit: 1024, maxExamined: 1024) { e in
+                    // A page may hold more than the budget has room for: training time grows with the samples.
+                    guard samples.count < budget else { return nil }
                     samples.append(contentsOf: e.encoded)
                     sizes.append(e.encoded.count)
                     return nil

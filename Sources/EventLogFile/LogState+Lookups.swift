@@ -82,10 +82,7 @@ extension LogState {
     }
 
     func committedEvent(_ id: UUID, key: UInt64) throws -> RecordedEvent? {
-        if sealedIDProbesStale {
-            sealedIDProbes = try runs.flatMap { try eventIDProbes(of: $0) } + sealed[coveredSegments...].map { try eventIDIndex(of: $0).probe }
-            sealedIDProbesStale = false
-        }
+        try refreshSealedIDProbes()
         var found: RecordedEvent?
         try sealedIDProbes.withUnsafeBufferPointer { probes in
             var i = probes.count
@@ -103,6 +100,43 @@ extension LogState {
             }
         }
         return found
+    }
+
+    /// The id probes of the runs and of the sealed segments they do not cover, taken again after a change.
+    private func refreshSealedIDProbes() throws {
+        guard sealedIDProbesStale else { return }
+        sealedIDProbes = try runs.flatMap { try eventIDProbes(of: $0) } + sealed[coveredSegments...].map { try eventIDIndex(of: $0).probe }
+        sealedIDProbesStale = false
+    }
+
+    /// Whether no committed event can have any of `ids`, because no index holds a candidate for one of them.
+    ///
+    /// An append of many events asks this once instead of looking each id up: with the ids' keys in order, each index
+    /// is read from front to back instead of at random (keys order an index's buckets), and nearly every bulk append
+    /// has only new ids.
+    ///
+    /// - Parameter ids: The ids.
+    /// - Returns: `true` when none can be committed; `false` when one may be, or an index could not be read (each id
+    ///   is then looked up on its own, where damage is handled).
+    func noneCommitted(_ ids: [UUID]) -> Bool {
+        let keys = ids.map { EventIDIndexFile.key($0) }.sorted()
+        if let a = active, a.mayHoldAny(ids, sortedKeys: keys) { return false }
+        do {
+            try refreshSealedIDProbes()
+            for probe in sealedIDProbes {
+                for key in keys {
+                    var candidate = false
+                    try probe.forEachCandidate(key: key) { _ in
+                        candidate = true
+                        return false
+                    }
+                    if candidate { return false }
+                }
+            }
+        } catch {
+            return false
+        }
+        return true
     }
 
     /// The (version, position) pairs of a stream, in version order.

@@ -38,9 +38,16 @@ struct PreparedCommit {
         dictionary: () -> (id: UInt32, dictionary: ZstdDictionary)?, compressors: CompressorPool
     ) -> PreparedCommit? {
         guard !request.entries.isEmpty else { return nil }
-        var size = 64
-        for entry in request.entries { size += entry.event.payloadSize + 64 }
-        guard size < sizeLimit else { return nil }
+        // Read in place, and only until the limit: a bulk append's 10,000 entries would otherwise be copied here.
+        let fits = request.entries.withUnsafeBufferPointer { entries in
+            var size = 64
+            for i in entries.indices {
+                size += entries[i].event.payloadSize + 64
+                if size >= sizeLimit { return false }
+            }
+            return true
+        }
+        guard fits else { return nil }
         // The next version of each written stream, by slot.
         var slots = StreamSlots()
         var next: [UInt64] = []

@@ -317,6 +317,17 @@ final class ActiveSegment: SegmentFile {
     /// The number of event ids indexed.
     var eventIDCount: Int { eventIDs.count + (checkpoint?.idCount ?? 0) }
 
+    /// Whether any of `ids` may be an event of this segment: one it indexed itself, or one whose key its checkpoint
+    /// holds.
+    ///
+    /// - Parameters:
+    ///   - ids: The ids.
+    ///   - keys: Their keys (``EventIDIndexFile/key(_:)``), in ascending order.
+    func mayHoldAny(_ ids: [UUID], sortedKeys keys: [UInt64]) -> Bool {
+        if !eventIDs.isEmpty, ids.contains(where: { eventIDs[$0] != nil }) { return true }
+        return checkpoint?.containsAny(sortedKeys: keys) ?? false
+    }
+
     /// The positions that may hold the event with an id: exact in the ids after the checkpoint, candidates sharing
     /// the id's key in the checkpoint's (the caller reads them to tell).
     func candidatePositions(of id: UUID) -> [UInt64] {
@@ -336,10 +347,14 @@ final class ActiveSegment: SegmentFile {
     /// Adds a just-written frame's events to the in-memory index, from the events themselves.
     func index(frame ref: FrameRef, header: FrameHeader, events: ArraySlice<AppendPlanner.PlannedEvent>) {
         var position = ref.firstPosition
-        for e in events {
-            append(position, version: e.version, to: e.stream)
-            eventIDs[e.event.id] = position
-            position += 1
+        eventIDs.reserveCapacity(eventIDs.count + events.count)
+        // Read in place: a bulk append's events would otherwise be copied one by one.
+        events.withUnsafeBufferPointer { events in
+            for i in events.indices {
+                append(position, version: events[i].version, to: events[i].stream)
+                eventIDs[events[i].event.id] = position
+                position += 1
+            }
         }
         record(ref, header)
     }

@@ -1,0 +1,46 @@
+import EventLog
+import Foundation
+import Testing
+
+/// A bulk append's entries are checked in two halves at once; what is reported must be what a check in entry order
+/// reports: the first problem, whichever half finds one first.
+@Suite struct AppendValidationHalvesTests {
+    static let count = 6_000
+
+    /// `count` valid entries over 50 streams, with a bad event type at each of `bad`.
+    static func request(badTypesAt bad: [Int], checkOnly: String? = nil) -> AppendRequest {
+        let entries = (0..<count).map { i in
+            AppendRequest.Entry(stream: stream("toy-\(i % 50)"), event: .json(bad.contains(i) ? "\(i)-bad" : "Bought", "{\"n\":\(i)}"))
+        }
+        let expectations = checkOnly.map { [AppendRequest.Expectation(stream: stream($0), expected: .exact(1), checkOnly: true)] } ?? []
+        return AppendRequest(entries: entries, expectations: expectations)
+    }
+
+    @Test func `the first problem in entry order is reported, from either half`() {
+        for bad in [[10], [5_000], [10, 5_000], [2_999, 3_000], [3_000, 5_999]] {
+            let first = bad.min()!
+            #expect(throws: EventStoreError.invalidRequest("event type '\(first)-bad' must start with an ASCII letter")) {
+                try AppendPlanner.validate(Self.request(badTypesAt: bad))
+            }
+        }
+    }
+
+    @Test func `a valid bulk append passes, and a stream both written and check-only is refused`() throws {
+        try AppendPlanner.validate(Self.request(badTypesAt: []))
+        #expect(throws: EventStoreError.invalidRequest("stream 'toy-7' is both written and check-only in the same append")) {
+            try AppendPlanner.validate(Self.request(badTypesAt: [], checkOnly: "toy-7"))
+        }
+    }
+
+    @Test func `the size limit counts both halves`() {
+        let half = EventLimits.maxAppendBytes / Self.count + 1
+        let payload = "{\"p\":\"" + String(repeating: "x", count: half) + "\"}"
+        let entries = (0..<Self.count).map { i in AppendRequest.Entry(stream: stream("toy-\(i % 50)"), event: .json("Bought", payload)) }
+        do {
+            try AppendPlanner.validate(AppendRequest(entries: entries, expectations: []))
+            Issue.record("an append over the size limit passed")
+        } catch {
+            #expect("\(error)".contains("bytes of events; the limit is \(EventLimits.maxAppendBytes) per append"))
+        }
+    }
+}

@@ -289,6 +289,9 @@ struct FrameScanner {
     private(set) var offset: UInt64
     private var buffer: [UInt8] = []
     private var bufferStart: UInt64 = 0
+    /// The next read's size: small first, since a catch-up at open usually finds a few commits and then the
+    /// preallocated zeros, doubling up to 1 MiB for a long scan.
+    private var chunk = 64 << 10
 
     init(fd: FileDescriptor, from offset: UInt64, to end: UInt64) {
         self.fd = fd
@@ -300,7 +303,8 @@ struct FrameScanner {
     private mutating func ensure(_ from: UInt64, _ count: Int) throws -> Bool {
         if from >= bufferStart && from + UInt64(count) <= bufferStart + UInt64(buffer.count) { return true }
         guard from + UInt64(count) <= end else { return false }
-        let want = Int(min(UInt64(max(count, 1 << 20)), end - from))
+        let want = Int(min(UInt64(max(count, chunk)), end - from))
+        chunk = min(chunk * 2, 1 << 20)
         buffer = try fd.read(at: from, count: want)
         bufferStart = from
         return buffer.count >= count

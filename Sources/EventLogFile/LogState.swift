@@ -409,22 +409,40 @@ final class LogState {
         }
     }
 
+    /// The index of the first byte that is not zero, eight at a time.
+    static func firstNonzero(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBytes { raw in
+            let n = raw.count
+            var z = 0
+            while z + 8 <= n, raw.loadUnaligned(fromByteOffset: z, as: UInt64.self) == 0 { z += 8 }
+            while z < n, raw[z] == 0 { z += 1 }
+            return z < n ? z : nil
+        }
+    }
+
     /// The header of the first whole, checksummed commit frame at or past `position` that starts after
     /// `offset`, if any: what tells damage in the middle of the log from a torn last write (the `head` file,
     /// not being flushed, may be missing or behind after a power loss).
     func validFrame(in a: ActiveSegment, after offset: UInt64, fileSize: UInt64, from position: UInt64) throws -> FrameHeader? {
         guard fileSize > offset + 1 else { return nil }
-        let rest = try a.fd.read(at: offset + 1, count: Int(fileSize - offset - 1))
+        // The preallocated space is zeros, and every open that recovers reads it: find its first nonzero byte a
+        // chunk at a time, so that an open reads the zeros through one small buffer rather than a new one the size
+        // of the rest of the file. A frame's length (its first four bytes) is not zero, so none starts more than
+        // three bytes before that byte.
+        var start = offset + 1
+        var nonzero: UInt64?
+        while start < fileSize, nonzero == nil {
+            let chunk = try a.fd.read(at: start, count: Int(min(64 << 10, fileSize - start)))
+            guard !chunk.isEmpty else { break }
+            nonzero = Self.firstNonzero(chunk).map { start + UInt64($0) }
+            start += UInt64(chunk.count)
+        }
+        guard let nonzero else { return nil }
+        let from = max(offset + 1, nonzero >= 3 ? nonzero - 3 : 0)
+        let rest = try a.fd.read(at: from, count: Int(fileSize - from))
         return rest.withUnsafeBytes { raw in
             let n = raw.count
-            // The preallocated space is zeros, and every open that recovers reads it: skip to its first nonzero byte,
-            // eight at a time. A frame's length (its first four bytes) is not zero, so none starts more than three
-            // bytes before that byte.
-            var z = 0
-            while z + 8 <= n, raw.loadUnaligned(fromByteOffset: z, as: UInt64.self) == 0 { z += 8 }
-            while z < n, raw[z] == 0 { z += 1 }
-            guard z < n else { return nil }
-            var i = max(0, z - 3)
+            var i = 0
             while i + LogFormat.frameOverhead + LogFormat.frameHeaderSize <= n {
                 defer { i += 1 }
                 // Cheap header checks first, so random bytes rarely reach the checksum.

@@ -172,6 +172,39 @@ extension Array {
         #expect(report.problems.contains { $0.file == name && $0.offset == frames[1].offset })
     }
 
+    /// Past the last commit an open reads the preallocated zeros a chunk at a time: a commit far beyond them (past
+    /// the first chunks) still shows the zeros are damage, not the end of the data, and zeros alone are a clean end.
+    @Test func `a commit found past long zeros makes them damage, and zeros alone end the data`() async throws {
+        for withLaterCommit in [true, false] {
+            let dir = TemporaryDirectory()
+            _ = try await makeStore(dir, commits: 3)
+            let probe = try FileEventStore.open(path: dir.path)
+            let name = try #require(try probe.segmentNames().last)
+            let frames = try probe.inspect(segment: name).frames
+            probe.close()
+            let path = segmentPath(dir, name)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            // The first commit, 200 KiB of zeros, then (or not) the second commit, whole.
+            let firstEnd = Int(frames[0].offset + frames[0].length)
+            var damaged = bytes.prefix(firstEnd) + Data(count: 200 << 10)
+            if withLaterCommit { damaged += bytes[Int(frames[1].offset)..<Int(frames[1].offset + frames[1].length)] }
+            damaged += Data(count: 4096)
+            try damaged.write(to: URL(fileURLWithPath: path))
+            // Without the head, nothing says the zeros were acknowledged.
+            try FileManager.default.removeItem(atPath: dir.path + "/head")
+            let store = try FileEventStore.open(path: dir.path)
+            defer { store.close() }
+            #expect(FileStoreRecoveryTests.fileSize(path) == damaged.count, "nothing is cut off")
+            if withLaterCommit {
+                await #expect(throws: EventStoreError.self) { _ = try await store.read(ReadRequest(source: .all, from: 0, limit: 100)) }
+                #expect(try store.verify().problems.contains { $0.file == name && $0.offset == UInt64(firstEnd) })
+            } else {
+                #expect(try await readAll(store).count == 3)
+                #expect(try await store.append(AppendRequest(stream: stream("pet-0"), events: [.json("PetWeighed", "{}")])).firstPosition == 3)
+            }
+        }
+    }
+
     @Test func `deleted index files are rebuilt on open`() async throws {
         let dir = TemporaryDirectory()
         let commits = try await makeStore(dir, commits: 30, segmentSize: 1024)

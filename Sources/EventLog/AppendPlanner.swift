@@ -82,9 +82,24 @@ public enum AppendPlanner {
         // expectations' streams are distinct by now.
         let namedCount = request.expectations.count
         if namedCount + request.entries.count > EventLimits.maxStreamsPerAppend,
-            Set(request.expectations.map(\.stream)).union(request.entries.map(\.stream)).count > EventLimits.maxStreamsPerAppend
+            streamCount(request, named: fewExpectations ? Set(request.expectations.lazy.map(\.stream)) : named)
+                > EventLimits.maxStreamsPerAppend
         {
             throw .invalidRequest("the append names more than \(EventLimits.maxStreamsPerAppend) streams")
+        }
+    }
+
+    /// The number of streams an append names, up to one past the limit: its expectations' (`named`, distinct), and
+    /// those of its entries that have none. The entries are read in place and their streams looked up, not copied
+    /// into a set: a bulk import names nearly every stream it writes among its expectations.
+    private static func streamCount(_ request: AppendRequest, named: Set<StreamID>) -> Int {
+        var others = Set<StreamID>()
+        return request.entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices where !named.contains(entries[i].stream) {
+                others.insert(entries[i].stream)
+                if named.count + others.count > EventLimits.maxStreamsPerAppend { break }
+            }
+            return named.count + others.count
         }
     }
 

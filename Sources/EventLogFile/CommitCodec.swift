@@ -61,11 +61,31 @@ enum CommitCodec {
     }
 
     /// One commit of planned events, encoded: a header (recorded-at delta 0, the count) and the events.
+    ///
+    /// The events are read in place, and the buffer is sized from the metadata's encoded length rather than by
+    /// walking its pairs: a bulk commit holds 10,000 events, each of several references to retain on a copy.
     static func encodeCommit(_ events: [AppendPlanner.PlannedEvent]) -> [UInt8] {
-        var w = ByteWriter(capacity: events.reduce(64) { $0 + $1.event.payloadSize + 64 })
-        encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &w)
-        for e in events { encodeEvent(stream: e.stream, version: e.version, event: e.event, into: &w) }
+        events.withUnsafeBufferPointer { events in
+            var w = ByteWriter(capacity: events.indices.reduce(64) { $0 + encodedSizeHint(events[$1].event) })
+            encodeCommitHeader(recordedAtDelta: 0, eventCount: events.count, into: &w)
+            for i in events.indices { encodeEvent(stream: events[i].stream, version: events[i].version, event: events[i].event, into: &w) }
+            return w.bytes
+        }
+    }
+
+    /// One commit of an append's entries at the given versions (one per entry), encoded as
+    /// ``encodeCommit(_:)`` encodes the planned events, without building them.
+    static func encodeCommit(_ entries: UnsafeBufferPointer<AppendRequest.Entry>, versions: [UInt64]) -> [UInt8] {
+        precondition(entries.count == versions.count, "one version per entry")
+        var w = ByteWriter(capacity: entries.indices.reduce(64) { $0 + encodedSizeHint(entries[$1].event) })
+        encodeCommitHeader(recordedAtDelta: 0, eventCount: entries.count, into: &w)
+        for i in entries.indices { encodeEvent(stream: entries[i].stream, version: versions[i], event: entries[i].event, into: &w) }
         return w.bytes
+    }
+
+    /// About what an event takes encoded (its stream and type are usually within the slack).
+    private static func encodedSizeHint(_ event: ProposedEvent) -> Int {
+        event.data.count + event.metadata.encoded.count + 64
     }
 
     static func encodeEvent(stream: StreamID, version: UInt64, event: ProposedEvent, into w: inout ByteWriter) {

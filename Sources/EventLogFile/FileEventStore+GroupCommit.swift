@@ -128,7 +128,7 @@ extension FileEventStore {
             // Whatever goes wrong, the next group starts from the files again.
             var keepLock = false
             defer { if !keepLock { releaseWriterLock() } }
-            var group = try stateLock.withLock { try planGroup(requests, prepared: prepared, caughtUp: caughtUp) }
+            var group = try planGroupEncodingEarly(requests, prepared: prepared, caughtUp: caughtUp)
             guard let write = group.write else {
                 // After a failure making room, the next group starts from the files again.
                 keepLock = !group.failedToStart
@@ -240,7 +240,10 @@ extension FileEventStore {
     static let batchIDCheckEntries = 64
 
     /// Plans and encodes a group under the state lock (and the writer lock), and makes room for it.
-    func planGroup(_ requests: [AppendRequest], prepared: [PreparedCommit?], caughtUp: Bool) throws -> PlannedGroup {
+    ///
+    /// - Parameter early: The first append's payload, being encoded meanwhile (``EarlyCommit``), waited for only
+    ///   when the plan writes.
+    func planGroup(_ requests: [AppendRequest], prepared: [PreparedCommit?], caughtUp: Bool, early: EarlyCommit? = nil) throws -> PlannedGroup {
         if !caughtUp { try state.refresh(writer: true) }
         var results: [Result<AppendResult, any Error>] = []
         var dependsOnWrite: [Bool] = []
@@ -255,7 +258,7 @@ extension FileEventStore {
         var bytes: [UInt8] = []
         var position = state.nextPosition
         var lastAt = state.lastRecordedAt
-        for (request, prepared) in zip(requests, prepared) {
+        for (i, (request, prepared)) in zip(requests, prepared).enumerated() {
             var sawGroup = false
             // An append of many events asks every index once for all of its ids; nearly always none was committed.
             let onlyNewIDs =
@@ -295,11 +298,12 @@ extension FileEventStore {
                     let at = max(Timestamp.now(), lastAt)
                     lastAt = at
                     // A segment an older build created may be read by it: no frame it cannot read goes there.
-                    var columnarCommits = options.columnarBlocks
-                    if let active = state.active, active.header.minimumReaderVersion < LogFormat.columnarPartsVersion { columnarCommits = false }
+                    let columnarCommits = columnarCommitsAllowed()
                     let payload: [UInt8]
                     let stored: FrameIO.StoredPayload
-                    if let prepared, prepared.matches(events) {
+                    if let prepared = prepared ?? (i == 0 ? early?.wait() : nil), prepared.matches(events),
+                        prepared.columnar == columnarCommits || prepared.payload.count < FrameIO.dictionaryCommitLimit
+                    {
                         payload = prepared.payload
                         stored = prepared.stored
                     } else {

@@ -13,6 +13,8 @@ struct PreparedCommit {
     var payload: [UInt8]
     /// What the frame stores.
     var stored: FrameIO.StoredPayload
+    /// Whether a large payload could be laid out by columns (the committer uses it only if its segment allows that).
+    var columnar = false
 
     /// Whether the committer's plan gave every event the version this payload encodes.
     func matches(_ events: [AppendPlanner.PlannedEvent]) -> Bool {
@@ -31,11 +33,14 @@ struct PreparedCommit {
     ///   - underLoad: Whether other appends are under way (see ``FrameIO/storeCommit(_:underLoad:compressor:level:dictionary:helper:)``).
     ///   - level: The level without a dictionary.
     ///   - dictionary: The store's newest dictionary, asked for only if it is used.
-    ///   - compressors: Where to borrow a compression context.
+    ///   - compressors: Where to borrow a compression context (two for a large payload when `twoCores`).
+    ///   - columnar: Whether a large payload may be laid out by columns (see ``FrameIO/storeCommit(_:underLoad:compressor:level:dictionary:helper:columnar:)``).
+    ///   - twoCores: Whether a large payload is compressed on two cores, as the committer would.
     /// - Returns: The prepared commit, or `nil`.
     static func prepare(
         _ request: AppendRequest, sizeLimit: Int = FrameIO.dictionaryCommitLimit, underLoad: Bool, level: Int32,
-        dictionary: () -> (id: UInt32, dictionary: ZstdDictionary)?, compressors: CompressorPool
+        dictionary: () -> (id: UInt32, dictionary: ZstdDictionary)?, compressors: CompressorPool, columnar: Bool = false,
+        twoCores: Bool = false
     ) -> PreparedCommit? {
         guard !request.entries.isEmpty else { return nil }
         // Read in place, and only until the limit: a bulk append's 10,000 entries would otherwise be copied here.
@@ -49,7 +54,7 @@ struct PreparedCommit {
         }
         guard fits else { return nil }
         // The next version of each written stream, by slot.
-        var slots = StreamSlots()
+        var slots = StreamSlots(reservingFor: request.expectations.count)
         var next: [UInt64] = []
         for e in request.expectations where !e.checkOnly {
             switch e.expected {
@@ -63,18 +68,27 @@ struct PreparedCommit {
             // A validated append names a stream once among its expectations; anything else is left to the planner.
             guard slots.slot(adding: e.stream) == next.count - 1 else { return nil }
         }
-        var events: [AppendPlanner.PlannedEvent] = []
-        events.reserveCapacity(request.entries.count)
-        for entry in request.entries {
-            guard let slot = slots.slot(of: entry.stream) else { return nil }
-            events.append(AppendPlanner.PlannedEvent(stream: entry.stream, version: next[slot], event: entry.event))
-            next[slot] += 1
+        // Versions by entry, read in place; the payload is encoded from the entries (no planned events are built).
+        var versions: [UInt64] = []
+        versions.reserveCapacity(request.entries.count)
+        let payload: [UInt8]? = request.entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices {
+                guard let slot = slots.slot(of: entries[i].stream) else { return nil }
+                versions.append(next[slot])
+                next[slot] += 1
+            }
+            return CommitCodec.encodeCommit(entries, versions: versions)
         }
-        let payload = CommitCodec.encodeCommit(events)
+        guard let payload else { return nil }
         let compressor = compressors.borrow()
         defer { compressors.giveBack(compressor) }
-        guard let stored = try? FrameIO.storeCommit(payload, underLoad: underLoad, compressor: compressor, level: level, dictionary: dictionary)
+        let helper = twoCores && payload.count >= FrameIO.parallelThreshold ? compressors.borrow() : nil
+        defer { helper.map(compressors.giveBack) }
+        guard
+            let stored = try? FrameIO.storeCommit(
+                payload, underLoad: underLoad, compressor: compressor, level: level, dictionary: dictionary, helper: helper,
+                columnar: columnar)
         else { return nil }
-        return PreparedCommit(versions: events.map(\.version), payload: payload, stored: stored)
+        return PreparedCommit(versions: versions, payload: payload, stored: stored, columnar: columnar)
     }
 }

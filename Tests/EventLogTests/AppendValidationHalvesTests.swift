@@ -43,4 +43,24 @@ import Testing
             #expect("\(error)".contains("bytes of events; the limit is \(EventLimits.maxAppendBytes) per append"))
         }
     }
+
+    /// The streams an append names are its expectations' and its entries' without one, each counted once.
+    @Test(arguments: [1, 40])
+    func `streams are counted once across expectations and entries`(namedByScan: Int) throws {
+        let limit = EventLimits.maxStreamsPerAppend
+        func append(entryStreams: [String], named: [String]) -> AppendRequest {
+            AppendRequest(
+                entries: entryStreams.map { .init(stream: stream($0), event: .json("Bought", "{}")) },
+                expectations: named.map { .init(stream: stream($0), expected: .any) })
+        }
+        // Few or many expectations (a scan or a set finds repeats), every written stream among them: at the limit.
+        let named = (0..<namedByScan).map { "n-\($0)" }
+        let written = (0..<(limit - namedByScan)).map { "w-\($0)" }
+        try AppendPlanner.validate(append(entryStreams: written + named, named: named))
+        try AppendPlanner.validate(append(entryStreams: Array(written.dropLast(3)) + written.prefix(3), named: named))
+        // One stream more, written without an expectation, is refused.
+        #expect(throws: EventStoreError.invalidRequest("the append names more than \(limit) streams")) {
+            try AppendPlanner.validate(append(entryStreams: Array((written + ["x-1"]).suffix(limit)), named: named + ["y-1"]))
+        }
+    }
 }

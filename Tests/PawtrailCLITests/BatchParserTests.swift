@@ -144,4 +144,31 @@ import Testing
         conflicting[1_800] = #"{"stream":"order-3","type":"Noted","data":1,"expectedVersion":5}"#
         #expect(message(conflicting.joined(separator: "\n"))?.hasPrefix("line 1801: stream 'order-3' has expected version 5 here but no-stream on line 4") == true)
     }
+
+    /// Event ids are checked by sorting each part's ids: a repeat within either part or across the two is still named
+    /// by both its lines, and a problem on an earlier line still comes first.
+    @Test func repeatedIDsInALargeFileNameBothLinesInFileOrder() throws {
+        var lines: [String] = []
+        for n in 0..<2_000 {
+            let id = String(format: "0e6d6f4a-0000-4000-8000-%012d", n)
+            lines.append(#"{"stream":"s-\#(n % 13)","type":"Noted","data":{"note":"\#(String(repeating: "é", count: 60))"},"eventId":"\#(id)"}"#)
+            if n % 400 == 3 { lines.append("\r") }
+        }
+        func idOf(_ line: Int) -> String { String(lines[line].split(separator: "\"")[17]) }
+        let text = lines.joined(separator: "\r\n")
+        #expect(text.utf8.count >= BatchParser.parallelThreshold, "the test reads a file in two parts")
+        #expect(try parse(text).entries.count == 2_000)
+        // Across the parts.
+        var across = lines
+        across[1_900] = across[1_900].replacingOccurrences(of: idOf(1_900), with: idOf(10))
+        #expect(message(across.joined(separator: "\r\n"))?.hasPrefix("line 1901: event id \(idOf(10)) is also used on line 11") == true)
+        // Within the second part, twice: the first repeat is named.
+        var within = across
+        within[1_500] = within[1_500].replacingOccurrences(of: idOf(1_500), with: idOf(1_400))
+        #expect(message(within.joined(separator: "\r\n"))?.hasPrefix("line 1501: event id \(idOf(1_400)) is also used on line 1401") == true)
+        // A stream problem on an earlier line comes first.
+        within[1_200] = #"{"stream":"s-1","check":true,"expectedVersion":1}"#
+        let m = message(within.joined(separator: "\r\n"))
+        #expect(m?.hasPrefix("line 1201: stream 's-1' is check-only here but written on line") == true, "\(m ?? "")")
+    }
 }

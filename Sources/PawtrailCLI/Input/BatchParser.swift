@@ -32,7 +32,12 @@ enum BatchParser {
         var lines: [BatchLine] = []
         /// The problem of the line after `lines`, if one has.
         var problem: BatchLine.Problem?
+        /// The event ids of `lines` as two words each, sorted (by the thread that read the part): the batch's ids are
+        /// all distinct, nearly always, and a merge of sorted parts shows it for less than a dictionary of ids costs.
+        var sortedIDs: [IDWords] = []
     }
+
+    typealias IDWords = (UInt64, UInt64)
 
     /// Parses a batch.
     ///
@@ -57,11 +62,29 @@ enum BatchParser {
                 slots.store(read(own, from: 0, to: own.count, isLast: ranges[i].2, newEventID: newEventID), at: i)
             }
             parts = slots.take()
-            parts[1].firstLine = 1 + bytes[start..<(middle + 1)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            // Each line of the first part is one of its lines, all read when none had a problem; otherwise the
+            // second part's numbers are never reported, but are counted as they always were.
+            parts[1].firstLine =
+                parts[0].problem == nil
+                ? 1 + parts[0].lines.count : 1 + bytes[start..<(middle + 1)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         } else {
             parts = [read(bytes, from: start, to: bytes.count, isLast: true, newEventID: newEventID)]
         }
-        return try merge(parts)
+        return try merge(parts, idsDistinct: idsDistinct(parts))
+    }
+
+    /// Whether no event id repeats among the parts' lines (each part's ids are sorted).
+    private static func idsDistinct(_ parts: [Part]) -> Bool {
+        func repeats(_ ids: [IDWords]) -> Bool { zip(ids, ids.dropFirst()).contains { $0 == $1 } }
+        guard parts.count == 2 else { return !parts.contains { repeats($0.sortedIDs) } }
+        let (a, b) = (parts[0].sortedIDs, parts[1].sortedIDs)
+        if repeats(a) || repeats(b) { return false }
+        var (i, j) = (0, 0)
+        while i < a.count && j < b.count {
+            if a[i] == b[j] { return false }
+            if a[i] < b[j] { i += 1 } else { j += 1 }
+        }
+        return true
     }
 
     /// Reads the lines of a part of the file, until one has a problem.
@@ -74,73 +97,88 @@ enum BatchParser {
             let next = end + 1
             if end > start, bytes[end - 1] == 0x0D { end -= 1 }
             do {
-                part.lines.append(try BatchLine.read(bytes, start..<end, newEventID: newEventID))
+                let line = try BatchLine.read(bytes, start..<end, newEventID: newEventID)
+                if case .event(_, _, let event) = line {
+                    part.sortedIDs.append(withUnsafeBytes(of: event.id.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) })
+                }
+                part.lines.append(line)
             } catch {
                 part.problem = error
                 break
             }
             start = next
         }
+        part.sortedIDs.sort { $0 < $1 }
         return part
     }
 
     /// Takes the parts' lines in order and checks what they must agree on.
-    private static func merge(_ parts: [Part]) throws(CommandFailure) -> AppendRequest {
+    ///
+    /// The lines are read in place (each holds several references, to retain on a copy), and a stream's notes are
+    /// looked up once a line. When the ids are known to be distinct (``idsDistinct(_:)``), no dictionary of them is
+    /// built; otherwise it names the first repeated id's lines, as always.
+    private static func merge(_ parts: [Part], idsDistinct: Bool) throws(CommandFailure) -> AppendRequest {
         var entries: [AppendRequest.Entry] = []
         entries.reserveCapacity(parts.reduce(0) { $0 + $1.lines.count })
         var notes: [StreamID: StreamNotes] = [:]
         notes.reserveCapacity(entries.capacity)
         var expectationOrder: [StreamID] = []
         var idLines: [UUID: Int] = [:]
-        idLines.reserveCapacity(entries.capacity)
+        if !idsDistinct { idLines.reserveCapacity(entries.capacity) }
         for part in parts {
-            for (k, line) in part.lines.enumerated() {
-                let n = part.firstLine + k
-                func fail(_ message: String) -> CommandFailure { .invalidInput("line \(n): \(message)") }
-                switch line {
-                case .blank:
-                    continue
-                case .check(let stream, let expected):
-                    var note = notes[stream] ?? StreamNotes()
-                    if let w = note.writtenOn {
-                        throw fail("stream '\(stream)' is check-only here but written on line \(w); a stream is either written or checked")
-                    }
-                    if let e = note.expected {
-                        guard e == expected else {
-                            throw fail("stream '\(stream)' is checked for version \(expected) here but \(e) on line \(note.expectationLine)")
-                        }
+            let failure: CommandFailure? = part.lines.withUnsafeBufferPointer { lines in
+                for k in lines.indices {
+                    let n = part.firstLine + k
+                    func fail(_ message: String) -> CommandFailure { .invalidInput("line \(n): \(message)") }
+                    switch lines[k] {
+                    case .blank:
                         continue
-                    }
-                    note.expected = expected
-                    note.checkOnly = true
-                    note.expectationLine = n
-                    notes[stream] = note
-                    expectationOrder.append(stream)
-                case .event(let stream, let expected, let event):
-                    if let other = idLines.updateValue(n, forKey: event.id) {
-                        throw fail("event id \(event.id.uuidString.lowercased()) is also used on line \(other); each event needs its own id")
-                    }
-                    var note = notes[stream] ?? StreamNotes()
-                    if note.expected != nil, note.checkOnly {
-                        throw fail("stream '\(stream)' is written here but check-only on line \(note.expectationLine); a stream is either written or checked")
-                    }
-                    if let expected {
+                    case .check(let stream, let expected):
+                        var note = notes[stream] ?? StreamNotes()
+                        if let w = note.writtenOn {
+                            return fail("stream '\(stream)' is check-only here but written on line \(w); a stream is either written or checked")
+                        }
                         if let e = note.expected {
                             guard e == expected else {
-                                throw fail(
-                                    "stream '\(stream)' has expected version \(expected) here but \(e) on line \(note.expectationLine); a stream may have only one")
+                                return fail("stream '\(stream)' is checked for version \(expected) here but \(e) on line \(note.expectationLine)")
                             }
-                        } else {
-                            note.expected = expected
-                            note.expectationLine = n
-                            expectationOrder.append(stream)
+                            continue
                         }
+                        note.expected = expected
+                        note.checkOnly = true
+                        note.expectationLine = n
+                        notes[stream] = note
+                        expectationOrder.append(stream)
+                    case .event(let stream, let expected, let event):
+                        if !idsDistinct, let other = idLines.updateValue(n, forKey: event.id) {
+                            return fail("event id \(event.id.uuidString.lowercased()) is also used on line \(other); each event needs its own id")
+                        }
+                        // One lookup: the note is changed in place, or added for a stream met for the first time.
+                        let index = notes.index(forKey: stream)
+                        var note = index.map { notes.values[$0] } ?? StreamNotes()
+                        if note.expected != nil, note.checkOnly {
+                            return fail("stream '\(stream)' is written here but check-only on line \(note.expectationLine); a stream is either written or checked")
+                        }
+                        if let expected {
+                            if let e = note.expected {
+                                guard e == expected else {
+                                    return fail(
+                                        "stream '\(stream)' has expected version \(expected) here but \(e) on line \(note.expectationLine); a stream may have only one")
+                                }
+                            } else {
+                                note.expected = expected
+                                note.expectationLine = n
+                                expectationOrder.append(stream)
+                            }
+                        }
+                        if note.writtenOn == nil { note.writtenOn = n }
+                        if let index { notes.values[index] = note } else { notes[stream] = note }
+                        entries.append(AppendRequest.Entry(stream: stream, event: event))
                     }
-                    if note.writtenOn == nil { note.writtenOn = n }
-                    notes[stream] = note
-                    entries.append(AppendRequest.Entry(stream: stream, event: event))
                 }
+                return nil
             }
+            if let failure { throw failure }
             if let problem = part.problem {
                 throw .invalidInput("line \(part.firstLine + part.lines.count): \(problem.message)")
             }

@@ -47,6 +47,7 @@ let package = Package(
             name: "PawtrailCLI",
             dependencies: [
                 "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "PawtrailJSON",
+                "CPawtrailSupport",
             ]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 

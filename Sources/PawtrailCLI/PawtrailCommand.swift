@@ -1,3 +1,4 @@
+import CPawtrailSupport
 import EventLog
 import Foundation
 #if canImport(Glibc)
@@ -15,6 +16,7 @@ public enum PawtrailCommand {
 
     /// Runs the process's command line and exits.
     public static func main() async {
+        tuneMemoryAllocator()
         let console = StandardConsole()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status: ExitCode
@@ -42,6 +44,14 @@ public enum PawtrailCommand {
             exit(ExitCode.ioError.rawValue)
         }
         exit(status.rawValue)
+    }
+
+    /// Asks glibc's allocator to grow its heaps 64 MiB at a time and to serve blocks up to 32 MiB from them: a
+    /// process lives for one command, and a bulk append's arrays of several megabytes were otherwise each mapped,
+    /// faulted in page by page and unmapped again, and the threads' heaps grown a page range at a time (mprotect).
+    /// Memory is only resident once touched. The whole import of `tools/scale-bench.sh`: 3,505 -> 3,207 ms.
+    static func tuneMemoryAllocator() {
+        CPawtrailSupport_tune_malloc(64 << 20, 32 << 20)
     }
 
     /// The 1-based number of the first command-line argument that is not valid UTF-8, if any. `CommandLine.arguments`

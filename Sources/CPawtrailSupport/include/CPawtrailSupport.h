@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <malloc.h>
 
 /// Whether this CPU computes CRC-32C in hardware (x86-64 SSE4.2); checked once.
 int CPawtrailSupport_crc32c_hardware_available(void);
@@ -22,5 +23,11 @@ static inline void CPawtrailSupport_or_release(uint64_t *word, uint64_t bits) { 
 
 /// Asks the CPU to bring the cache line at `address` in ahead of its use (a hint: no fault, no effect on results).
 static inline void CPawtrailSupport_prefetch(const void *address) { __builtin_prefetch(address, 0, 0); }
+
+/// Has glibc's allocator grow its heaps `top_pad` bytes at a time and serve blocks below `mmap_threshold` from them.
+static inline void CPawtrailSupport_tune_malloc(size_t top_pad, size_t mmap_threshold) {
+    mallopt(M_TOP_PAD, (int)top_pad);
+    mallopt(M_MMAP_THRESHOLD, (int)mmap_threshold);
+}
 
 #endif

@@ -148,7 +148,7 @@ public enum AppendPlanner {
     /// The first event id, in entry order, that an earlier entry also has. The ids are sorted as two words each to
     /// find out whether any repeats (a set of 10,000 ids cost four times as much); only then are they scanned in order.
     private static func firstRepeatedID(_ entries: [AppendRequest.Entry]) -> UUID? {
-        var words = entries.map { entry in withUnsafeBytes(of: entry.event.id.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) } }
+        var words = entries.map { $0.event.id.words }
         words.sort { $0 < $1 }
         guard zip(words, words.dropFirst()).contains(where: { $0 == $1 }) else { return nil }
         var seen = Set<UUID>()

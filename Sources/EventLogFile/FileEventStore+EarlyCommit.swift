@@ -11,27 +11,19 @@ import PawtrailIO
 /// so both run at once; the plan's versions decide whether the result is used, else the committer encodes it as
 /// before.
 final class EarlyCommit: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
+    private let done = DispatchGroup()
+    /// Written once by the work, read only after `done` (the group orders the two).
     private var result: PreparedCommit?
-    private var finished = false
 
     /// Starts encoding on a thread of the global pool.
     init(_ work: @escaping @Sendable () -> PreparedCommit?) {
-        DispatchQueue.global().async { [self] in
-            let r = work()
-            lock.withLock { result = r }
-            done.signal()
-        }
+        DispatchQueue.global().async(group: done) { [self] in result = work() }
     }
 
     /// The prepared commit (`nil` when the versions could not be guessed), once the work has finished.
     func wait() -> PreparedCommit? {
-        if !lock.withLock({ finished }) {
-            done.wait()
-            lock.withLock { finished = true }
-        }
-        return lock.withLock { result }
+        done.wait()
+        return result
     }
 }
 

@@ -99,7 +99,7 @@ enum BatchParser {
             do {
                 let line = try BatchLine.read(bytes, start..<end, newEventID: newEventID)
                 if case .event(_, _, let event) = line {
-                    part.sortedIDs.append(withUnsafeBytes(of: event.id.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) })
+                    part.sortedIDs.append(event.id.words)
                 }
                 part.lines.append(line)
             } catch {

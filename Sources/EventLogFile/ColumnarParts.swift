@@ -4,11 +4,12 @@ import PawtrailIO
 /// The stored form of ``FrameCodec/columnarParts`` (format 3): a payload laid out by columns (``ColumnarPayload``,
 /// layout version 2) in one or more parts, each part's column groups compressed on their own.
 ///
-/// A compacted block is one part. A large commit is split at an event into two parts, laid out and compressed on two
-/// cores at once: the split is the dearest step (about 2 µs an event on this machine, `pawtrail-bench layout`), and
-/// the appending task waits for it. Each part of a split commit is laid out as a commit of its own (the commit's
-/// header with the part's event count, then the part's events); decoding writes the commit's header once, with the
-/// commit's event count, then every part's events.
+/// A compacted block is one part. A large commit is split at its events into parts of about ``partRowBytes``, so that
+/// a read of one event decodes its part only (``decodePart(_:commitCount:eventCount:rawLength:holding:decompressor:into:)``);
+/// the parts are laid out and compressed on two cores at once, since the appending task waits (the layout is the
+/// dearest step, about 2 µs an event on this machine, `pawtrail-bench layout`). Each part of a split commit is laid out
+/// as a commit of its own (the commit's header with the part's event count, then the part's events); decoding the
+/// whole writes the commit's header once, with the commit's event count, then every part's events.
 ///
 /// Layout: part count (varint, 1 to ``maxParts``); per part: its event count (varint; 0 when there is one part),
 /// its row length (varint: the part's rows as laid out, its own commit header included), its columnar length
@@ -17,6 +18,13 @@ import PawtrailIO
 enum ColumnarParts {
     /// The most parts a frame may have.
     static let maxParts = 16
+
+    /// The rows a part of a large commit holds, about: a read of one event decodes this much. Smaller parts read
+    /// faster and compress worse (each group's zstd frame starts with no history).
+    static let partRowBytes = 128 << 10
+
+    /// How many parts a commit of `rowLength` bytes is stored in: one per ``partRowBytes``, at most ``maxParts``.
+    static func parts(forCommitOf rowLength: Int) -> Int { min(maxParts, max(1, rowLength / partRowBytes)) }
 
     /// How a group's bytes are stored.
     enum Mode: UInt8 {
@@ -39,8 +47,9 @@ enum ColumnarParts {
     /// - Parameters:
     ///   - payload: A row payload as ``CommitCodec`` writes it.
     ///   - commitCount: Its commits.
-    ///   - parts: How many parts to make: more than one splits a payload of one commit at its events, each part laid
-    ///     out and compressed on a thread of its own (`helper` compresses the first); anything else is one part.
+    ///   - parts: How many parts to make (at most ``maxParts``): more than one splits a payload of one commit at its
+    ///     events, the first half of the parts laid out and compressed with `helper` on another thread when given;
+    ///     a payload of several commits is one part.
     ///   - compressor: The context of the calling thread.
     ///   - helper: A second context, for the first part on another thread.
     ///   - level: The zstd level.
@@ -51,14 +60,19 @@ enum ColumnarParts {
         level: Int32
     ) throws -> [UInt8]? {
         let laidOut: [Part]
-        if parts == 2, commitCount == 1, let helper, let (first, second) = split(payload) {
-            let (firstPart, secondPart) = try HelperThread.both(
-                there: { try first.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: helper, level: level) } },
-                here: { try second.rows.withUnsafeBytes { try encodePart($0, commitCount: 1, compressor: compressor, level: level) } })
-            guard var a = firstPart, var b = secondPart else { return nil }
-            a.events = first.events
-            b.events = second.events
-            laidOut = [a, b]
+        if parts >= 2, commitCount == 1, let pieces = split(payload, into: min(parts, maxParts)) {
+            let cut = pieces.count / 2
+            if let helper {
+                let first = pieces[..<cut]
+                let (a, b) = try HelperThread.both(
+                    there: { try encodeParts(first, compressor: helper, level: level) },
+                    here: { try encodeParts(pieces[cut...], compressor: compressor, level: level) })
+                guard let a, let b else { return nil }
+                laidOut = a + b
+            } else {
+                guard let all = try encodeParts(pieces[...], compressor: compressor, level: level) else { return nil }
+                laidOut = all
+            }
         } else {
             guard let only = try encodePart(payload, commitCount: commitCount, compressor: compressor, level: level) else { return nil }
             laidOut = [only]
@@ -81,29 +95,48 @@ enum ColumnarParts {
         return w.bytes
     }
 
-    /// Splits a payload of one commit at its middle event into two payloads of one commit each.
+    /// Splits a payload of one commit into `count` payloads of one commit each, of as near equal event counts as may be.
     ///
-    /// - Returns: The first part's rows with its event count, and the second's; `nil` when the payload does not parse
-    ///   as one commit of at least two events (it is then laid out whole, or kept as rows).
-    private static func split(_ payload: UnsafeRawBufferPointer) -> (first: (rows: [UInt8], events: Int), second: (rows: [UInt8], events: Int))? {
+    /// - Returns: Each piece's rows with its event count, in order; `nil` when the payload does not parse as one commit
+    ///   of at least two events (it is then laid out whole, or kept as rows).
+    private static func split(_ payload: UnsafeRawBufferPointer, into count: Int) -> [(rows: [UInt8], events: Int)]? {
         var r = ByteReader(payload)
-        guard let delta = try? r.readSignedVarint(), let count = try? r.readVarint(), count >= 2,
-            count <= UInt64(payload.count / CommitCodec.minimumEventBytes)
+        guard let delta = try? r.readSignedVarint(), let events = try? r.readVarint(), events >= 2,
+            events <= UInt64(payload.count / CommitCodec.minimumEventBytes)
         else { return nil }
-        let eventsStart = r.offset
-        let half = Int(count / 2)
-        for _ in 0..<half {
-            guard (try? CommitCodec.skipEvent(&r)) != nil else { return nil }
+        let pieces = min(count, Int(events))
+        var pieceStart = r.offset
+        var firstEvent = 0
+        var out: [(rows: [UInt8], events: Int)] = []
+        out.reserveCapacity(pieces)
+        for piece in 0..<pieces {
+            let endEvent = Int(events) * (piece + 1) / pieces
+            for _ in firstEvent..<endEvent {
+                guard (try? CommitCodec.skipEvent(&r)) != nil else { return nil }
+            }
+            var w = ByteWriter(capacity: r.offset - pieceStart + 16)
+            CommitCodec.encodeCommitHeader(recordedAtDelta: delta, eventCount: endEvent - firstEvent, into: &w)
+            w.write(bytes: UnsafeRawBufferPointer(rebasing: payload[pieceStart..<r.offset]))
+            out.append((w.bytes, endEvent - firstEvent))
+            pieceStart = r.offset
+            firstEvent = endEvent
         }
-        let cut = r.offset
-        func rows(_ events: Int, _ range: Range<Int>) -> [UInt8] {
-            var w = ByteWriter(capacity: range.count + 16)
-            CommitCodec.encodeCommitHeader(recordedAtDelta: delta, eventCount: events, into: &w)
-            w.write(bytes: UnsafeRawBufferPointer(rebasing: payload[range]))
-            return w.bytes
+        guard r.isAtEnd else { return nil }
+        return out
+    }
+
+    /// Lays out and compresses pieces of one commit with one context, in order; `nil` when one does not lay out.
+    private static func encodeParts(
+        _ pieces: ArraySlice<(rows: [UInt8], events: Int)>, compressor: ZstdCompressor, level: Int32
+    ) throws -> [Part]? {
+        var out: [Part] = []
+        for piece in pieces {
+            guard var part = try piece.rows.withUnsafeBytes({ try encodePart($0, commitCount: 1, compressor: compressor, level: level) })
+            else { return nil }
+            part.events = piece.events
+            out.append(part)
         }
-        let rest = Int(count) - half
-        return ((rows(half, eventsStart..<cut), half), (rows(rest, cut..<payload.count), rest))
+        return out
     }
 
     /// Lays out one part and compresses its groups; `nil` when it does not lay out.
@@ -146,70 +179,8 @@ enum ColumnarParts {
         _ stored: UnsafeRawBufferPointer, commitCount: Int, eventCount: Int, rawLength: Int,
         decompressor: ZstdDecompressor, into buffer: inout [UInt8]
     ) throws {
-        var r = ByteReader(stored)
-        /// A count or length that is not a length of stored bytes, bounded by what the frame allows.
-        func number(_ limit: Int, _ what: String) throws(ByteReaderError) -> Int {
-            let n = try r.readVarint()
-            guard n <= UInt64(limit) else { throw ByteReaderError(reason: "\(what) \(n) exceeds \(limit)", offset: r.offset) }
-            return Int(n)
-        }
-        let partCount = try r.readVarint()
-        guard partCount >= 1, partCount <= UInt64(maxParts), partCount == 1 || commitCount == 1 else {
-            throw ByteReaderError(reason: "\(partCount) columnar parts in a frame of \(commitCount) commits", offset: 0)
-        }
-        var descriptors: [(events: Int, rowLength: Int, columnarLength: Int, groups: [(mode: Mode, raw: Int, stored: Int)])] = []
-        var storedTotal = 0
-        for _ in 0..<partCount {
-            let events = try number(eventCount, "a part's event count")
-            let rowLength = try number(rawLength, "a part's row length")
-            let columnarLength = try number(ColumnarPayload.maximumLength(rawLength: rowLength), "a part's columnar length")
-            // A one-part payload is the frame's payload.
-            guard partCount > 1 || rowLength == rawLength else {
-                throw ByteReaderError(reason: "columnar part of \(rowLength) rows and \(columnarLength) bytes in a payload of \(rawLength)", offset: r.offset)
-            }
-            var groups: [(mode: Mode, raw: Int, stored: Int)] = []
-            var rawTotal = 0
-            for _ in ColumnarPayload.Group.allCases {
-                guard let mode = Mode(rawValue: try r.read(UInt8.self)) else {
-                    throw ByteReaderError(reason: "unknown group mode", offset: r.offset - 1)
-                }
-                let raw = try number(columnarLength, "a group's length")
-                let size = try r.readLength()
-                guard raw <= columnarLength, mode == .zstd || size == raw else {
-                    throw ByteReaderError(reason: "group of \(raw) bytes stored in \(size)", offset: r.offset)
-                }
-                rawTotal += raw
-                storedTotal += size
-                groups.append((mode, raw, size))
-            }
-            guard rawTotal == columnarLength else {
-                throw ByteReaderError(reason: "groups of \(rawTotal) bytes in a layout of \(columnarLength)", offset: r.offset)
-            }
-            descriptors.append((events, rowLength, columnarLength, groups))
-        }
-        guard storedTotal == r.remaining else {
-            throw ByteReaderError(reason: "groups take \(storedTotal) bytes; \(r.remaining) are stored", offset: r.offset)
-        }
-        var offset = r.offset
-        /// Decompresses one part's groups into the decompressor's scratch buffer.
-        func columnar(_ d: (events: Int, rowLength: Int, columnarLength: Int, groups: [(mode: Mode, raw: Int, stored: Int)])) throws {
-            if decompressor.scratch.count < d.columnarLength {
-                decompressor.scratch.append(contentsOf: repeatElement(0, count: d.columnarLength - decompressor.scratch.count))
-            }
-            var at = 0
-            for g in d.groups {
-                let source = UnsafeRawBufferPointer(rebasing: stored[offset..<(offset + g.stored)])
-                try decompressor.scratch.withUnsafeMutableBytes { out in
-                    let destination = UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + g.raw)])
-                    switch g.mode {
-                    case .raw: if g.raw > 0 { destination.copyMemory(from: source) }
-                    case .zstd: try decompressor.decompress(source, into: destination)
-                    }
-                }
-                at += g.raw
-                offset += g.stored
-            }
-        }
+        let descriptors = try directory(stored, commitCount: commitCount, eventCount: eventCount, rawLength: rawLength)
+        func columnar(_ d: PartEntry) throws { try decompressGroups(of: d, in: stored, decompressor: decompressor) }
         if descriptors.count == 1 {
             let d = descriptors[0]
             try columnar(d)

@@ -8,6 +8,8 @@ struct FrameCache {
         var segment: UInt64
         var layout: SegmentLayout
         var offset: UInt64
+        /// 0 for the whole frame; n for the n-th part (from 1) of a commit stored in parts, cached on its own.
+        var part: Int = 0
     }
 
     /// Where an event starts in a frame's payload, and its commit's time.
@@ -19,6 +21,10 @@ struct FrameCache {
     let capacityBytes: Int
     var entries: [Key: (header: FrameHeader, payload: [UInt8], tick: UInt64)] = [:]
     var eventStarts: [Key: [EventStart]] = [:]
+    /// For frames read by parts: the index of each part's first event, so a cached part is found without reading
+    /// the frame again. Bounded by ``maxPartDirectories`` (cleared when full: it costs a read to refill).
+    var partStarts: [Key: [Int]] = [:]
+    static let maxPartDirectories = 4096
 
     func starts(_ key: Key) -> [EventStart]? { entries[key] == nil ? nil : eventStarts[key] }
 
@@ -32,6 +38,11 @@ struct FrameCache {
 
     init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
+    }
+
+    mutating func setPartStarts(_ key: Key, _ starts: [Int]) {
+        if partStarts.count >= Self.maxPartDirectories { partStarts.removeAll(keepingCapacity: true) }
+        partStarts[key] = starts
     }
 
     func contains(_ key: Key) -> Bool { entries[key] != nil }

@@ -42,7 +42,7 @@ enum FrameIO {
     ///   - dictionary: The dictionary to compress with and its id, or `nil`.
     ///   - helper: A second context: a large payload without a dictionary is compressed half on another core.
     ///   - columnarCommits: The payload's commits, to lay it out by columns (``ColumnarParts``), or `nil` for rows.
-    ///   - columnarParts: Parts to lay it out in (2: one commit split over two cores, with `helper`).
+    ///   - columnarParts: Parts to lay one commit out in (split between two cores when `helper` is given).
     /// - Returns: What the frame stores.
     /// - Throws: ``ZstdError``.
     static func store(
@@ -127,13 +127,14 @@ enum FrameIO {
         return try payload.withUnsafeBytes { raw in
             // A large commit is laid out by columns, as compaction lays out blocks: it stays in the active segment
             // until that is sealed, as much as a fifth of a store (the benchmark's 500,000 events: 98.7 bytes an event
-            // as rows against 75 by columns). Split over two cores when large enough, since the appending task waits.
+            // as rows against 75 by columns). It is stored in parts that decode on their own, so that a read of one
+            // of its events costs a part; the parts are laid out on two cores, since the appending task waits.
             guard columnar, payload.count >= dictionaryCommitLimit else {
                 return try store(raw, compressor: compressor, level: level, dictionary: dict, helper: helper)
             }
             return try store(
                 raw, compressor: compressor, level: level, dictionary: nil, helper: helper, columnarCommits: 1,
-                columnarParts: helper != nil && payload.count >= parallelThreshold ? 2 : 1)
+                columnarParts: ColumnarParts.parts(forCommitOf: payload.count))
         }
     }
 
@@ -229,6 +230,36 @@ enum FrameIO {
                     rawLength: Int(header.rawLength), into: &buffer)
             }
         }
+    }
+
+    /// Decodes only the part of a frame body that holds one event, when the frame is one commit stored in several
+    /// columnar parts (a large commit: reading one of its events then costs its part, not the commit).
+    ///
+    /// - Parameters:
+    ///   - body: The checked frame body.
+    ///   - header: Its header.
+    ///   - event: The event's index in the frame, from 0.
+    ///   - decompressor: The context to decompress with.
+    ///   - buffer: Receives the part's payload, a commit of the part's events, in its first `header.rawLength` bytes.
+    /// - Returns: `nil` when the frame is not stored in parts (decode it whole with ``payload(of:header:decompressor:dictionaries:into:)``);
+    ///   else the part's header (its first position, events and row length; the frame's times), the part's number
+    ///   (from 0), and the index of every part's first event.
+    /// - Throws: ``ZstdError`` or ``ByteReaderError`` when the bytes are damaged.
+    static func partPayload(
+        of body: UnsafeRawBufferPointer, header: FrameHeader, holding event: Int, decompressor: ZstdDecompressor,
+        into buffer: inout [UInt8]
+    ) throws -> (header: FrameHeader, part: Int, starts: [Int])? {
+        guard header.codec == .columnarParts, header.commitCount == 1, header.rawLength <= LogFormat.maxPayloadLength else { return nil }
+        let stored = UnsafeRawBufferPointer(rebasing: body[LogFormat.frameHeaderSize...])
+        guard let found = try ColumnarParts.decodePart(
+            stored, commitCount: 1, eventCount: Int(header.eventCount), rawLength: Int(header.rawLength), holding: event,
+            decompressor: decompressor, into: &buffer)
+        else { return nil }
+        var part = header
+        part.firstPosition = header.firstPosition + UInt64(found.starts[found.part])
+        part.eventCount = UInt32(found.events)
+        part.rawLength = UInt32(found.rowLength)
+        return (part, found.part, found.starts)
     }
 
     /// Decompresses a frame body's payload into a new array of exactly its size.

@@ -112,6 +112,31 @@ extension LogState {
         _ segment: any SegmentFile, _ ref: FrameRef, frame: inout [UInt8], payload: inout [UInt8],
         decompressor: ZstdDecompressor, dictionaries: DictionarySet
     ) throws -> FrameHeader {
+        try withCheckedBody(segment, ref, frame: &frame) { body, h in
+            do {
+                try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
+            } catch let e as EventStoreError {
+                throw e
+            } catch {
+                throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame payload does not decompress: \(error)")
+            }
+            return h
+        }
+    }
+
+    /// Reads a frame into `frame` and checks its length, checksum and header against the index that led to it.
+    ///
+    /// - Parameters:
+    ///   - segment: The segment that holds it.
+    ///   - ref: Where the index says it is, and what it holds.
+    ///   - frame: A buffer to read it into (reused across frames).
+    ///   - use: What to do with the checked body and its header.
+    /// - Returns: What `use` returns.
+    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` for a damaged frame, or what `use` throws.
+    static func withCheckedBody<T>(
+        _ segment: any SegmentFile, _ ref: FrameRef, frame: inout [UInt8],
+        _ use: (UnsafeRawBufferPointer, FrameHeader) throws -> T
+    ) throws -> T {
         func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
         let length = Int(ref.length)
         guard length >= LogFormat.frameOverhead + LogFormat.frameHeaderSize, try segment.fd.read(at: ref.offset, count: length, into: &frame) == length else {
@@ -128,56 +153,7 @@ extension LogState {
             guard h.firstPosition == ref.firstPosition, h.eventCount == ref.eventCount else {
                 throw corrupt("frame holds positions \(h.firstPosition) to \(h.firstPosition &+ UInt64(h.eventCount) &- 1), the index says \(ref.firstPosition) to \(ref.firstPosition &+ UInt64(ref.eventCount) &- 1)")
             }
-            do {
-                try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
-            } catch let e as EventStoreError {
-                throw e
-            } catch {
-                throw corrupt("frame payload does not decompress: \(error)")
-            }
-            return h
-        }
-    }
-
-    /// The event at a position. Each cached frame remembers where its events start, so looking up many
-    /// events of one large commit decodes each once instead of walking the frame from its start every time.
-    func event(at position: UInt64) throws -> RecordedEvent {
-        let segment = try self.segment(containing: position)
-        let ref = try segment.locate(position)
-        let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
-        let (h, payload) = try framePayload(segment, ref)
-        let starts: [FrameCache.EventStart]
-        if let known = cache.starts(key) {
-            starts = known
-        } else {
-            var found: [FrameCache.EventStart] = []
-            found.reserveCapacity(Int(h.eventCount))
-            // Walked in the payload in hand: a frame too large for the cache would be decompressed again by
-            // `walk`, into another buffer, and offsets taken there would not point into this one.
-            do {
-                try payload.withUnsafeBytes { base in
-                    try CommitCodec.walkEvents(base, header: h) { e in
-                        found.append(.init(offset: base.baseAddress!.distance(to: e.encoded.baseAddress!), recordedAt: e.recordedAt))
-                        return true
-                    }
-                }
-            } catch let e as ByteReaderError {
-                throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
-            }
-            cache.setStarts(key, found)
-            starts = found
-        }
-        let index = Int(position - h.firstPosition)
-        guard index < starts.count else {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame")
-        }
-        do {
-            return try payload.withUnsafeBytes { raw in
-                var r = ByteReader(raw, offset: starts[index].offset)
-                return try CommitCodec.parseEvent(raw, &r, position: position, recordedAt: starts[index].recordedAt).materialize()
-            }
-        } catch let e as ByteReaderError {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
+            return try use(body, h)
         }
     }
 

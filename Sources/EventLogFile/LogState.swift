@@ -44,6 +44,8 @@ final class LogState {
     /// A second context, so a large commit compresses on two cores.
     let helperCompressor = ZstdCompressor()
     var cache = FrameCache(capacityBytes: 64 << 20)
+    /// The payload bytes single-event lookups have decoded (frames or parts): what a read of a few events cost.
+    var lookupBytesDecoded = 0
     var lastRecordedAt = Timestamp(microsecondsSinceEpoch: 0)
     var dictionaryAttemptRawBytes: UInt64 = 0
     var dictionaryExists = false

@@ -56,6 +56,32 @@ import Testing
         reopened.close()
     }
 
+    @Test func `an event of a large commit is read by decoding the part that holds it`() async throws {
+        let dir = TemporaryDirectory()
+        let options = FileEventStoreOptions(createIfMissing: true)
+        let store = try FileEventStore.open(path: dir.path, options: options)
+        // About 1 MB of rows: several parts of about ColumnarParts.partRowBytes.
+        let written = batch(4_000)
+        try await store.append(to: stream("pet-2"), written)
+        store.close()
+
+        let reopened = try FileEventStore.open(path: dir.path, options: options)
+        let frame = try #require(try reopened.inspect(segment: try reopened.segmentNames()[0]).frames.first { $0.kind == "commit" })
+        #expect(frame.codec == "columns+zstd by groups")
+        let before = reopened.state.lookupBytesDecoded
+        let page = try await reopened.read(ReadRequest(source: .stream(stream("pet-2")), from: 2_500, limit: 2))
+        #expect(page.events.map(\.id) == written[2_500..<2_502].map(\.id))
+        #expect(page.events.map(\.data) == written[2_500..<2_502].map(\.data))
+        let decoded = reopened.state.lookupBytesDecoded - before
+        #expect(decoded > 0 && decoded <= 2 * ColumnarParts.partRowBytes, "decoded \(decoded) bytes of a frame of \(frame.rawLength)")
+        // Every event still reads back, by stream and by position, and the store verifies.
+        let all = try await reopened.read(ReadRequest(source: .stream(stream("pet-2")), from: 0, limit: 10_000))
+        #expect(all.events.map(\.id) == written.map(\.id))
+        #expect(try await reopened.readAll().map(\.metadata) == written.map(\.metadata))
+        #expect(try reopened.verify().isOK)
+        reopened.close()
+    }
+
     /// Rewrites every segment header's versions to 2, with its checksum, as a format 2 build writes them (in place:
     /// the head names the active segment's file).
     private func makeSegmentsFormatTwo(_ root: String) throws {

@@ -4,8 +4,9 @@ import Foundation
 import PawtrailIO
 import Testing
 
-/// ``ColumnarParts``, the stored form of format 3's columnar frames: one part for a block, two for a large commit
-/// split over two cores; every stored form decodes back to exactly the rows, and damaged directories throw.
+/// ``ColumnarParts``, the stored form of format 3's columnar frames: one part for a block, several for a large commit
+/// (split over two cores); every stored form decodes back to exactly the rows, whole and part by part, and damaged
+/// directories throw.
 @Suite struct ColumnarPartsTests {
     /// One commit of `count` pet-care-like events, as the committer encodes it.
     private func commit(_ count: Int, delta: Int64 = 0) -> [UInt8] {
@@ -43,14 +44,96 @@ import Testing
         #expect(throws: (any Error).self) { try decode(stored, commits: 2, events: count, rawLength: rows.count) }
     }
 
-    @Test func `a commit of one event, or without a helper, is one part`() throws {
-        for (rows, helper) in [(commit(1), ZstdCompressor()), (commit(40), nil)] {
-            let stored = try #require(try rows.withUnsafeBytes {
-                try ColumnarParts.store($0, commitCount: 1, parts: 2, compressor: ZstdCompressor(), helper: helper, level: 1)
-            })
-            #expect(stored.first == 1)
-            #expect(try decode(stored, commits: 1, events: 0, rawLength: rows.count) == rows)
+    @Test func `a commit of one event is one part; without a helper its parts are made on one thread`() throws {
+        let one = commit(1)
+        let single = try #require(try one.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: 2, compressor: ZstdCompressor(), helper: ZstdCompressor(), level: 1)
+        })
+        #expect(single.first == 1)
+        #expect(try decode(single, commits: 1, events: 0, rawLength: one.count) == one)
+        let rows = commit(40)
+        let split = try #require(try rows.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: 3, compressor: ZstdCompressor(), helper: nil, level: 1)
+        })
+        #expect(split.first == 3)
+        #expect(try decode(split, commits: 1, events: 40, rawLength: rows.count) == rows)
+    }
+
+    /// The events of a commit's rows, as (stream, version, id) in order.
+    private func events(_ rows: [UInt8]) throws -> [String] {
+        var out: [String] = []
+        try rows.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            _ = try r.readSignedVarint()
+            let count = try r.readVarint()
+            for _ in 0..<count {
+                let e = try CommitCodec.parseEvent(raw, &r, position: 0, recordedAt: Timestamp(microsecondsSinceEpoch: 0))
+                out.append("\(String(decoding: e.stream, as: UTF8.self)) \(e.version) \(e.id) \(String(decoding: e.data, as: UTF8.self))")
+            }
+            #expect(r.isAtEnd)
         }
+        return out
+    }
+
+    @Test(arguments: [2, 5, 16, 40])
+    func `a commit in many parts decodes whole, and part by part to the events each part holds`(parts: Int) throws {
+        let rows = commit(203, delta: 77)
+        let stored = try #require(try rows.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: parts, compressor: ZstdCompressor(), helper: ZstdCompressor(), level: 1)
+        })
+        let made = min(parts, ColumnarParts.maxParts)
+        #expect(Int(stored.first!) == made)
+        #expect(try decode(stored, commits: 1, events: 203, rawLength: rows.count) == rows)
+        let all = try events(rows)
+        let decompressor = ZstdDecompressor()
+        var seen: [Int] = []
+        for event in 0..<203 {
+            var buffer: [UInt8] = [7]
+            let found = try #require(try stored.withUnsafeBytes {
+                try ColumnarParts.decodePart(
+                    $0, commitCount: 1, eventCount: 203, rawLength: rows.count, holding: event, decompressor: decompressor, into: &buffer)
+            })
+            #expect(found.starts.count == made && found.starts.first == 0)
+            let first = found.starts[found.part]
+            #expect(first <= event && event < first + found.events, "event \(event) is in the part returned")
+            // The part's rows are a commit of its events alone, with the commit's time.
+            let part = Array(buffer[..<found.rowLength])
+            #expect(try events(part) == Array(all[first..<(first + found.events)]))
+            #expect(try part.withUnsafeBytes { raw in
+                var r = ByteReader(raw)
+                return try r.readSignedVarint()
+            } == 77)
+            seen.append(found.part)
+        }
+        #expect(Set(seen).count == made)
+        #expect(seen == seen.sorted())
+        // An event the commit does not hold is refused.
+        var buffer: [UInt8] = []
+        for event in [-1, 203] {
+            #expect(throws: (any Error).self) {
+                try stored.withUnsafeBytes {
+                    _ = try ColumnarParts.decodePart(
+                        $0, commitCount: 1, eventCount: 203, rawLength: rows.count, holding: event, decompressor: decompressor, into: &buffer)
+                }
+            }
+        }
+    }
+
+    @Test func `a commit of one part is decoded whole, not by part`() throws {
+        let rows = commit(30)
+        let stored = try #require(try rows.withUnsafeBytes {
+            try ColumnarParts.store($0, commitCount: 1, parts: 1, compressor: ZstdCompressor(), helper: nil, level: 1)
+        })
+        var buffer: [UInt8] = []
+        #expect(try stored.withUnsafeBytes {
+            try ColumnarParts.decodePart($0, commitCount: 1, eventCount: 30, rawLength: rows.count, holding: 3, decompressor: ZstdDecompressor(), into: &buffer)
+        } == nil)
+    }
+
+    @Test func `parts follow the commit's size`() {
+        #expect(ColumnarParts.parts(forCommitOf: 64 << 10) == 1)
+        #expect(ColumnarParts.parts(forCommitOf: ColumnarParts.partRowBytes * 3 + 5) == 3)
+        #expect(ColumnarParts.parts(forCommitOf: 100 << 20) == ColumnarParts.maxParts)
     }
 
     @Test func `a block of several commits is one part and round-trips`() throws {

@@ -145,9 +145,12 @@ struct WatchdogTimeout: Error, CustomStringConvertible {
     var description: String { "watchdog: the case did not finish within \(seconds) s" }
 }
 
-/// Races `body` against a watchdog so a hung case fails instead of hanging the suite.
+/// Races `body` against a watchdog so a hung case fails instead of hanging the suite. The default is generous: the
+/// suite runs its cases in parallel on a pool of two threads (this machine's cores), and a follower's appending task
+/// may wait for a thread while long computing cases (the checkpoint fuzz campaign) hold both; 30 s was seen to run
+/// out that way, with nothing hung.
 func withWatchdog<R: Sendable>(
-    seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
+    seconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
     return try await withThrowingTaskGroup(of: R?.self) { group in

@@ -97,6 +97,34 @@ extension ColumnarParts {
         }
     }
 
+    /// Decodes one part of a commit stored in parts into its rows: its own commit header, with the part's event count
+    /// (checked against the directory), then its events.
+    ///
+    /// - Parameters:
+    ///   - part: The part, from ``directory(_:commitCount:eventCount:rawLength:)``.
+    ///   - stored: The stored bytes it is in.
+    ///   - decompressor: The context to decompress with (its ``ZstdDecompressor/scratch`` is used).
+    ///   - rows: Receives the rows in its first `part.rowLength` bytes (grown when needed, never shrunk).
+    /// - Returns: The part's recorded-at delta (each part carries its commit's) and where its events start in `rows`.
+    /// - Throws: ``ZstdError`` or ``ByteReaderError`` when the bytes are damaged.
+    static func decodeRows(
+        of part: PartEntry, in stored: UnsafeRawBufferPointer, decompressor: ZstdDecompressor, into rows: inout [UInt8]
+    ) throws -> (delta: Int64, eventsStart: Int) {
+        try decompressGroups(of: part, in: stored, decompressor: decompressor)
+        try decompressor.scratch.withUnsafeBytes { all in
+            try ColumnarPayload.decode(
+                UnsafeRawBufferPointer(rebasing: all[..<part.columnarLength]), commitCount: 1, rawLength: part.rowLength, into: &rows)
+        }
+        return try rows.withUnsafeBytes { raw in
+            var r = ByteReader(UnsafeRawBufferPointer(rebasing: raw[..<part.rowLength]))
+            let delta = try r.readSignedVarint()
+            guard try r.readVarint() == UInt64(part.events), part.events > 0 else {
+                throw ByteReaderError(reason: "a columnar part's commit header does not match its directory", offset: 0)
+            }
+            return (delta, r.offset)
+        }
+    }
+
     /// Decodes only the part that holds one event, from the stored bytes of one commit in several parts.
     ///
     /// - Parameters:
@@ -129,18 +157,7 @@ extension ColumnarParts {
         }
         let number = starts.lastIndex { $0 <= event }!
         let part = parts[number]
-        try decompressGroups(of: part, in: stored, decompressor: decompressor)
-        try decompressor.scratch.withUnsafeBytes { all in
-            try ColumnarPayload.decode(
-                UnsafeRawBufferPointer(rebasing: all[..<part.columnarLength]), commitCount: 1, rawLength: part.rowLength, into: &buffer)
-        }
-        try buffer.withUnsafeBytes { raw in
-            var r = ByteReader(UnsafeRawBufferPointer(rebasing: raw[..<part.rowLength]))
-            _ = try r.readSignedVarint()
-            guard try r.readVarint() == UInt64(part.events) else {
-                throw ByteReaderError(reason: "a columnar part's commit header does not match its directory", offset: 0)
-            }
-        }
+        _ = try decodeRows(of: part, in: stored, decompressor: decompressor, into: &buffer)
         return (number, starts, part.events, part.rowLength)
     }
 }

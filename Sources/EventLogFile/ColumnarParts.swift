@@ -180,10 +180,9 @@ enum ColumnarParts {
         decompressor: ZstdDecompressor, into buffer: inout [UInt8]
     ) throws {
         let descriptors = try directory(stored, commitCount: commitCount, eventCount: eventCount, rawLength: rawLength)
-        func columnar(_ d: PartEntry) throws { try decompressGroups(of: d, in: stored, decompressor: decompressor) }
         if descriptors.count == 1 {
             let d = descriptors[0]
-            try columnar(d)
+            try decompressGroups(of: d, in: stored, decompressor: decompressor)
             try decompressor.scratch.withUnsafeBytes { all in
                 try ColumnarPayload.decode(
                     UnsafeRawBufferPointer(rebasing: all[..<d.columnarLength]), commitCount: commitCount, rawLength: rawLength, into: &buffer)
@@ -197,26 +196,20 @@ enum ColumnarParts {
         var firstDelta: Int64?
         var events = 0
         for d in descriptors {
-            try columnar(d)
             var rows = decompressor.secondScratch
             decompressor.secondScratch = []
             defer { decompressor.secondScratch = rows }
-            try decompressor.scratch.withUnsafeBytes { all in
-                try ColumnarPayload.decode(
-                    UnsafeRawBufferPointer(rebasing: all[..<d.columnarLength]), commitCount: 1, rawLength: d.rowLength, into: &rows)
+            let (delta, eventsStart) = try decodeRows(of: d, in: stored, decompressor: decompressor, into: &rows)
+            guard firstDelta == nil || firstDelta == delta else {
+                throw ByteReaderError(reason: "a columnar part's commit header does not match the others", offset: 0)
             }
             try rows.withUnsafeBytes { raw in
-                var p = ByteReader(UnsafeRawBufferPointer(rebasing: raw[..<d.rowLength]))
-                let delta = try p.readSignedVarint()
-                guard try p.readVarint() == UInt64(d.events), d.events > 0, firstDelta == nil || firstDelta == delta else {
-                    throw ByteReaderError(reason: "a columnar part's commit header does not match the others", offset: 0)
-                }
                 var head = ByteWriter(capacity: 20)
                 if firstDelta == nil {
                     firstDelta = delta
                     CommitCodec.encodeCommitHeader(recordedAtDelta: delta, eventCount: eventCount, into: &head)
                 }
-                let body = UnsafeRawBufferPointer(rebasing: raw[p.offset..<d.rowLength])
+                let body = UnsafeRawBufferPointer(rebasing: raw[eventsStart..<d.rowLength])
                 guard written + head.count + body.count <= rawLength else {
                     throw ByteReaderError(reason: "columnar parts hold more than the frame's \(rawLength) bytes", offset: written)
                 }

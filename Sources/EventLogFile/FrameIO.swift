@@ -132,6 +132,7 @@ enum FrameIO {
             guard columnar, payload.count >= dictionaryCommitLimit else {
                 return try store(raw, compressor: compressor, level: level, dictionary: dict, helper: helper)
             }
+            // Two parts or more (and so the helper's core) from 2 x 128 KiB, which is `parallelThreshold`.
             return try store(
                 raw, compressor: compressor, level: level, dictionary: nil, helper: helper, columnarCommits: 1,
                 columnarParts: ColumnarParts.parts(forCommitOf: payload.count))

@@ -64,18 +64,12 @@ extension LogState {
         var payload: [UInt8] = []
         var part: (number: Int, starts: [Int])?
         let header = try Self.withCheckedBody(segment, ref, frame: &frame) { body, h in
-            do {
-                if let found = try FrameIO.partPayload(of: body, header: h, holding: index, decompressor: decompressor, into: &payload) {
-                    part = (found.part, found.starts)
-                    return found.header
-                }
-                try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
-                return h
-            } catch let e as EventStoreError {
-                throw e
-            } catch {
-                throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame payload does not decompress: \(error)")
+            if let found = try FrameIO.partPayload(of: body, header: h, holding: index, decompressor: decompressor, into: &payload) {
+                part = (found.part, found.starts)
+                return found.header
             }
+            try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
+            return h
         }
         payload.removeSubrange(Int(header.rawLength)...)
         lookupBytesDecoded += payload.count

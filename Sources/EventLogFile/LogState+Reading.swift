@@ -113,26 +113,22 @@ extension LogState {
         decompressor: ZstdDecompressor, dictionaries: DictionarySet
     ) throws -> FrameHeader {
         try withCheckedBody(segment, ref, frame: &frame) { body, h in
-            do {
-                try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
-            } catch let e as EventStoreError {
-                throw e
-            } catch {
-                throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame payload does not decompress: \(error)")
-            }
+            try FrameIO.payload(of: body, header: h, decompressor: decompressor, dictionaries: dictionaries, into: &payload)
             return h
         }
     }
 
-    /// Reads a frame into `frame` and checks its length, checksum and header against the index that led to it.
+    /// Reads a frame into `frame`, checks its length, checksum and header against the index that led to it, and
+    /// decodes its payload with `use`.
     ///
     /// - Parameters:
     ///   - segment: The segment that holds it.
     ///   - ref: Where the index says it is, and what it holds.
     ///   - frame: A buffer to read it into (reused across frames).
-    ///   - use: What to do with the checked body and its header.
+    ///   - use: What decodes the checked body, given its header.
     /// - Returns: What `use` returns.
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` for a damaged frame, or what `use` throws.
+    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` for a damaged frame or a payload that does not
+    ///   decode (an ``EventStoreError`` from `use` as it is).
     static func withCheckedBody<T>(
         _ segment: any SegmentFile, _ ref: FrameRef, frame: inout [UInt8],
         _ use: (UnsafeRawBufferPointer, FrameHeader) throws -> T
@@ -153,7 +149,13 @@ extension LogState {
             guard h.firstPosition == ref.firstPosition, h.eventCount == ref.eventCount else {
                 throw corrupt("frame holds positions \(h.firstPosition) to \(h.firstPosition &+ UInt64(h.eventCount) &- 1), the index says \(ref.firstPosition) to \(ref.firstPosition &+ UInt64(ref.eventCount) &- 1)")
             }
-            return try use(body, h)
+            do {
+                return try use(body, h)
+            } catch let e as EventStoreError {
+                throw e
+            } catch {
+                throw corrupt("frame payload does not decompress: \(error)")
+            }
         }
     }
 

@@ -134,6 +134,9 @@ import Testing
         #expect(ColumnarParts.parts(forCommitOf: 64 << 10) == 1)
         #expect(ColumnarParts.parts(forCommitOf: ColumnarParts.partRowBytes * 3 + 5) == 3)
         #expect(ColumnarParts.parts(forCommitOf: 100 << 20) == ColumnarParts.maxParts)
+        // A commit is split (and its parts shared with the helper's core) exactly from FrameIO's parallel threshold.
+        #expect(ColumnarParts.parts(forCommitOf: FrameIO.parallelThreshold - 1) == 1)
+        #expect(ColumnarParts.parts(forCommitOf: FrameIO.parallelThreshold) == 2)
     }
 
     @Test func `a block of several commits is one part and round-trips`() throws {

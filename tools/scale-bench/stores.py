@@ -83,11 +83,15 @@ def warm_template(bins, source, bench_dir, label):
 
 
 def copy_store(source, target):
-    """A working copy (`cp -r`), replacing whatever was there."""
+    """A working copy (`cp -r`), replacing whatever was there, written back to disk (`sync`) before it is used.
+
+    A store in use does not sit on hundreds of megabytes of unwritten pages. Without the sync, the commands timed
+    right after copying the 2M store paid for writing the copy back (15 ms a sign-up instead of 12)."""
     if os.path.exists(target):
         shutil.rmtree(target)
     os.makedirs(os.path.dirname(target), exist_ok=True)
     subprocess.run(["cp", "-r", source, target], check=True)
+    os.sync()
     return target
 
 

@@ -37,7 +37,7 @@ def parse(argv):
                    help="also measure a seeded store of N events (repeatable; --events 10000000 adds 10M)")
     p.add_argument("--sizes", default="fresh,200k,2m", help="stores to measure: fresh and event counts such as "
                    "200k, 2m, 10m (default fresh,200k,2m)")
-    p.add_argument("--runs", type=int, default=7, help="timed runs of each command and view (default 7)")
+    p.add_argument("--runs", type=int, default=15, help="timed runs of each command and view (default 15)")
     p.add_argument("--rebuild-runs", type=int, default=3, help="rebuilds of each seeded store, each on a fresh copy "
                    "(default 3)")
     p.add_argument("--exec-commands", type=int, default=100_000, help="commands in the exec script (default 100000)")

@@ -27,7 +27,7 @@ public protocol EventStore: Sendable {
     ///
     /// - Parameter request: What to read, from where, how many.
     /// - Returns: The events and where to continue.
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when the read reaches damaged data, or an
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` when the read reaches damaged data, or an
     ///   I/O error.
     func read(_ request: ReadRequest) async throws -> ReadBatch
 

@@ -16,7 +16,7 @@ extension ActiveCheckpoint {
     ///   - decompressor: A context for this thread.
     ///   - dictionaries: The store's dictionaries.
     /// - Returns: The bytes of the checkpoint, or `nil` when there is nothing to cover or it would not fit its format.
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when a frame is damaged, an I/O or decoding error.
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` when a frame is damaged, an I/O or decoding error.
     static func build(
         segment: String, fd: FileDescriptor, firstPosition: UInt64, upTo end: UInt64, previous: ActiveCheckpoint?,
         decompressor: ZstdDecompressor, dictionaries: DictionarySet
@@ -30,7 +30,7 @@ extension ActiveCheckpoint {
         var scanner = FrameScanner(fd: fd, from: content.coveredEnd, to: end)
         try scanner.forEachPayload(file: segment, decompressor: decompressor, dictionaries: dictionaries) { f, payload in
             guard f.header.type == .commit, f.header.firstPosition == firstPosition + content.eventCount else {
-                throw EventStoreError.corrupted(file: segment, offset: f.offset, reason: "frame holds positions from \(f.header.firstPosition), expected \(firstPosition + content.eventCount)")
+                throw EventStoreError.corrupted(location: segment, offset: f.offset, reason: "frame holds positions from \(f.header.firstPosition), expected \(firstPosition + content.eventCount)")
             }
             try CommitCodec.walkEvents(payload, header: f.header) { e in
                 content.streams[e.streamID(), default: ActiveSegment.Stream(firstVersion: e.version, positions: [])].positions.append(e.position)

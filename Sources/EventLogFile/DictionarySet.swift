@@ -82,11 +82,11 @@ final class DictionarySet: @unchecked Sendable {
         if let e = entries[id] { return e }
         let path = directory + "/" + Self.fileName(id)
         guard FileSystem.exists(path) else {
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "dictionary \(id) is missing, but frames were compressed with it")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "dictionary \(id) is missing, but frames were compressed with it")
         }
         let bytes = try FileSystem.readFile(path)
         guard bytes.count >= 24, Array(bytes[0..<8]) == Self.magic else {
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "not a Pawtrail dictionary")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "not a Pawtrail dictionary")
         }
         let (storedID, length, crc) = bytes.withUnsafeBytes { raw in
             (raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian,
@@ -95,7 +95,7 @@ final class DictionarySet: @unchecked Sendable {
         }
         let dict = Array(bytes[24...])
         guard storedID == id, dict.count == length, CRC32C.checksum(dict) == crc else {
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "dictionary checksum or length mismatch")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "dictionary checksum or length mismatch")
         }
         let e = Entry(id: id, commit: try ZstdDictionary(bytes: dict, level: commitLevel), block: try ZstdDictionary(bytes: dict, level: blockLevel))
         entries[id] = e

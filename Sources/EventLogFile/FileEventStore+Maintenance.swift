@@ -121,8 +121,8 @@ extension FileEventStore {
     ///   - path: The store directory.
     ///   - segment: As for ``inspect(segment:)``.
     /// - Returns: The inspection.
-    /// - Throws: ``EventStoreError/storeNotFound(path:)``, ``EventStoreError/invalidRequest(_:)`` when there is no such
-    ///   segment, ``EventStoreError/corrupted(file:offset:reason:)`` when the segment's own header is damaged, or an
+    /// - Throws: ``EventStoreError/storeNotFound(location:)``, ``EventStoreError/invalidRequest(_:)`` when there is no such
+    ///   segment, ``EventStoreError/corrupted(location:offset:reason:)`` when the segment's own header is damaged, or an
     ///   I/O error.
     public static func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection {
         do {
@@ -262,7 +262,7 @@ extension FileEventStore {
             if segment.footer.lastRecordedAt <= time { return segment.lastPosition }
             let entries = segment.footer.index
             guard !entries.isEmpty else {
-                throw EventStoreError.corrupted(file: segment.path, offset: segment.footer.dataEnd, reason: "sealed segment footer has no index entries")
+                throw EventStoreError.corrupted(location: segment.path, offset: segment.footer.dataEnd, reason: "sealed segment footer has no index entries")
             }
             var i = 0
             var j = entries.count

@@ -91,8 +91,8 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     ///   - path: The store directory.
     ///   - options: How to open and write.
     /// - Returns: The open store.
-    /// - Throws: ``EventStoreError/storeNotFound(path:)``, ``EventStoreError/incompatibleFormat(path:found:supported:)``,
-    ///   ``EventStoreError/corrupted(file:offset:reason:)`` or an I/O error.
+    /// - Throws: ``EventStoreError/storeNotFound(location:)``, ``EventStoreError/incompatibleFormat(location:found:supported:)``,
+    ///   ``EventStoreError/corrupted(location:offset:reason:)`` or an I/O error.
     public static func open(path: String, options: FileEventStoreOptions = FileEventStoreOptions()) throws -> FileEventStore {
         do {
             _ = try StoreManifest.openOrCreate(root: path, create: options.createIfMissing)
@@ -287,7 +287,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 throw EventStoreError.storeFailure("\(e)")
             } catch let e as IndexDamage {
                 // Lookups rebuild a damaged index and ask again; what is left (a whole scan for `log stats`) says where.
-                throw EventStoreError.corrupted(file: e.file, offset: 0, reason: e.reason)
+                throw EventStoreError.corrupted(location: e.file, offset: 0, reason: e.reason)
             }
         }
     }
@@ -355,7 +355,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             }
             let e = try state.event(at: c.position)
             guard e.stream == stream, e.version == c.version else {
-                throw EventStoreError.corrupted(file: "stream index", offset: c.position, reason: "index says \(stream)@\(c.version), the log holds \(e.stream)@\(e.version)")
+                throw EventStoreError.corrupted(location: "stream index", offset: c.position, reason: "index says \(stream)@\(c.version), the log holds \(e.stream)@\(e.version)")
             }
             if let names {
                 var type = e.type

@@ -11,7 +11,7 @@ func checksum(of fd: FileDescriptor, upTo end: UInt64, file: String) throws -> U
     while offset < end {
         let chunk = try fd.read(at: offset, count: Int(min(UInt64(4 << 20), end - offset)))
         guard !chunk.isEmpty else {
-            throw EventStoreError.corrupted(file: file, offset: offset, reason: "file ends before its data end \(end)")
+            throw EventStoreError.corrupted(location: file, offset: offset, reason: "file ends before its data end \(end)")
         }
         crc.update(chunk)
         offset += UInt64(chunk.count)
@@ -298,7 +298,7 @@ struct FrameScanner {
         }
 
         /// The error for a read that reached this stop in a file.
-        func error(file: String) -> EventStoreError { .corrupted(file: file, offset: offset, reason: reason) }
+        func error(file: String) -> EventStoreError { .corrupted(location: file, offset: offset, reason: reason) }
     }
 
     /// A frame found by the scanner; `body` is valid until the next call.
@@ -385,7 +385,7 @@ extension FrameScanner {
     ///   - decompressor: The context to decompress with (one per thread).
     ///   - dictionaries: The store's dictionaries.
     ///   - body: Called with each frame (its place and header) and its payload.
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` at damage, a decompression error, or what
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` at damage, a decompression error, or what
     ///   `body` throws.
     mutating func forEachPayload(
         file: String, decompressor: ZstdDecompressor, dictionaries: DictionarySet,

@@ -33,7 +33,7 @@ struct IndexRunBuilder {
             let fd = try FileDescriptor.open(segment.path, .readOnly)
             let size = try fd.size()
             guard let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) else {
-                throw EventStoreError.corrupted(file: segment.path, offset: size, reason: "sealed segment has no valid footer")
+                throw EventStoreError.corrupted(location: segment.path, offset: size, reason: "sealed segment has no valid footer")
             }
             let footer = try SegmentFooter.read(fd: fd, file: segment.path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
             var next = segment.firstPosition
@@ -41,7 +41,7 @@ struct IndexRunBuilder {
             try scanner.forEachPayload(file: segment.path, decompressor: decompressor, dictionaries: dictionaries) { f, raw in
                 try CommitCodec.walkEvents(raw, header: f.header) { e in
                     guard e.position == next else {
-                        throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "event at position \(e.position) where \(next) was expected")
+                        throw EventStoreError.corrupted(location: segment.path, offset: 0, reason: "event at position \(e.position) where \(next) was expected")
                     }
                     ids.append((EventIDIndexFile.key(e.id), e.position))
                     next += 1
@@ -49,7 +49,7 @@ struct IndexRunBuilder {
                 }
             }
             guard next == segment.lastPosition + 1 else {
-                throw EventStoreError.corrupted(file: segment.path, offset: 0, reason: "read \(next - segment.firstPosition) events; the footer counts \(segment.eventCount)")
+                throw EventStoreError.corrupted(location: segment.path, offset: 0, reason: "read \(next - segment.firstPosition) events; the footer counts \(segment.eventCount)")
             }
         }
         let idBytes = EventIDIndexFile.encode(segmentFirstPosition: first, ids: ids)

@@ -27,14 +27,14 @@ extension LogState {
                     }
                 }
             } catch let e as ByteReaderError {
-                throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
+                throw EventStoreError.corrupted(location: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
             }
             cache.setStarts(key, found)
             starts = found
         }
         let index = Int(position - h.firstPosition)
         guard index < starts.count else {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame")
+            throw EventStoreError.corrupted(location: segment.path, offset: ref.offset, reason: "position \(position) missing from its frame")
         }
         do {
             return try payload.withUnsafeBytes { raw in
@@ -42,7 +42,7 @@ extension LogState {
                 return try CommitCodec.parseEvent(raw, &r, position: position, recordedAt: starts[index].recordedAt).materialize()
             }
         } catch let e as ByteReaderError {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
+            throw EventStoreError.corrupted(location: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
         }
     }
 

@@ -36,7 +36,7 @@ extension LogState {
     ) throws -> SealedSegment {
         let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
         guard LogFormat.firstPosition(ofSegmentName: name) == header.firstPosition else {
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "the file's name does not match the first position in its header (\(header.firstPosition))")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "the file's name does not match the first position in its header (\(header.firstPosition))")
         }
         let footer = try SegmentFooter.read(fd: fd, file: path, footerOffset: trailer.footerOffset, footerLength: trailer.footerLength)
         if let previous, previous.firstPosition == header.firstPosition, previous.footer.eventCount == footer.eventCount {

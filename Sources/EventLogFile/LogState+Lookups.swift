@@ -74,7 +74,7 @@ extension LogState {
                 } else if let segment = sealed.first(where: { $0.indexFilePath(".eidx") == damage.file }) {
                     _ = try rebuildIndexes(of: segment, replacing: true)
                 } else {
-                    throw EventStoreError.corrupted(file: damage.file, offset: 0, reason: damage.reason)
+                    throw EventStoreError.corrupted(location: damage.file, offset: 0, reason: damage.reason)
                 }
             }
         }

@@ -39,7 +39,7 @@ extension LogState {
         do {
             try payload.withUnsafeBytes { raw in try CommitCodec.walkEvents(raw, header: h, body) }
         } catch let e as ByteReaderError {
-            throw EventStoreError.corrupted(file: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
+            throw EventStoreError.corrupted(location: segment.path, offset: ref.offset, reason: "frame events do not decode: \(e)")
         }
     }
 
@@ -68,7 +68,7 @@ extension LogState {
     func scan(_ segment: any SegmentFile, _ ref: FrameRef, _ cursor: ScanCursor, at position: UInt64, _ body: (EventView) throws -> Bool) throws {
         let key = FrameCache.Key(segment: segment.firstPosition, layout: segment.header.layout, offset: ref.offset)
         if cache.contains(key) { return try walk(segment, ref, body) }
-        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
+        func corrupt(_ reason: String) -> EventStoreError { .corrupted(location: segment.path, offset: ref.offset, reason: reason) }
         if let s = cursor.scanned, s.key == key { return try cursor.walk(s.header, body, corrupt) }
         cursor.scanned = nil
         if let header = cursor.prefetcher.take(key, swappingPayloadWith: &cursor.payload) {
@@ -127,13 +127,13 @@ extension LogState {
     ///   - frame: A buffer to read it into (reused across frames).
     ///   - use: What decodes the checked body, given its header.
     /// - Returns: What `use` returns.
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` for a damaged frame or a payload that does not
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` for a damaged frame or a payload that does not
     ///   decode (an ``EventStoreError`` from `use` as it is).
     static func withCheckedBody<T>(
         _ segment: any SegmentFile, _ ref: FrameRef, frame: inout [UInt8],
         _ use: (UnsafeRawBufferPointer, FrameHeader) throws -> T
     ) throws -> T {
-        func corrupt(_ reason: String) -> EventStoreError { .corrupted(file: segment.path, offset: ref.offset, reason: reason) }
+        func corrupt(_ reason: String) -> EventStoreError { .corrupted(location: segment.path, offset: ref.offset, reason: reason) }
         let length = Int(ref.length)
         guard length >= LogFormat.frameOverhead + LogFormat.frameHeaderSize, try segment.fd.read(at: ref.offset, count: length, into: &frame) == length else {
             throw corrupt("frame is cut short")
@@ -177,7 +177,7 @@ extension LogState {
                     if e.position < position { return true }
                     // Positions are gapless: a jump means an index led the scan astray.
                     guard e.position == position else {
-                        throw EventStoreError.corrupted(file: segment.path, offset: r.offset, reason: "expected position \(position), found \(e.position)")
+                        throw EventStoreError.corrupted(location: segment.path, offset: r.offset, reason: "expected position \(position), found \(e.position)")
                     }
                     if out.count == limit || examined >= maxExamined { return false }
                     examined += 1

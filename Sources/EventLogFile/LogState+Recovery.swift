@@ -14,7 +14,7 @@ extension LogState {
             // when it ends cleanly on a frame boundary (which the scan below takes for the end of the data).
             if activeDamage == nil, let durableEnd, size < durableEnd {
                 activeDamage = .corrupted(
-                    file: a.path, offset: size, reason: "the file ends at byte \(size), but the head says commits up to byte \(durableEnd) were acknowledged")
+                    location: a.path, offset: size, reason: "the file ends at byte \(size), but the head says commits up to byte \(durableEnd) were acknowledged")
             }
         }
         // A reader goes only as far as the head says is durable; without a head it sees nothing new (a writer
@@ -62,14 +62,14 @@ extension LogState {
             let insideAcknowledged = durableEnd.map { offset < $0 } ?? false
             if insideAcknowledged {
                 // Acknowledged data is damaged (zeros included): never cut it off, never skip it.
-                activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)
+                activeDamage = .corrupted(location: a.path, offset: offset, reason: reason)
                 return
             }
             let later = try validFrame(in: a, after: offset, fileSize: size, from: a.firstPosition + a.eventCount)
             if let later, later.groupIndex == 0 {
                 // A later group commit starts after the bad bytes, so the group they belong to was flushed
                 // before it was written: this is damage, not a torn write.
-                activeDamage = .corrupted(file: a.path, offset: offset, reason: reason)
+                activeDamage = .corrupted(location: a.path, offset: offset, reason: reason)
                 return
             }
             if case .zeroFill = stop, later == nil {

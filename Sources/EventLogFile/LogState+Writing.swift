@@ -163,7 +163,7 @@ extension LogState {
             }
             guard let f = found else { return }
             guard i < a.frames.count, f.ref == a.frames[i] else {
-                let damage = EventStoreError.corrupted(file: a.path, offset: f.offset, reason: "the frame is not the one the checkpoint lists there")
+                let damage = EventStoreError.corrupted(location: a.path, offset: f.offset, reason: "the frame is not the one the checkpoint lists there")
                 activeDamage = damage
                 throw damage
             }

@@ -174,7 +174,7 @@ final class LogState {
                 let segment = try loadSealed(name: name, path: path, fd: fd, size: size, trailer: trailer)
                 let expected = sealed.last.map { $0.lastPosition + 1 } ?? 0
                 guard segment.firstPosition == expected else {
-                    throw EventStoreError.corrupted(file: path, offset: 0, reason: "segment starts at position \(segment.firstPosition), expected \(expected): a segment is missing")
+                    throw EventStoreError.corrupted(location: path, offset: 0, reason: "segment starts at position \(segment.firstPosition), expected \(expected): a segment is missing")
                 }
                 if active?.firstPosition == first {
                     active = nil
@@ -184,14 +184,14 @@ final class LogState {
                 continue
             }
             guard isLast else {
-                throw EventStoreError.corrupted(file: path, offset: size, reason: "segment has no valid footer, but newer segments follow it")
+                throw EventStoreError.corrupted(location: path, offset: size, reason: "segment has no valid footer, but newer segments follow it")
             }
             if size < UInt64(LogFormat.segmentHeaderSize) {
                 // The head names commits in it: the file was cut short after them (damage), not torn while it was
                 // created. It stays for `log verify` and the operator, and the log is damaged from here.
                 if let h = headRecord, h.activeFirstPosition == first, h.endOffset > UInt64(LogFormat.segmentHeaderSize) {
                     shortActive = .corrupted(
-                        file: path, offset: size,
+                        location: path, offset: size,
                         reason: "the segment file is cut short (\(size) bytes, not even its header), but the head says its commits end at offset \(h.endOffset)")
                     continue
                 }
@@ -204,10 +204,10 @@ final class LogState {
             let header = try SegmentHeader.decode(try fd.read(at: 0, count: LogFormat.segmentHeaderSize), file: path)
             let expected = sealed.last.map { $0.lastPosition + 1 } ?? 0
             guard header.firstPosition == first else {
-                throw EventStoreError.corrupted(file: path, offset: 0, reason: "the file's name does not match the first position in its header (\(header.firstPosition))")
+                throw EventStoreError.corrupted(location: path, offset: 0, reason: "the file's name does not match the first position in its header (\(header.firstPosition))")
             }
             guard first == expected else {
-                throw EventStoreError.corrupted(file: path, offset: 0, reason: "segment starts at position \(first), expected \(expected): a segment is missing")
+                throw EventStoreError.corrupted(location: path, offset: 0, reason: "segment starts at position \(first), expected \(expected): a segment is missing")
             }
             active = ActiveSegment(name: name, path: path, fd: fd, header: header)
             activeDamage = nil
@@ -218,7 +218,7 @@ final class LogState {
             // The head names acknowledged events past every segment found: the segment that held them is gone.
             // Forgetting them would give their positions to the next append.
             activeDamage = .corrupted(
-                file: segmentPath(LogFormat.segmentName(firstPosition: h.activeFirstPosition)), offset: 0,
+                location: segmentPath(LogFormat.segmentName(firstPosition: h.activeFirstPosition)), offset: 0,
                 reason: "the segment is missing, but the head says the log ends before position \(h.nextPosition) (the segments found end before \(nextPosition))")
         }
         if let a = active {

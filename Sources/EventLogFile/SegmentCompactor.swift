@@ -93,7 +93,7 @@ struct SegmentCompactor {
         try flush()
         guard position == source.lastPosition + 1 else {
             try? FileSystem.removeFile(temporary)
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "compaction read \(position - header.firstPosition) events; the footer counts \(source.eventCount)")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "compaction read \(position - header.firstPosition) events; the footer counts \(source.eventCount)")
         }
         let footer = SegmentFooter(
             layout: .blocks, eventCount: source.eventCount, commitCount: source.commitCount, lastPosition: source.lastPosition,

@@ -156,7 +156,7 @@ final class SealedSegment: SegmentFile {
     }
 
     private func corrupt(_ offset: UInt64, _ reason: String) -> EventStoreError {
-        .corrupted(file: path, offset: offset, reason: reason)
+        .corrupted(location: path, offset: offset, reason: reason)
     }
 
 }

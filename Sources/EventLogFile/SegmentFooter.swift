@@ -77,7 +77,7 @@ struct SegmentFooter: Hashable {
     static func read(fd: FileDescriptor, file: String, footerOffset: UInt64, footerLength: Int) throws -> SegmentFooter {
         let bytes = try fd.read(at: footerOffset, count: footerLength)
         func corrupt(_ reason: String) -> EventStoreError {
-            .corrupted(file: file, offset: footerOffset, reason: reason)
+            .corrupted(location: file, offset: footerOffset, reason: reason)
         }
         guard bytes.count == footerLength, footerLength >= 8 + 68 else { throw corrupt("segment footer is cut short") }
         return try bytes.withUnsafeBytes { raw in

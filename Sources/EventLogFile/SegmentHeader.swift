@@ -36,13 +36,13 @@ struct SegmentHeader: Hashable {
 
     /// Decodes and checks a header.
     ///
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` or ``EventStoreError/incompatibleFormat(path:found:supported:)``.
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` or ``EventStoreError/incompatibleFormat(location:found:supported:)``.
     static func decode(_ bytes: [UInt8], file: String) throws -> SegmentHeader {
         guard bytes.count >= LogFormat.segmentHeaderSize else {
-            throw EventStoreError.corrupted(file: file, offset: 0, reason: "segment header is cut short (\(bytes.count) bytes)")
+            throw EventStoreError.corrupted(location: file, offset: 0, reason: "segment header is cut short (\(bytes.count) bytes)")
         }
         guard Array(bytes[0..<8]) == LogFormat.segmentMagic else {
-            throw EventStoreError.corrupted(file: file, offset: 0, reason: "not a Pawtrail segment (bad magic)")
+            throw EventStoreError.corrupted(location: file, offset: 0, reason: "not a Pawtrail segment (bad magic)")
         }
         return try bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, offset: 8)
@@ -50,13 +50,13 @@ struct SegmentHeader: Hashable {
             let minimum = try r.read(UInt16.self)
             let stored = raw.loadUnaligned(fromByteOffset: 60, as: UInt32.self).littleEndian
             guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<60])) == stored else {
-                throw EventStoreError.corrupted(file: file, offset: 0, reason: "segment header checksum mismatch")
+                throw EventStoreError.corrupted(location: file, offset: 0, reason: "segment header checksum mismatch")
             }
             guard minimum <= LogFormat.readableVersion else {
-                throw EventStoreError.incompatibleFormat(path: file, found: Int(version), supported: Int(LogFormat.readableVersion))
+                throw EventStoreError.incompatibleFormat(location: file, found: Int(version), supported: Int(LogFormat.readableVersion))
             }
             guard let layout = SegmentLayout(rawValue: try r.read(UInt8.self)) else {
-                throw EventStoreError.corrupted(file: file, offset: 12, reason: "unknown segment layout")
+                throw EventStoreError.corrupted(location: file, offset: 12, reason: "unknown segment layout")
             }
             r.offset = 16
             let first = try r.read(UInt64.self)

@@ -37,8 +37,8 @@ struct StoreManifest {
 
     /// Opens the store directory's manifest, creating the store when asked.
     ///
-    /// - Throws: ``EventStoreError/storeNotFound(path:)``, ``EventStoreError/incompatibleFormat(path:found:supported:)``,
-    ///   ``EventStoreError/corrupted(file:offset:reason:)``.
+    /// - Throws: ``EventStoreError/storeNotFound(location:)``, ``EventStoreError/incompatibleFormat(location:found:supported:)``,
+    ///   ``EventStoreError/corrupted(location:offset:reason:)``.
     static func openOrCreate(root: String, create: Bool) throws -> StoreManifest {
         let path = root + "/" + LogFormat.manifestName
         if !FileSystem.exists(path) {
@@ -51,12 +51,12 @@ struct StoreManifest {
                 // command then creates it with its first append, as `log append` does (else four first commands at
                 // once on a new store would fail with 74, "is not a Pawtrail store").
                 let entries = FileSystem.isDirectory(root) ? try FileSystem.contentsOfDirectory(root) : []
-                guard !entries.isEmpty else { throw EventStoreError.storeNotFound(path: root) }
+                guard !entries.isEmpty else { throw EventStoreError.storeNotFound(location: root) }
                 guard entries.allSatisfy(isStoreEntry) else {
                     throw EventStoreError.storeFailure("\(root) is not a Pawtrail store (it has no \(LogFormat.manifestName))")
                 }
                 try underCreationLock(root: root, manifest: path) {
-                    throw EventStoreError.storeNotFound(path: root)
+                    throw EventStoreError.storeNotFound(location: root)
                 }
                 return try read(path: path, root: root)
             }
@@ -91,7 +91,7 @@ struct StoreManifest {
     /// a new store on a loaded machine), or two could each write a manifest; and an open that must not create waits
     /// for a creation under way instead of calling the directory foreign.
     ///
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when the store holds segments without their
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` when the store holds segments without their
     ///   manifest (a damaged store, never one to start afresh over), and what `body` throws.
     private static func underCreationLock(root: String, manifest path: String, _ body: () throws -> Void) throws {
         let directory = try FileDescriptor.openDirectory(root)
@@ -100,7 +100,7 @@ struct StoreManifest {
         guard !FileSystem.exists(path) else { return }
         let segments = root + "/" + LogFormat.segmentsDirectory
         if FileSystem.isDirectory(segments), try !FileSystem.contentsOfDirectory(segments).isEmpty {
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "the store manifest is missing, but the store holds segments")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "the store manifest is missing, but the store holds segments")
         }
         try body()
     }
@@ -109,16 +109,16 @@ struct StoreManifest {
     private static func read(path: String, root: String) throws -> StoreManifest {
         let bytes = try FileSystem.readFile(path)
         guard bytes.count == 44, Array(bytes[0..<8]) == LogFormat.manifestMagic else {
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "not a Pawtrail store manifest")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "not a Pawtrail store manifest")
         }
         return try bytes.withUnsafeBytes { raw in
             let version = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self).littleEndian
             let minimum = raw.loadUnaligned(fromByteOffset: 10, as: UInt16.self).littleEndian
             guard minimum <= LogFormat.readableVersion else {
-                throw EventStoreError.incompatibleFormat(path: root, found: Int(version), supported: Int(LogFormat.readableVersion))
+                throw EventStoreError.incompatibleFormat(location: root, found: Int(version), supported: Int(LogFormat.readableVersion))
             }
             guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<40])) == raw.loadUnaligned(fromByteOffset: 40, as: UInt32.self).littleEndian else {
-                throw EventStoreError.corrupted(file: path, offset: 0, reason: "store manifest checksum mismatch")
+                throw EventStoreError.corrupted(location: path, offset: 0, reason: "store manifest checksum mismatch")
             }
             return StoreManifest(
                 formatVersion: version, minimumReaderVersion: minimum,

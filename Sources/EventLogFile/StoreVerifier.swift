@@ -26,7 +26,7 @@ struct StoreVerifier {
     /// The problem an error reading a file makes: a corruption's own offset and reason (its description names the file
     /// and offset again: "X at offset 0: corrupt data in X at offset 12: ..."), else the error as it reads at `offset`.
     private static func problem(_ error: any Error, file: String, offset: UInt64) -> VerifyReport.Problem {
-        if case .corrupted(_, let at, let reason)? = error as? EventStoreError { return .init(file: file, offset: at, message: reason) }
+        if let e = error as? EventStoreError, e.code == .corrupted { return .init(file: file, offset: e.offset ?? offset, message: e.reason) }
         return .init(file: file, offset: offset, message: "\(error)")
     }
 

@@ -78,7 +78,7 @@ public struct ProjectionEngine: Sendable {
         /// Fails when a stored row the state read since it was loaded was damaged: what was computed from it (a
         /// view's output) is wrong and must not be shown. Call it after using the state.
         ///
-        /// - Throws: The first read failure, ``EventStoreError/corrupted(file:offset:reason:)`` or an I/O error.
+        /// - Throws: The first read failure, ``EventStoreError/corrupted(location:offset:reason:)`` or an I/O error.
         public func checkReads() throws {
             if let failure = readFailure { throw failure }
         }
@@ -135,8 +135,7 @@ public struct ProjectionEngine: Sendable {
 
     /// Whether an error says a stored state is damaged (rather than unreadable for now).
     static func isDamage(_ error: EventStoreError) -> Bool {
-        if case .corrupted = error { return true }
-        return false
+        error.code == .corrupted
     }
 
     /// Whether a checkpoint can belong to this log: one that reflects positions the log does not have (a log
@@ -150,7 +149,7 @@ public struct ProjectionEngine: Sendable {
 
     /// The stored state of a projection's current schema version, `nil` when there is none.
     ///
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when it is damaged (``load(_:catchUp:)`` then
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` when it is damaged (``load(_:catchUp:)`` then
     ///   rebuilds it), an I/O error when it cannot be read.
     func stored(_ name: String, _ version: Int) throws -> (any StoredProjectionState)? {
         try states.open(name, version: version)

@@ -51,7 +51,7 @@ public final class FileProjectionStateStore: ProjectionStateStore, @unchecked Se
                 return FileStoredState(manifest: manifest, runs: runs)
             } catch let e as SystemError where e.errno == ENOENT && attempt < 7 {
                 continue
-            } catch EventStoreError.incompatibleFormat {
+            } catch EventStoreError.Code.incompatibleFormat {
                 // Runs of another build's format: no state this build can read, rebuilt like a schema change.
                 return nil
             } catch let e as SystemError {
@@ -72,7 +72,7 @@ public final class FileProjectionStateStore: ProjectionStateStore, @unchecked Se
             throw io(error, "read projection state")
         }
         guard let manifest = StateManifest.decode(bytes) else {
-            throw EventStoreError.corrupted(file: path, offset: 0, reason: "the manifest of a projection's state does not decode")
+            throw EventStoreError.corrupted(location: path, offset: 0, reason: "the manifest of a projection's state does not decode")
         }
         return manifest
     }

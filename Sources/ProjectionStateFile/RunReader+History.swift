@@ -10,7 +10,7 @@ extension RunReader {
     /// versions for each one it keeps, so the entries are read in place from the block's bytes, and only the kept
     /// ones become ``RowVersion``s: the cost is the bytes decompressed, not an allocation per version passed over.
     ///
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` for a damaged block.
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` for a damaged block.
     func scanHistory(_ prefix: [UInt8], asOf position: UInt64, _ body: (RowVersion) -> Void) throws {
         guard let table = prefix.first else { return }
         let tableOnly = prefix.count == 1

@@ -38,19 +38,19 @@ final class RunReader: @unchecked Sendable {
 
     /// Maps and checks a run file.
     ///
-    /// - Throws: ``SystemError`` when it cannot be mapped, ``EventStoreError/corrupted(file:offset:reason:)`` when its
+    /// - Throws: ``SystemError`` when it cannot be mapped, ``EventStoreError/corrupted(location:offset:reason:)`` when its
     ///   footer or indexes are damaged.
     init(path: String) throws {
         self.path = path
         file = try MappedFile(path: path)
         let b = file.bytes
-        func damaged(_ reason: String) -> EventStoreError { .corrupted(file: path, offset: 0, reason: reason) }
+        func damaged(_ reason: String) -> EventStoreError { .corrupted(location: path, offset: 0, reason: reason) }
         guard b.count >= RunFormat.headerSize, Array(UnsafeRawBufferPointer(rebasing: b[0..<8])) == RunFormat.magic else {
             throw damaged("not a run file")
         }
         let version = b.loadUnaligned(fromByteOffset: 8, as: UInt16.self).littleEndian
         guard version == RunFormat.version else {
-            throw EventStoreError.incompatibleFormat(path: path, found: Int(version), supported: Int(RunFormat.version))
+            throw EventStoreError.incompatibleFormat(location: path, found: Int(version), supported: Int(RunFormat.version))
         }
         guard b.count >= RunFormat.headerSize + RunFormat.footerSize,
             Array(UnsafeRawBufferPointer(rebasing: b[(b.count - 8)...])) == RunFormat.endMagic
@@ -119,7 +119,7 @@ final class RunReader: @unchecked Sendable {
 
     /// A block's entries, decompressed (kept for the next lookups).
     ///
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)``.
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)``.
     func entries(_ section: Section, _ i: Int) throws -> [RowVersion] {
         if let hit = cache.firstIndex(where: { $0.section == section.rawValue && $0.index == i }) {
             let entry = cache.remove(at: hit)
@@ -143,7 +143,7 @@ final class RunReader: @unchecked Sendable {
 
     /// A block's bytes, checked and decompressed (not kept).
     ///
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)``.
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)``.
     func blockBytes(_ section: Section, _ i: Int) throws -> [UInt8] {
         let block = sections[section.rawValue][i]
         let compressed = UnsafeRawBufferPointer(rebasing: file.bytes[block.offset..<(block.offset + block.compressedLength)])
@@ -157,7 +157,7 @@ final class RunReader: @unchecked Sendable {
 
     /// The error for a damaged block.
     func damaged(_ block: Block, _ reason: String) -> EventStoreError {
-        .corrupted(file: path, offset: UInt64(block.offset), reason: reason)
+        .corrupted(location: path, offset: UInt64(block.offset), reason: reason)
     }
 
     /// The index of the last block of a section whose first entry comes at or before (key, position) in stored

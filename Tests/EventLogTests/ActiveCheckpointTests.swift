@@ -418,7 +418,7 @@ import Testing
         for k in 0..<4 { try await reopened.append(to: stream("toy-\(k)"), [event()]) }
         #expect(try reopened.segmentNames().count == 1, "not sealed over damaged data")
         let error = await #expect(throws: EventStoreError.self) { try await reopened.append(to: stream("toy-9"), [event()]) }
-        guard case .corrupted(let file, _, _)? = error else {
+        guard let error, error.code == .corrupted, let file = error.location else {
             Issue.record("expected corrupted, got \(String(describing: error))")
             return
         }

@@ -28,7 +28,8 @@ struct ConcurrencyTests {
                                 let r = try await store.append(to: stream, expected: expected, [e])
                                 #expect(r.streams == [.init(stream: stream, version: current.map { $0 + 1 } ?? 0)])
                                 break
-                            } catch EventStoreError.wrongExpectedVersion(let s, let exp, let actual) {
+                            } catch let error as EventStoreError where error.code == .wrongExpectedVersion {
+                                let (s, exp, actual) = try #require(error.conflict)
                                 #expect(s == stream)
                                 #expect(exp == expected)
                                 #expect(actual != current)
@@ -149,7 +150,8 @@ struct ConcurrencyTests {
                 group.addTask {
                     do {
                         return try await store.append(to: "order-1", expected: .noStream, [event("Placed", "{\"i\":\(i)}")]).firstPosition
-                    } catch EventStoreError.wrongExpectedVersion(let s, let expected, let actual) {
+                    } catch let error as EventStoreError where error.code == .wrongExpectedVersion {
+                        let (s, expected, actual) = try #require(error.conflict)
                         #expect(s == "order-1")
                         #expect(expected == .noStream)
                         #expect(actual == 0)
@@ -178,8 +180,8 @@ struct ConcurrencyTests {
                     do {
                         try await store.append(to: s, [shared])
                         return s
-                    } catch EventStoreError.idempotencyConflict(let id, _) {
-                        #expect(id == uuid(99))
+                    } catch let error as EventStoreError where error.code == .idempotencyConflict {
+                        #expect(error.eventID == uuid(99))
                         return nil
                     }
                 }

@@ -15,12 +15,12 @@ struct FileEventStoreTests {
         let error = #expect(throws: EventStoreError.self) {
             _ = try FileEventStore.open(path: path, options: FileEventStoreOptions(createIfMissing: false))
         }
-        #expect(error == .storeNotFound(path: path))
+        #expect(error == .storeNotFound(location: path))
         // An empty existing directory holds no store either.
         let empty = #expect(throws: EventStoreError.self) {
             _ = try FileEventStore.open(path: dir, options: FileEventStoreOptions(createIfMissing: false))
         }
-        #expect(empty == .storeNotFound(path: dir))
+        #expect(empty == .storeNotFound(location: dir))
         #expect(FileSystem.exists(path) == false, "a failed open must not create the directory")
     }
 
@@ -176,7 +176,7 @@ struct FileEventStoreTests {
                             do {
                                 try await store.append(to: "counter-1", expected: v.map { .exact($0) } ?? .noStream, [e])
                                 break
-                            } catch EventStoreError.wrongExpectedVersion {
+                            } catch EventStoreError.Code.wrongExpectedVersion {
                                 continue
                             }
                         }

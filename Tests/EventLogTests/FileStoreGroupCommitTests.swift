@@ -335,7 +335,7 @@ import Testing
                             do {
                                 _ = try await store.append(AppendRequest(stream: s, expected: v.map { .exact($0) } ?? .noStream, events: [.json("Noted", "{\"w\":\(w),\"i\":\(i)}")]))
                                 break
-                            } catch EventStoreError.wrongExpectedVersion {}
+                            } catch EventStoreError.Code.wrongExpectedVersion {}
                         }
                         if i % 17 == 0 { store.close() }
                     }

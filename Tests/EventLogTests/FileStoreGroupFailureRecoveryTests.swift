@@ -31,7 +31,7 @@ import Testing
                 switch r {
                 case .success(let s): Issue.record("append \(i) succeeded: \(s)")
                 case .failure(let e as EventStoreError):
-                    if case .io = e {} else { Issue.record("append \(i) failed with \(e)") }
+                    if e.code != .io { Issue.record("append \(i) failed with \(e)") }
                 case .failure(let e): Issue.record("append \(i) failed with \(e)")
                 }
             }

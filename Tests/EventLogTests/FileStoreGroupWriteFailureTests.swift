@@ -62,7 +62,7 @@ import Testing
                 Issue.record("the write did not fail: \(results[0])")
                 return
             }
-            if case .failure(let e as EventStoreError) = results[1], case .wrongExpectedVersion(_, _, let actual) = e {
+            if case .failure(let e as EventStoreError) = results[1], let (_, _, actual) = e.conflict {
                 #expect(actual == nil, "told order-1 is at version \(String(describing: actual)), but it holds no events")
             }
             store.close()

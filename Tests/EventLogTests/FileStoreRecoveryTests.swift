@@ -137,9 +137,9 @@ extension Array {
         do {
             _ = try await reopened.read(ReadRequest(source: .all, from: frame.firstPosition, limit: 1))
             Issue.record("read of a damaged commit returned data")
-        } catch let EventStoreError.corrupted(file, offset, _) {
-            #expect(file.hasSuffix(victim))
-            #expect(offset == frame.offset)
+        } catch let error as EventStoreError where error.code == .corrupted {
+            #expect(error.location?.hasSuffix(victim) == true)
+            #expect(error.offset == frame.offset)
         }
         // ...while commits in other segments still read.
         let firstSegment = try await reopened.read(ReadRequest(source: .all, from: 0, limit: 3))

@@ -23,7 +23,7 @@ import Testing
         _ = try await store.append(AppendRequest(stream: stream("pet-1"), events: [.json("PetAdded", "{}")]))
         store.close()
         try Self.makeManifestNewer(dir.path)
-        #expect(throws: EventStoreError.incompatibleFormat(path: dir.path, found: 4, supported: 3)) {
+        #expect(throws: EventStoreError.incompatibleFormat(location: dir.path, found: 4, supported: 3)) {
             _ = try FileEventStore.open(path: dir.path)
         }
     }
@@ -41,7 +41,7 @@ import Testing
         let crc = CRC32C.checksum(Array(bytes[0..<60]))
         withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(60..<64, with: $0) }
         try FileSystem.writeAtomically(bytes, to: path, sync: false)
-        #expect(throws: EventStoreError.incompatibleFormat(path: path, found: 4, supported: 3)) {
+        #expect(throws: EventStoreError.incompatibleFormat(location: path, found: 4, supported: 3)) {
             _ = try FileEventStore.open(path: dir.path)
         }
     }

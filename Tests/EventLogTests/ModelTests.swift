@@ -82,7 +82,7 @@ struct ModelTests {
         #expect(
             EventStoreError.idempotencyConflict(eventID: uuid(255), reason: "r").description
                 == "event id 00000000-0000-0000-0000-0000000000ff conflicts with an earlier append: r")
-        #expect(EventStoreError.corrupted(file: "f", offset: 7, reason: "bad").description == "corrupt data in f at offset 7: bad")
+        #expect(EventStoreError.corrupted(location: "f", offset: 7, reason: "bad").description == "corrupt data in f at offset 7: bad")
     }
 
     @Test

@@ -204,7 +204,8 @@ struct MultiStreamAppendTests {
                                     .init(stream: order, expected: .noStream),
                                 ]))
                         return true
-                    } catch EventStoreError.wrongExpectedVersion(let stream, _, _) {
+                    } catch let error as EventStoreError where error.code == .wrongExpectedVersion {
+                        let stream = error.conflict?.stream
                         #expect(stream == "inventory-a" || stream == "inventory-b")
                         return false
                     }

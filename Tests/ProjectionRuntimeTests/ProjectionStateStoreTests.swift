@@ -65,7 +65,7 @@ struct StoredTimeTravelTests {
         let damaged = try await engine.load(OrdersProjection.self)
         _ = damaged.state.orders["o-0"]
         let failure = try #require(damaged.readFailure)
-        guard case EventStoreError.corrupted = failure else { Issue.record("read failure \(failure)"); return }
+        guard (failure as? EventStoreError)?.code == .corrupted else { Issue.record("read failure \(failure)"); return }
         let repaired = try await engine.repair(OrdersProjection.self, damage: failure)
         #expect(repaired.state.orders["o-0"] == live.state.orders["o-0"] && repaired.repaired != nil)
         let after = try await engine.load(OrdersProjection.self)

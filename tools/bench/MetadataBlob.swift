@@ -25,7 +25,7 @@ enum MetadataBlob {
 
     /// Decodes what ``encode(_:)`` wrote.
     ///
-    /// - Throws: ``EventStoreError/corrupted(file:offset:reason:)`` when the blob is malformed.
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` when the blob is malformed.
     static func decode(_ blob: UnsafeRawBufferPointer) throws -> EventMetadata {
         guard blob.count >= 1 else { throw malformed(0) }
         let count = Int(blob[0])
@@ -50,6 +50,6 @@ enum MetadataBlob {
     }
 
     private static func malformed(_ offset: Int) -> EventStoreError {
-        .corrupted(file: "sqlite events.metadata", offset: UInt64(offset), reason: "malformed metadata blob")
+        .corrupted(location: "sqlite events.metadata", offset: UInt64(offset), reason: "malformed metadata blob")
     }
 }

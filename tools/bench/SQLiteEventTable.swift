@@ -148,7 +148,7 @@ final class SQLiteEventTable {
     private static func event(_ row: SQLiteStatement) throws -> RecordedEvent {
         let idBytes = row.columnBlob(4)
         guard idBytes.count == 16 else {
-            throw EventStoreError.corrupted(file: "sqlite events.event_id", offset: 0, reason: "event id of \(idBytes.count) bytes")
+            throw EventStoreError.corrupted(location: "sqlite events.event_id", offset: 0, reason: "event id of \(idBytes.count) bytes")
         }
         return RecordedEvent(
             position: UInt64(row.columnInt64(0) - 1),

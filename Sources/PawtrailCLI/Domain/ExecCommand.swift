@@ -209,7 +209,7 @@ enum ExecCommand {
         } catch let error as FieldError {
             return fail(.invalidCommand, error.description, [.init(key: "field", value: .string(error.field))])
         } catch let error as EventStoreError {
-            return fail(ErrorKind(error), error.description)
+            return fail(ErrorKind(error), ErrorReporter.message(error))
         } catch {
             return fail(.failure, String(describing: error))
         }

@@ -47,7 +47,7 @@ struct ErrorReporter: Sendable {
             return ErrorKind.invalidCommand.exitCode
         case let store as EventStoreError:
             let kind = ErrorKind(store)
-            if case .wrongExpectedVersion(let stream, let expected, let actual) = store {
+            if let (stream, expected, actual) = store.conflict {
                 console.write("Error: \(store.description)\n", to: .standardError)
                 if json {
                     let line = JSONValue.object([
@@ -61,10 +61,10 @@ struct ErrorReporter: Sendable {
                 return kind.exitCode
             }
             var extra: [JSONValue.Pair] = []
-            if case .idempotencyConflict(let id, _) = store {
+            if let id = store.eventID {
                 extra.append(.init(key: "eventId", value: .string(id.uuidString.lowercased())))
             }
-            emit(kind, store.description, extra: extra)
+            emit(kind, Self.message(store), extra: extra)
             return kind.exitCode
         default:
             emit(.failure, String(describing: error), extra: [])
@@ -73,6 +73,15 @@ struct ErrorReporter: Sendable {
     }
 
     /// An expected version as JSON: a number, or `"any"`, `"no-stream"`, `"stream-exists"`.
+    /// A store error's message with what the CLI adds: how to name a store, what to do about an unknown outcome.
+    static func message(_ error: EventStoreError) -> String {
+        switch error.code {
+        case .storeNotFound: "\(error) (pass --store PATH or set PAWTRAIL_STORE; appending creates a store)"
+        case .outcomeUnknown: "\(error) (run the same command again: its event ids make a retry safe)"
+        default: error.description
+        }
+    }
+
     static func json(_ expected: ExpectedVersion) -> JSONValue {
         if case .exact(let v) = expected { return .uint(v) }
         return .string(expected.description)

@@ -69,7 +69,7 @@ struct CommandContext: Sendable {
         do {
             let opened = try openStore(.read)
             return CommandHandler(store: opened.events, snapshots: opened.snapshots, cache: cache)
-        } catch EventStoreError.storeNotFound(_) {
+        } catch EventStoreError.Code.storeNotFound {
             let context = self
             let created = StoreCreatedOnFirstAppend { try context.openStore(.write(sync: true)) }
             return CommandHandler(store: created, snapshots: created.snapshots, cache: cache)

@@ -11,6 +11,9 @@ public enum ErrorKind: String, Sendable, Hashable {
     case io
     case storeNotFound = "store-not-found"
     case incompatibleFormat = "incompatible-format"
+    case unavailable
+    case outcomeUnknown = "outcome-unknown"
+    case timedOut = "timed-out"
     case failure
     // Domain rejections (see `DomainError.kind`).
     case invalidCommand = "invalid-command"
@@ -29,7 +32,7 @@ public enum ErrorKind: String, Sendable, Hashable {
         case .invalidRequest, .idempotencyConflict, .invalidCommand: .dataError
         case .wrongExpectedVersion, .conflict: .tryAgain
         case .forbidden, .notFound, .alreadyExists, .invalidState, .stockShort, .rejected: .failure
-        case .corrupted, .io, .storeNotFound, .incompatibleFormat: .ioError
+        case .corrupted, .io, .storeNotFound, .incompatibleFormat, .unavailable, .outcomeUnknown, .timedOut: .ioError
         case .failure: .failure
         }
     }
@@ -44,16 +47,19 @@ public enum ErrorKind: String, Sendable, Hashable {
     /// - Parameter error: The error.
     /// - Returns: Its kind.
     public init(_ error: EventStoreError) {
-        switch error {
+        switch error.code {
         case .wrongExpectedVersion: self = .wrongExpectedVersion
         case .idempotencyConflict: self = .idempotencyConflict
         case .invalidRequest: self = .invalidRequest
         case .corrupted: self = .corrupted
-        case .io: self = .io
         case .storeNotFound: self = .storeNotFound
         case .incompatibleFormat: self = .incompatibleFormat
-        // A store failure is the store's own problem, not the user's input: it is reported as an I/O error.
-        case .storeFailure: self = .io
+        case .unavailable: self = .unavailable
+        case .outcomeUnknown: self = .outcomeUnknown
+        case .timedOut: self = .timedOut
+        // A store failure, or a code a newer backend brings, is the store's problem, not the user's input: it is
+        // reported as an I/O error.
+        default: self = .io
         }
     }
 }

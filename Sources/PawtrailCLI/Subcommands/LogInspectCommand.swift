@@ -98,7 +98,7 @@ enum LogInspectCommand {
         } catch let error as EventStoreError {
             // Damage that keeps the store from opening is what an operator inspects the segments around: lay this
             // one open from its files (its own damage, if it has any, is reported as before).
-            guard case .corrupted = error, let found = try context.storeOpener.inspectWithoutOpening(path: context.storePath, segment: segment)
+            guard error.code == .corrupted, let found = try context.storeOpener.inspectWithoutOpening(path: context.storePath, segment: segment)
             else { throw error }
             context.err("Warning: the store does not open (\(error)); \(found.name) is laid open from its files alone")
             inspection = found

@@ -88,8 +88,9 @@ public struct CommandHandler: Sendable {
                 let result = try await store.append(request)
                 await keep(loader, written: Self.written(decision, request: request, result: result))
                 return Self.outcome(decision, name: C.name, result: result, actor: actor, attempts: attempt, stats: stats)
-            } catch EventStoreError.wrongExpectedVersion(let stream, _, _) {
+            } catch let error as EventStoreError where error.code == .wrongExpectedVersion {
                 guard attempt < maxAttempts else {
+                    let stream = error.conflict.map { $0.stream.rawValue } ?? "?"
                     throw DomainError.conflict(
                         "\(C.name) gave up after \(attempt) attempts: stream '\(stream)' kept changing; try again")
                 }

@@ -19,7 +19,7 @@ public import Projections
 public protocol ProjectionStateStore: Sendable {
     /// The stored state of a projection at a schema version, `nil` when there is none.
     ///
-    /// - Throws: An I/O error, or ``EventStoreError/corrupted(file:offset:reason:)`` when the state is damaged (the
+    /// - Throws: An I/O error, or ``EventStoreError/corrupted(location:offset:reason:)`` when the state is damaged (the
     ///   caller rebuilds it).
     func open(_ name: String, version: Int) throws -> (any StoredProjectionState)?
 

@@ -94,11 +94,11 @@ func expectInvalidRequest<R>(
         _ = try await body()
     }
     guard let error else { return nil }
-    guard case .invalidRequest(let message) = error else {
+    guard error.code == .invalidRequest else {
         Issue.record("expected invalidRequest, got \(error)", sourceLocation: sourceLocation)
         return nil
     }
-    return message
+    return error.reason
 }
 
 /// Expects `body` to throw ``EventStoreError/idempotencyConflict(eventID:reason:)`` and returns the event id it
@@ -111,7 +111,7 @@ func expectIdempotencyConflict<R>(
         _ = try await body()
     }
     guard let error else { return nil }
-    guard case .idempotencyConflict(let id, _) = error else {
+    guard error.code == .idempotencyConflict, let id = error.eventID else {
         Issue.record("expected idempotencyConflict, got \(error)", sourceLocation: sourceLocation)
         return nil
     }

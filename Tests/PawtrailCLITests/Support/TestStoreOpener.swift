@@ -24,7 +24,7 @@ final class TestStoreOpener: StoreOpener {
             if case .write = access { c = true }
             return c
         }
-        guard exists else { throw EventStoreError.storeNotFound(path: path) }
+        guard exists else { throw EventStoreError.storeNotFound(location: path) }
         return OpenedStore(events: store, states: states)
     }
 }

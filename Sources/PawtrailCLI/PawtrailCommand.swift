@@ -35,7 +35,7 @@ public enum PawtrailCommand {
         } else {
             status = await run(
                 arguments: arguments, environment: ProcessInfo.processInfo.environment, console: console,
-                storeOpener: FileStoreOpener())
+                storeOpener: StoreOpeners.standard())
         }
         console.flush()
         if let code = console.standardOutputError, status == .success {

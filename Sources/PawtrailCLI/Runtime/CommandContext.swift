@@ -51,7 +51,7 @@ struct CommandContext: Sendable {
             throw arguments.usageError("the value '' is invalid for '--store': expected the store directory's path")
         }
         let start = ContinuousClock.now
-        let opened = try storeOpener.open(path: storePath, access: access)
+        let opened = try storeOpener.open(location: storePath, access: access)
         stats.opened(after: ContinuousClock.now - start)
         if let recovery = opened.recovery { err("Warning: \(recovery)") }
         return opened

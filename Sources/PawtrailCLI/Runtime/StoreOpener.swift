@@ -1,31 +1,22 @@
-public import EventLogFile
+public import EventLog
 
-/// Opens the store a command works on; the tool opens a ``FileStoreOpener``, tests pass an in-memory store.
+/// Opens the store a command works on, of one kind: the tool picks one by the store's location
+/// (``StoreOpeners``), tests pass an in-memory store.
 public protocol StoreOpener: Sendable {
-    /// Opens the store at a path.
+    /// Opens the store at a location.
     ///
     /// - Parameters:
-    ///   - path: The store directory.
+    ///   - location: The store's location, as `--store` or `$PAWTRAIL_STORE` named it: a directory for the file
+    ///     store, a URL for a server.
     ///   - access: Read, or write (which creates a missing store).
     /// - Returns: The store.
-    /// - Throws: `EventStoreError` (e.g. `storeNotFound`).
-    func open(path: String, access: StoreAccess) throws -> OpenedStore
+    /// - Throws: ``EventStoreError`` (e.g. ``EventStoreError/Code/storeNotFound``).
+    func open(location: String, access: StoreAccess) throws -> OpenedStore
 
     /// Lets the stores opened finish their background work; called once the command is done.
     func finish()
-
-    /// Checks a store whose damage keeps it from opening, from its files; `nil` when this kind of store has none.
-    func verifyWithoutOpening(path: String) throws -> VerifyReport?
-
-    /// Lays open one segment of a store whose damage keeps it from opening, from its files; `nil` when this kind of
-    /// store has none.
-    func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection?
 }
 
 extension StoreOpener {
     public func finish() {}
-
-    public func verifyWithoutOpening(path: String) throws -> VerifyReport? { nil }
-
-    public func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection? { nil }
 }

@@ -98,8 +98,8 @@ enum LogInspectCommand {
         } catch let error as EventStoreError {
             // Damage that keeps the store from opening is what an operator inspects the segments around: lay this
             // one open from its files (its own damage, if it has any, is reported as before).
-            guard error.code == .corrupted, let found = try context.storeOpener.inspectWithoutOpening(path: context.storePath, segment: segment)
-            else { throw error }
+            guard error.code == .corrupted, let offline = context.offlineMaintenance else { throw error }
+            let found = try offline.inspectWithoutOpening(location: context.storePath, segment: segment)
             context.err("Warning: the store does not open (\(error)); \(found.name) is laid open from its files alone")
             inspection = found
         }

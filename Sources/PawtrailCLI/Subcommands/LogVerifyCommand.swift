@@ -39,7 +39,8 @@ enum LogVerifyCommand {
             report = try context.maintenance(of: try context.openStore(.read)).verify()
         } catch let error as EventStoreError {
             // Damage that keeps the store from opening is a problem to report like any other.
-            guard error.code == .corrupted, let files = try? context.storeOpener.verifyWithoutOpening(path: context.storePath),
+            guard error.code == .corrupted, let offline = context.offlineMaintenance,
+                let files = try? offline.verifyWithoutOpening(location: context.storePath),
                 !files.isOK
             else { throw error }
             report = files

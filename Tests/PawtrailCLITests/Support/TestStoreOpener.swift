@@ -19,7 +19,7 @@ final class TestStoreOpener: StoreOpener {
     /// The read models' states, kept across commands as the file store keeps them.
     let states = InMemoryProjectionStateStore()
 
-    func open(path: String, access: StoreAccess) throws -> OpenedStore {
+    func open(location path: String, access: StoreAccess) throws -> OpenedStore {
         let exists = created.withLock { c in
             if case .write = access { c = true }
             return c

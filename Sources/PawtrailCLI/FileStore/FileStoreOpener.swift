@@ -8,13 +8,13 @@ import Synchronization
 /// Opens a ``FileEventStore`` with the CLI's options, and remembers what it opened so the process can let
 /// each store finish its background work (compaction of a segment the command sealed, dictionary training)
 /// before it exits: otherwise every short-lived CLI process would cut that work off.
-public final class FileStoreOpener: StoreOpener {
+public final class FileStoreOpener: StoreOpener, OfflineLogMaintenance {
     private let opened = Mutex<[FileEventStore]>([])
 
     /// Creates the opener.
     public init() {}
 
-    public func open(path: String, access: StoreAccess) throws -> OpenedStore {
+    public func open(location path: String, access: StoreAccess) throws -> OpenedStore {
         var options = FileEventStoreOptions()
         // Small segments, runs and checkpoint intervals make rolls, compaction, index runs and checkpoints happen
         // within a few hundred events, so that fault injection (`tools/crash-loop.sh --segment-events N`) reaches
@@ -49,12 +49,12 @@ public final class FileStoreOpener: StoreOpener {
             states: FileProjectionStateStore(storePath: path), snapshots: SQLiteSnapshotStore(storePath: path))
     }
 
-    public func verifyWithoutOpening(path: String) throws -> VerifyReport? {
-        try FileEventStore.verifyWithoutOpening(path: path)
+    public func verifyWithoutOpening(location: String) throws -> VerifyReport {
+        try FileEventStore.verifyWithoutOpening(path: location)
     }
 
-    public func inspectWithoutOpening(path: String, segment: String) throws -> SegmentInspection? {
-        try FileEventStore.inspectWithoutOpening(path: path, segment: segment)
+    public func inspectWithoutOpening(location: String, segment: String) throws -> SegmentInspection {
+        try FileEventStore.inspectWithoutOpening(path: location, segment: segment)
     }
 
     /// Waits for the background work of every store opened, then forgets them.

@@ -1,5 +1,6 @@
 import BenchSupport
 import EventLog
+@testable import EventLogTestKit
 @testable import EventLogFile
 import Foundation
 import PawtrailIO

@@ -1,4 +1,5 @@
 import EventLog
+@testable import EventLogTestKit
 import Testing
 
 /// Metadata's byte-level views agree with its pairs, and malformed bytes end a visit instead of trapping.

@@ -1,4 +1,5 @@
 import EventLog
+@testable import EventLogTestKit
 import EventLogFile
 import Foundation
 import PawtrailIO

@@ -1,5 +1,6 @@
 @testable import EventLog
 @testable import EventLogFile
+@testable import EventLogTestKit
 import Foundation
 import PawtrailIO
 import Testing

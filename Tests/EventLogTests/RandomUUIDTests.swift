@@ -1,4 +1,5 @@
 import EventLog
+@testable import EventLogTestKit
 import Foundation
 import Testing
 

@@ -2,7 +2,7 @@ import CSQLite3
 import EventLog
 import EventLogFile
 import EventLogMemory
-import EventLogTestKit
+@testable import EventLogTestKit
 import Foundation
 import PawtrailSQLite
 import Testing

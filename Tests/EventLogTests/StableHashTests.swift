@@ -1,4 +1,5 @@
 import EventLog
+@testable import EventLogTestKit
 import Testing
 
 /// The stable hash is part of stored formats (row keys' order in run files, ids derived from command ids): its values

@@ -1,4 +1,5 @@
 import EventLog
+@testable import EventLogTestKit
 @testable import EventLogFile
 import Foundation
 import PawtrailIO

@@ -1,5 +1,6 @@
 @testable import EventLogFile
 import EventLog
+@testable import EventLogTestKit
 import Foundation
 import Testing
 

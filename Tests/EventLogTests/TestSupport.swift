@@ -1,4 +1,5 @@
 import EventLog
+@testable import EventLogTestKit
 import Foundation
 
 /// A fresh, empty temporary directory for one test, removed when the value is released.

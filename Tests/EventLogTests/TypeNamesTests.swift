@@ -1,4 +1,5 @@
 @testable import EventLogFile
+@testable import EventLogTestKit
 import Testing
 
 @Suite struct TypeNamesTests {

@@ -1,6 +1,7 @@
 import EventLog
 import EventLogFile
 import EventLogMemory
+@testable import EventLogTestKit
 import Foundation
 import Testing
 
@@ -37,7 +38,7 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// A fresh store of one backend in a fresh temporary directory, removed when the harness goes away.
-final class Harness: @unchecked Sendable {
+final class Harness: StoreHarness, @unchecked Sendable {
     let backend: Backend
     /// The temporary directory (also the store directory of the file backends).
     let directory: String

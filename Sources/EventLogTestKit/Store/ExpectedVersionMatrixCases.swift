@@ -31,11 +31,8 @@ struct ExpectationCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("Conformance: expected versions")
-struct ExpectedVersionMatrixTests {
-    @Test(arguments: Backend.allCases, ExpectationCase.all)
-    func expectedVersionMatrix(backend: Backend, c: ExpectationCase) async throws {
-        let h = try Harness(backend)
+struct ExpectedVersionMatrixCases {
+    static func expectedVersionMatrix(_ h: any StoreHarness, _ c: ExpectationCase) async throws {
         let target: StreamID = "pet-1"
         let bystander: StreamID = "pet-2"
         try await h.store.append(to: bystander, events(2))
@@ -70,9 +67,7 @@ struct ExpectedVersionMatrixTests {
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func wrongExpectedVersionErrorNamesTheStreamAndBothVersions(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func wrongExpectedVersionErrorNamesTheStreamAndBothVersions(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "order-7", events(4))
         let error = await #expect(throws: EventStoreError.self) {
             try await h.store.append(to: "order-7", expected: .exact(1), [event()])

@@ -3,14 +3,11 @@ import Foundation
 import Testing
 
 /// Concurrent writers within one process.
-@Suite("Conformance: concurrency")
-struct ConcurrencyTests {
+struct ConcurrencyCases {
     /// Optimistic concurrency on one stream: each writer reads the version, appends at exactly that version, and
     /// retries on wrongExpectedVersion. Every write lands once, at its own version: no duplicate version, no lost
     /// update, gapless positions.
-    @Test(arguments: Backend.allCases)
-    func writersRacingOnOneStreamWithExactVersionsLoseNothing(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func writersRacingOnOneStreamWithExactVersionsLoseNothing(_ h: any StoreHarness) async throws {
         let store = h.store
         let writers = 12
         let appendsPerWriter = 8
@@ -65,9 +62,7 @@ struct ConcurrencyTests {
 
     /// Many writers on their own streams at once (group commit territory): positions stay gapless and every
     /// stream's versions are 0-based and gapless, each append's events contiguous.
-    @Test(arguments: Backend.allCases)
-    func writersOnTheirOwnStreamsInterleaveWithoutGaps(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func writersOnTheirOwnStreamsInterleaveWithoutGaps(_ h: any StoreHarness) async throws {
         let store = h.store
         let writers = 16
         let appends = 6
@@ -108,9 +103,7 @@ struct ConcurrencyTests {
     }
 
     /// Readers running during writes never see part of a commit and never see positions go backwards.
-    @Test(arguments: Backend.allCases)
-    func readersNeverSeePartOfACommit(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func readersNeverSeePartOfACommit(_ h: any StoreHarness) async throws {
         let store = h.store
         let batches = 20
         let batchSize = 5
@@ -141,9 +134,7 @@ struct ConcurrencyTests {
     }
 
     /// Appends that land in one group commit must each be planned against the ones before them in the group.
-    @Test(arguments: Backend.allCases)
-    func racingAppendsWithNoStreamCreateTheStreamOnce(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func racingAppendsWithNoStreamCreateTheStreamOnce(_ h: any StoreHarness) async throws {
         let store = h.store
         let outcomes = try await withThrowingTaskGroup(of: UInt64?.self) { group in
             for i in 0..<10 {
@@ -168,9 +159,7 @@ struct ConcurrencyTests {
         #expect(try await store.lastPosition() == 0)
     }
 
-    @Test(arguments: Backend.allCases)
-    func racingAppendsReusingOneIDOnDifferentStreamsCommitOnce(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func racingAppendsReusingOneIDOnDifferentStreamsCommitOnce(_ h: any StoreHarness) async throws {
         let store = h.store
         let shared = event("Shared", id: uuid(99))
         let outcomes = try await withThrowingTaskGroup(of: StreamID?.self) { group in
@@ -198,9 +187,7 @@ struct ConcurrencyTests {
     }
 
     /// A group of appends where some fail their expectations: the others commit, with gapless positions.
-    @Test(arguments: Backend.allCases)
-    func failuresInAGroupDoNotDisturbTheOthers(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func failuresInAGroupDoNotDisturbTheOthers(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "fixed-1", events(1))
         let results = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -229,9 +216,7 @@ struct ConcurrencyTests {
 
     /// Identical appends racing (a client retrying before its first try returned): whichever lands first writes,
     /// and every other one, in the same group commit or a later one, is a retry that reports the same place.
-    @Test(arguments: Backend.allCases)
-    func racingIdenticalAppendsAllReportTheOneCommit(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func racingIdenticalAppendsAllReportTheOneCommit(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "other-1", events(3))
         // Several rounds, so that some retries surely share a group commit with the append they repeat.

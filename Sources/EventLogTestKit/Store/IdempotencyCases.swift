@@ -5,11 +5,27 @@ import Testing
 /// Retries by event id: an append whose every event is already committed, identically and where its
 /// expectations would have put it, returns the original result and writes nothing. Anything else that reuses a
 /// committed id is an idempotencyConflict that writes nothing.
-@Suite("Conformance: idempotency")
-struct IdempotencyTests {
-    @Test(arguments: Backend.allCases)
-    func identicalRetryReturnsTheOriginalResultAndWritesNothing(backend: Backend) async throws {
-        let h = try Harness(backend)
+struct IdempotencyCases {
+    static func idempotencyIsDurableAcrossReopening(_ h: any StoreHarness) async throws {
+        let batch = events(3, type: "Durable")
+        let original = try await h.store.append(to: "pet-1", expected: .noStream, batch)
+        try await h.store.append(to: "pet-2", events(2))
+        try h.reopen()
+        let retry = try await h.store.append(to: "pet-1", expected: .noStream, batch)
+        #expect(retry.wasAlreadyCommitted)
+        #expect(retry.firstPosition == original.firstPosition)
+        #expect(retry.lastPosition == original.lastPosition)
+        #expect(retry.streams == original.streams)
+        #expect(try await h.store.lastPosition() == 4)
+        // A conflicting reuse is recognised after reopening too.
+        var changed = batch
+        changed[1].data = Array("{\"changed\":true}".utf8)
+        await expectIdempotencyConflict { try await h.store.append(to: "pet-1", expected: .noStream, changed) }
+        await expectIdempotencyConflict { try await h.store.append(to: "pet-2", [batch[0]]) }
+        #expect(try await h.store.lastPosition() == 4)
+    }
+
+    static func identicalRetryReturnsTheOriginalResultAndWritesNothing(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "pet-1", events(2))
         let request = AppendRequest(
             entries: [
@@ -37,31 +53,8 @@ struct IdempotencyTests {
         }
     }
 
-    @Test(arguments: Backend.fileBacked)
-    func idempotencyIsDurableAcrossReopening(backend: Backend) async throws {
-        let h = try Harness(backend)
-        let batch = events(3, type: "Durable")
-        let original = try await h.store.append(to: "pet-1", expected: .noStream, batch)
-        try await h.store.append(to: "pet-2", events(2))
-        try h.reopen()
-        let retry = try await h.store.append(to: "pet-1", expected: .noStream, batch)
-        #expect(retry.wasAlreadyCommitted)
-        #expect(retry.firstPosition == original.firstPosition)
-        #expect(retry.lastPosition == original.lastPosition)
-        #expect(retry.streams == original.streams)
-        #expect(try await h.store.lastPosition() == 4)
-        // A conflicting reuse is recognised after reopening too.
-        var changed = batch
-        changed[1].data = Array("{\"changed\":true}".utf8)
-        await expectIdempotencyConflict { try await h.store.append(to: "pet-1", expected: .noStream, changed) }
-        await expectIdempotencyConflict { try await h.store.append(to: "pet-2", [batch[0]]) }
-        #expect(try await h.store.lastPosition() == 4)
-    }
-
     /// Ids committed long ago (in sealed, compacted segments of the file store) are found as well as recent ones.
-    @Test(arguments: Backend.allCases)
-    func retriesAreRecognisedForOldCommits(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func retriesAreRecognisedForOldCommits(_ h: any StoreHarness) async throws {
         var requests: [(AppendRequest, AppendResult)] = []
         for i in 0..<24 {
             let s = try StreamID("pet-\(i % 3)")
@@ -87,9 +80,7 @@ struct IdempotencyTests {
         #expect(try await h.store.lastPosition() == last)
     }
 
-    @Test(arguments: Backend.allCases)
-    func retryWithExactExpectedVersionSucceedsAfterTheStreamMovedOn(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func retryWithExactExpectedVersionSucceedsAfterTheStreamMovedOn(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "pet-1", events(2))
         let mine = [event("Renamed", "{\"name\":\"Rex\"}")]
         let original = try await h.store.append(to: "pet-1", expected: .exact(1), mine)
@@ -114,9 +105,7 @@ struct IdempotencyTests {
         #expect(try await h.store.append(to: "pet-2", expected: .any, later).wasAlreadyCommitted)
     }
 
-    @Test(arguments: Backend.allCases)
-    func retryWithAnExpectationThatWouldNotHavePutTheEventsThereConflicts(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func retryWithAnExpectationThatWouldNotHavePutTheEventsThereConflicts(_ h: any StoreHarness) async throws {
         let mine = [event("Created")]
         try await h.store.append(to: "pet-1", expected: .noStream, mine)  // version 0
         await expectIdempotencyConflict { try await h.store.append(to: "pet-1", expected: .exact(5), mine) }
@@ -124,9 +113,7 @@ struct IdempotencyTests {
         #expect(try await h.store.lastPosition() == 0)
     }
 
-    @Test(arguments: Backend.allCases)
-    func reusedIDWithOtherContentConflicts(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func reusedIDWithOtherContentConflicts(_ h: any StoreHarness) async throws {
         let original = ProposedEvent(
             id: uuid(42), type: "PetAdded", data: Array("{\"name\":\"Rex\"}".utf8),
             metadata: [EventMetadata.correlationID: "c-1"])
@@ -150,9 +137,7 @@ struct IdempotencyTests {
         #expect(try await h.store.events(of: "pet-1").first?.hasSameContent(as: original) == true)
     }
 
-    @Test(arguments: Backend.allCases)
-    func idCommittedToAnotherStreamConflicts(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func idCommittedToAnotherStreamConflicts(_ h: any StoreHarness) async throws {
         let e = event(id: uuid(7))
         try await h.store.append(to: "pet-1", [e])
         try h.checkpoint()
@@ -162,9 +147,7 @@ struct IdempotencyTests {
         #expect(try await h.store.lastPosition() == 0)
     }
 
-    @Test(arguments: Backend.allCases)
-    func partialOverlapConflicts(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func partialOverlapConflicts(_ h: any StoreHarness) async throws {
         let committed = events(2)
         try await h.store.append(to: "pet-1", committed)
         await expectIdempotencyConflict { try await h.store.append(to: "pet-1", committed + [event()]) }
@@ -174,9 +157,7 @@ struct IdempotencyTests {
         #expect(try await h.store.events(of: "pet-1").map(\.id) == committed.map(\.id))
     }
 
-    @Test(arguments: Backend.allCases)
-    func retryInAnotherOrderConflicts(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func retryInAnotherOrderConflicts(_ h: any StoreHarness) async throws {
         let committed = events(3)
         try await h.store.append(to: "pet-1", committed)
         await expectIdempotencyConflict { try await h.store.append(to: "pet-1", committed.reversed()) }
@@ -185,9 +166,7 @@ struct IdempotencyTests {
 
     /// Greg Young's case: events 1, 3, 7 are written; a "retry" of 2, 7, 14 shares only 7: that is a conflict,
     /// and neither 2 nor 14 may be written. The true retry 1, 3, 7 is already committed.
-    @Test(arguments: Backend.allCases)
-    func gregYoungsPartialRetry(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func gregYoungsPartialRetry(_ h: any StoreHarness) async throws {
         func e(_ n: Int) -> ProposedEvent { event("Numbered", "{\"n\":\(n)}", id: uuid(n)) }
         let original = try await h.store.append(to: "numbers-1", expected: .noStream, [e(1), e(3), e(7)])
         try h.checkpoint()
@@ -209,9 +188,7 @@ struct IdempotencyTests {
     }
 
     /// A retry returns the original result even when a check-only condition it carried no longer holds.
-    @Test(arguments: Backend.allCases)
-    func retryIgnoresCheckOnlyConditionsThatNoLongerHold(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func retryIgnoresCheckOnlyConditionsThatNoLongerHold(_ h: any StoreHarness) async throws {
         let request = AppendRequest(
             entries: [.init(stream: "order-1", event: event("OrderPlaced"))],
             expectations: [
@@ -228,9 +205,7 @@ struct IdempotencyTests {
 
     /// Identical appends racing each other: exactly one writes, every other one sees it as already committed
     /// (a store that batches appends into group commits must let later appends of a batch see earlier ones).
-    @Test(arguments: Backend.allCases)
-    func concurrentIdenticalAppendsWriteOnce(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func concurrentIdenticalAppendsWriteOnce(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "warmup-1", [event()])
         let request = AppendRequest(stream: "pet-1", expected: .any, events: events(3, type: "Raced"))

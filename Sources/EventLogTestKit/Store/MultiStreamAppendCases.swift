@@ -4,11 +4,8 @@ import Testing
 
 /// One append over several streams, each with its own expected version, plus check-only conditions on streams
 /// it does not write: all of it commits, or none of it.
-@Suite("Conformance: multi-stream appends")
-struct MultiStreamAppendTests {
-    @Test(arguments: Backend.allCases)
-    func allStreamsCommitTogether(backend: Backend) async throws {
-        let h = try Harness(backend)
+struct MultiStreamAppendCases {
+    static func allStreamsCommitTogether(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "b-1", events(2))
         let request = AppendRequest(
             entries: [
@@ -39,9 +36,7 @@ struct MultiStreamAppendTests {
         #expect(try await h.store.streamVersion(of: "d-1") == nil)
     }
 
-    @Test(arguments: Backend.allCases)
-    func oneFailingExpectationLeavesNoTraceOnAnyStream(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func oneFailingExpectationLeavesNoTraceOnAnyStream(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "a-1", events(1))
         try await h.store.append(to: "b-1", events(3))
         let streams: [StreamID] = ["a-1", "b-1", "c-1"]
@@ -68,9 +63,7 @@ struct MultiStreamAppendTests {
         #expect(result.firstPosition == 4)
     }
 
-    @Test(arguments: Backend.allCases)
-    func oneFailingCheckOnlyConditionLeavesNoTrace(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func oneFailingCheckOnlyConditionLeavesNoTrace(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "customer-1", events(2))
         let streams: [StreamID] = ["order-1", "customer-1", "coupon-1"]
         let before = try await StoreSnapshot(h.store, streams: streams)
@@ -98,9 +91,7 @@ struct MultiStreamAppendTests {
         #expect(try await StoreSnapshot(h.store, streams: streams) == before)
     }
 
-    @Test(arguments: Backend.allCases)
-    func checkOnlyStreamNeverGetsEvents(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func checkOnlyStreamNeverGetsEvents(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "customer-1", events(2))
         let request = AppendRequest(
             entries: [.init(stream: "order-1", event: event("OrderPlaced")), .init(stream: "order-1", event: event("OrderPaid"))],
@@ -123,9 +114,7 @@ struct MultiStreamAppendTests {
         #expect(try await h.store.readAll().count == 4)
     }
 
-    @Test(arguments: Backend.allCases)
-    func streamBothWrittenAndCheckOnlyIsRejected(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func streamBothWrittenAndCheckOnlyIsRejected(_ h: any StoreHarness) async throws {
         await expectInvalidRequest {
             try await h.store.append(
                 AppendRequest(
@@ -138,9 +127,7 @@ struct MultiStreamAppendTests {
     /// The stock-safe checkout: an order is created only if both inventory streams are still at the versions
     /// the checkout decided on. Two checkouts decided on the same versions; the first commits, and a reservation
     /// lands on inventory-a in between, so the second fails and leaves no trace.
-    @Test(arguments: Backend.allCases)
-    func stockSafeCheckout(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func stockSafeCheckout(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "inventory-a", [event("StockReceived", "{\"qty\":1}"), event("StockReceived", "{\"qty\":1}")])
         try await h.store.append(to: "inventory-b", [event("StockReceived", "{\"qty\":5}")])
         let a = try #require(try await h.store.streamVersion(of: "inventory-a"))
@@ -180,9 +167,7 @@ struct MultiStreamAppendTests {
     }
 
     /// Concurrent checkouts over the same inventory: exactly one of those that read the same versions wins.
-    @Test(arguments: Backend.allCases)
-    func concurrentCheckoutsOnlyOneWins(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func concurrentCheckoutsOnlyOneWins(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "inventory-a", [event("StockReceived")])
         try await store.append(to: "inventory-b", [event("StockReceived")])

@@ -5,11 +5,8 @@ import Testing
 
 /// Following the log and waiting for appends. No timing is asserted: waits only bound how long a broken store
 /// can hang a case.
-@Suite("Conformance: follow and waitForAppends")
-struct FollowTests {
-    @Test(arguments: Backend.allCases)
-    func followYieldsExistingEventsThenLaterOnesInOrder(backend: Backend) async throws {
-        let h = try Harness(backend)
+struct FollowCases {
+    static func followYieldsExistingEventsThenLaterOnesInOrder(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "order-1", events(2))
         try await h.store.append(to: "order-2", events(1))
         try h.checkpoint()
@@ -35,9 +32,7 @@ struct FollowTests {
         #expect(positions.map(\.stream) == ["order-1", "order-1", "order-2", "order-3", "order-3", "order-1"])
     }
 
-    @Test(arguments: Backend.allCases)
-    func followFromAPositionAndOfACategoryWithATypeFilter(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func followFromAPositionAndOfACategoryWithATypeFilter(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "order-1", [event("Placed"), event("Paid")])
         try await store.append(to: "pet-1", [event("Placed")])
@@ -63,9 +58,7 @@ struct FollowTests {
     /// A follower filtered by type, at the end of a log whose last events do not match, waits for new events like
     /// any other follower: it does not read the same filtered-out tail again and again (a busy loop), and it still
     /// yields the next match.
-    @Test(arguments: Backend.allCases)
-    func followWithATypeFilterWaitsInsteadOfRereadingAFilteredOutTail(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func followWithATypeFilterWaitsInsteadOfRereadingAFilteredOutTail(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "order-1", [event("Wanted"), event("Other"), event("Other")])
         try h.checkpoint()
         let store = ReadCountingStore(h.store)
@@ -93,9 +86,7 @@ struct FollowTests {
 
     /// Following from a position past the end yields nothing until an event at or after that position exists,
     /// then starts exactly there.
-    @Test(arguments: Backend.allCases)
-    func followFromPastTheEndStartsAtThatPosition(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func followFromPastTheEndStartsAtThatPosition(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "order-1", events(2))
         try h.checkpoint()
@@ -116,9 +107,7 @@ struct FollowTests {
         #expect(seen.map(\.stream) == ["order-3", "order-3"])
     }
 
-    @Test(arguments: Backend.allCases)
-    func cancellingTheFollowerEndsIt(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func cancellingTheFollowerEndsIt(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "order-1", events(2))
         let (firstSeen, signal) = AsyncStream.makeStream(of: Void.self)
@@ -137,9 +126,7 @@ struct FollowTests {
         #expect(count == 2)
     }
 
-    @Test(arguments: Backend.allCases)
-    func waitForAppendsReportsEventsAfterAPosition(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func waitForAppendsReportsEventsAfterAPosition(_ h: any StoreHarness) async throws {
         #expect(try await h.store.waitForAppends(after: nil, timeout: .milliseconds(50)) == false)
         try await h.store.append(to: "order-1", events(1))
         #expect(try await h.store.waitForAppends(after: nil, timeout: .milliseconds(50)))
@@ -153,9 +140,7 @@ struct FollowTests {
         #expect(try await h.store.waitForAppends(after: 1, timeout: .milliseconds(50)))
     }
 
-    @Test(arguments: Backend.allCases)
-    func waitForAppendsWakesForAConcurrentAppend(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func waitForAppendsWakesForAConcurrentAppend(_ h: any StoreHarness) async throws {
         let store = h.store
         try await store.append(to: "order-1", events(1))
         let woke = try await withWatchdog {

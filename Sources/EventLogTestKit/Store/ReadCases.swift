@@ -3,14 +3,13 @@ import Foundation
 import Testing
 
 /// Reads: a stream by version, the log and a category by position, in both directions, in pages, filtered.
-@Suite("Conformance: reads")
-struct ReadTests {
+struct ReadCases {
     /// A log of 30 events over five streams of three categories, interleaved:
     /// positions 0..<30; event i goes to `streams[i % 5]`; types alternate Even/Odd by position. Each event
     /// carries ~200 bytes of incompressible padding, so 4 KiB segments spread the log over several segments.
     static let streams: [StreamID] = ["order-1", "inventory-a", "order-2", "order", "orders-1"]
 
-    static func populate(_ h: Harness) async throws -> [RecordedEvent] {
+    static func populate(_ h: any StoreHarness) async throws -> [RecordedEvent] {
         // Appends of 1..4 events each, in position order; each event goes to streams[position % 5].
         var position = 0
         var size = 1
@@ -32,9 +31,7 @@ struct ReadTests {
         return all
     }
 
-    @Test(arguments: Backend.allCases)
-    func streamForwardPagesUntilNextIsNil(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func streamForwardPagesUntilNextIsNil(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         let mine = all.filter { $0.stream == "order-1" }  // positions 0, 5, …, 25: versions 0...5
         #expect(mine.map(\.version) == Array(0...5))
@@ -56,9 +53,7 @@ struct ReadTests {
         #expect(try await h.store.readAll(.stream("order-1"), from: 3, pageSize: 100) == Array(mine[3...]))
     }
 
-    @Test(arguments: Backend.allCases)
-    func streamBackwardPagesUntilNextIsNil(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func streamBackwardPagesUntilNextIsNil(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         let mine = all.filter { $0.stream == "inventory-a" }  // versions 0...5
         let first = try await h.store.read(ReadRequest(source: .stream("inventory-a"), direction: .backward, limit: 4))
@@ -77,9 +72,7 @@ struct ReadTests {
             try await h.store.readAll(.stream("inventory-a"), direction: .backward, from: 1000) == mine.reversed())
     }
 
-    @Test(arguments: Backend.allCases)
-    func allForwardFromAPosition(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func allForwardFromAPosition(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         let page = try await h.store.read(ReadRequest(source: .all, from: 7, limit: 5))
         #expect(page.events.map(\.position) == [7, 8, 9, 10, 11])
@@ -93,9 +86,7 @@ struct ReadTests {
         #expect(last.next == nil)
     }
 
-    @Test(arguments: Backend.allCases)
-    func allBackward(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func allBackward(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         let page = try await h.store.read(ReadRequest(source: .all, direction: .backward, limit: 4))
         #expect(page.events.map(\.position) == [29, 28, 27, 26])
@@ -109,9 +100,7 @@ struct ReadTests {
         #expect(first.next == nil)
     }
 
-    @Test(arguments: Backend.allCases)
-    func categoryIsTheStreamIDBeforeTheFirstDash(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func categoryIsTheStreamIDBeforeTheFirstDash(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         // `order` holds order-1, order-2 and the stream "order" itself, not "orders-1".
         let expected = all.filter { ["order-1", "order-2", "order"].contains($0.stream) }
@@ -139,9 +128,7 @@ struct ReadTests {
         #expect(page.next != nil)
     }
 
-    @Test(arguments: Backend.allCases)
-    func filterByEventType(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func filterByEventType(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         #expect(try await h.store.readAll(.all, pageSize: 3, eventTypes: ["Even"]) == all.filter { $0.type == "Even" })
         #expect(
@@ -165,9 +152,7 @@ struct ReadTests {
     /// only canonically equivalent to another (precomposed "é" against "e" + U+0301; the Kelvin sign U+212A, which
     /// Unicode decomposes to a plain "K") is another name, and matches nothing the other names. `String` equality
     /// would match them; a byte-comparing store (the file log, SQL text) would not.
-    @Test(arguments: Backend.allCases)
-    func categoryAndTypeFiltersCompareBytesLikeStreamIDs(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func categoryAndTypeFiltersCompareBytesLikeStreamIDs(_ h: any StoreHarness) async throws {
         let precomposed = try sid("caf\u{E9}-1")
         let decomposed = try sid("cafe\u{301}-2")
         try await h.store.append(to: precomposed, [event("Kelvin")])
@@ -199,9 +184,7 @@ struct ReadTests {
     /// `next` is the first event a page did not examine: after a full page, one past its last event (forward) or one
     /// before it (backward), even when every event left is filtered out (the next page is then empty, with no
     /// `next`); a page that examined the source to its end has no `next`. Pinned for stream, log and category reads.
-    @Test(arguments: Backend.allCases)
-    func nextAfterAFullFilteredPageIsTheFirstEventNotExamined(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func nextAfterAFullFilteredPageIsTheFirstEventNotExamined(_ h: any StoreHarness) async throws {
         // Positions 0...5 in order-1 (versions 0...5): A B A B B B; then position 6 in pet-1: A.
         try await h.store.append(to: "order-1", [event("A"), event("B"), event("A"), event("B"), event("B"), event("B")])
         try await h.store.append(to: "pet-1", [event("A")])
@@ -232,9 +215,7 @@ struct ReadTests {
     }
 
     /// Backward reads from a `from` past the end (up to `UInt64.max`) start at the end, for every source.
-    @Test(arguments: Backend.allCases)
-    func backwardReadsFromPastTheEndStartAtTheEnd(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func backwardReadsFromPastTheEndStartAtTheEnd(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         let order1 = all.filter { $0.stream == "order-1" }
         let order = all.filter { $0.stream.category == "order" }
@@ -251,9 +232,7 @@ struct ReadTests {
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func readingPastTheEndIsEmptyWithNoNext(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func readingPastTheEndIsEmptyWithNoNext(_ h: any StoreHarness) async throws {
         _ = try await Self.populate(h)
         let empty = ReadBatch(events: [], next: nil)
         #expect(try await h.store.read(ReadRequest(source: .stream("order-1"), from: 6)) == empty)
@@ -267,9 +246,7 @@ struct ReadTests {
         #expect(try await h.store.read(ReadRequest(source: .category("missing"), direction: .backward)) == empty)
     }
 
-    @Test(arguments: Backend.allCases)
-    func emptyStoreReadsAreEmpty(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func emptyStoreReadsAreEmpty(_ h: any StoreHarness) async throws {
         let empty = ReadBatch(events: [], next: nil)
         for direction in [ReadDirection.forward, .backward] {
             #expect(try await h.store.read(ReadRequest(source: .all, direction: direction)) == empty)
@@ -279,9 +256,7 @@ struct ReadTests {
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func limitZeroOrNegativeIsRejected(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func limitZeroOrNegativeIsRejected(_ h: any StoreHarness) async throws {
         try await h.store.append(to: "order-1", events(1))
         for limit in [0, -1, Int.min] {
             for source in [ReadSource.all, .stream("order-1"), .category("order")] {
@@ -292,9 +267,7 @@ struct ReadTests {
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func forEachPageVisitsEverythingAndStops(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func forEachPageVisitsEverythingAndStops(_ h: any StoreHarness) async throws {
         let all = try await Self.populate(h)
         var seen: [RecordedEvent] = []
         try await h.store.forEachPage(.all, pageSize: 7) { page in
@@ -312,9 +285,7 @@ struct ReadTests {
 
     /// A filtered read may return short or even empty pages with a `next` (a store may bound how many events one
     /// page examines); following `next` must still find every match, in both directions.
-    @Test(arguments: Backend.allCases)
-    func sparseFilteredReadsOverManyEventsFindEveryMatch(backend: Backend) async throws {
-        let h = try Harness(backend)
+    static func sparseFilteredReadsOverManyEventsFindEveryMatch(_ h: any StoreHarness) async throws {
         // 70,000 events; the matches are at positions 5, 69,990 and 69,995: the gap of 69,985 between the first
         // two is more than the 65,536 events the file store examines per page, so some page comes back short.
         var rare: [UUID] = []

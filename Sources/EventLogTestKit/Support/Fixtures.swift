@@ -1,5 +1,4 @@
 import EventLog
-import EventLogFile
 import Foundation
 import Testing
 
@@ -15,18 +14,6 @@ extension StreamID: ExpressibleByStringLiteral {
 func uuid(_ n: Int) -> UUID {
     let hex = String(n, radix: 16)
     return UUID(uuidString: "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - hex.count) + hex)!
-}
-
-/// A fresh file store in a fresh temporary directory, filled by `fill` and closed: the directory (removed when
-/// released).
-func filledStore(
-    _ options: FileEventStoreOptions, _ fill: (FileEventStore) async throws -> Void
-) async throws -> TemporaryDirectory {
-    let dir = TemporaryDirectory()
-    let store = try FileEventStore.open(path: dir.path, options: options)
-    try await fill(store)
-    store.close()
-    return dir
 }
 
 /// A proposed event with a small JSON payload.

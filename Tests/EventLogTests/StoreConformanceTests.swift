@@ -1,0 +1,11 @@
+@testable import EventLogTestKit
+import Testing
+
+/// The store conformance kit (``EventStoreConformance``) on every backend of this package: the in-memory
+/// reference store and the file store in three variants (see ``Backend``).
+@Suite struct StoreConformanceTests {
+    @Test(arguments: Backend.allCases, EventStoreConformance.cases)
+    func conformance(backend: Backend, _ c: EventStoreConformance.Case) async throws {
+        try await c.run(Harness(backend))
+    }
+}

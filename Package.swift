@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events", "PawtrailJSON"]),
         .target(name: "Projections", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "Projections"),
         // Layer 4: stored states, catch-up, rebuild, audit and time travel for the read models.
-        .target(
-            name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON", "CSQLite3"]),
+        .target(name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON"]),
+        // Read models' states written out as SQLite tables (`projections export --sqlite`).
+        .target(name: "ProjectionExport", dependencies: ["CSQLite3", "PawtrailIO", "PawtrailJSON"]),
         // The file store's part of the projection runtime: read models' states as run files beside the log.
         .target(name: "ProjectionStateFile", dependencies: ["EventLog", "Projections", "ProjectionRuntime", "PawtrailIO", "CPawtrailSupport"]),
         // The conformance cases every implementation of the read models' state store runs.
@@ -46,8 +47,8 @@ let package = Package(
         .target(
             name: "PawtrailCLI",
             dependencies: [
-                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "PawtrailJSON",
-                "CPawtrailSupport",
+                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "ProjectionExport",
+                "PawtrailJSON", "CPawtrailSupport",
             ]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 

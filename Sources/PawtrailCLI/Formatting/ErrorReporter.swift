@@ -2,6 +2,7 @@ import PawtrailJSON
 import EventLog
 import Events
 import PawtrailDomain
+import ProjectionExport
 import ProjectionRuntime
 
 /// Prints an error the way scripts rely on: `Error: <sentence>` on stderr (with the usage line for usage

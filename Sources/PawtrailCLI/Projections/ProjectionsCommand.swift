@@ -2,6 +2,7 @@ import EventLog
 import Events
 import Foundation
 import PawtrailJSON
+import ProjectionExport
 import ProjectionRuntime
 import Projections
 #if canImport(Glibc)

@@ -162,9 +162,3 @@ public enum SQLiteExport {
         guard replace else { throw SQLiteExportError(message: "\(path) already exists; give --replace to replace it") }
     }
 }
-
-/// Why an export failed.
-public struct SQLiteExportError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
-}

@@ -8,12 +8,14 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "EventLogFile", targets: ["EventLogFile"]),
         .library(name: "EventLogMemory", targets: ["EventLogMemory"]),
+        .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
         .library(name: "EventLogTestKit", targets: ["EventLogTestKit"]),
     ],
     targets: [
         // C libraries from Debian, wrapped the GRDB way: module.modulemap + shim.h + pkg-config + apt provider.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Hardware CRC-32C (SSE4.2), which Swift cannot emit; a few lines of our own C.
         .target(name: "CPawtrailSupport"),
@@ -28,6 +30,8 @@ let package = Package(
         // Layer 2 implementations.
         .target(name: "EventLogFile", dependencies: ["EventLog", "PawtrailIO", "PawtrailSQLite", "CSQLite3"]),
         .target(name: "EventLogMemory", dependencies: ["EventLog"]),
+        // The store on a PostgreSQL server, through libpq.
+        .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ"]),
         // The conformance cases every backend's tests run against their implementations of the store protocols.
         .target(name: "EventLogTestKit", dependencies: ["EventLog"]),
         // Layer 3: the domain event catalog and read models.
@@ -72,6 +76,7 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "EventLogTestKit", "PawtrailIO", "PawtrailSQLite", "BenchSupport"]),
+        .testTarget(name: "EventLogPostgresTests", dependencies: ["EventLog", "EventLogPostgres", "EventLogTestKit"]),
         .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "EventLogTestKit", "PawtrailJSON"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(

@@ -2,7 +2,7 @@
 # The README's second command, and what CI runs: set up, then build and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh
+tools/setup.sh --postgres-server
 . tools/env.sh
 swift build --build-tests
 swift test

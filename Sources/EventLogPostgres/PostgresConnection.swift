@@ -1,0 +1,144 @@
+import CLibPQ
+import EventLog
+import Foundation
+
+/// Why a statement failed: the connection is gone (the outcome of a COMMIT in flight is then unknown), or the
+/// server refused it with a SQLSTATE.
+enum PostgresFailure: Error, CustomStringConvertible {
+    case connectionLost(String)
+    case statement(sqlstate: String, message: String)
+
+    var description: String {
+        switch self {
+        case .connectionLost(let m): "the connection to PostgreSQL was lost: \(m)"
+        case .statement(let state, let m): "PostgreSQL refused a statement: \(m) (SQLSTATE \(state))"
+        }
+    }
+
+    /// The store error a caller sees, for a failure outside a COMMIT.
+    var storeError: EventStoreError {
+        switch self {
+        case .connectionLost: return .unavailable(description)
+        case .statement(let state, let message):
+            // lock_not_available (lock_timeout) and query_canceled (statement_timeout): the server did not answer in time.
+            if state == "55P03" || state == "57014" { return .timedOut("PostgreSQL gave up waiting: \(message) (SQLSTATE \(state))") }
+            return .storeFailure(description)
+        }
+    }
+}
+
+/// One connection to a PostgreSQL server (a libpq `PGconn`), owned once: finished in `deinit`. Not for use from two
+/// threads at once: ``PostgresSession`` runs every use on its own queue.
+final class PostgresConnection {
+    private let connection: OpaquePointer
+
+    /// Connects, and sets what every session of the store needs.
+    ///
+    /// - Parameters:
+    ///   - url: A libpq connection URI or string.
+    ///   - schema: The schema the store's tables live in.
+    /// - Throws: ``EventStoreError/Code/unavailable`` when the server cannot be reached; its message never holds
+    ///   the URL (it may hold a password).
+    init(url: String, schema: String) throws(EventStoreError) {
+        // connect_timeout first: a value in the URL, expanded after it, wins.
+        let keywords = ["connect_timeout", "dbname", "application_name"]
+        let values = ["5", url, "pawtrail"]
+        let made: OpaquePointer? = keywords.withCStrings { k in values.withCStrings { v in PQconnectdbParams(k, v, 1) } }
+        guard let made else { throw .unavailable("cannot connect to PostgreSQL: out of memory") }
+        connection = made
+        guard PQstatus(made) == CONNECTION_OK else {
+            throw .unavailable("cannot connect to PostgreSQL: \(Self.trimmed(PQerrorMessage(made)))")
+        }
+        // Appends hold one lock to COMMIT: waiting for it, a statement, or a session idle inside a transaction that
+        // holds it, must end in an error within seconds, never a hang. Durable means flushed at COMMIT.
+        do {
+            try execute(
+                """
+                SET lock_timeout = '10s'; SET statement_timeout = '60s'; SET idle_in_transaction_session_timeout = '30s';
+                SET synchronous_commit = on; SET search_path = \(Self.identifier(schema));
+                """)
+        } catch {
+            throw error.storeError
+        }
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// Whether the connection is still up.
+    var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Runs statements without parameters (several may be given, separated by semicolons).
+    ///
+    /// - Parameter sql: The statements.
+    /// - Throws: ``PostgresFailure``.
+    func execute(_ sql: String) throws(PostgresFailure) {
+        _ = try check(PQexec(connection, sql))
+    }
+
+    /// Runs one statement with parameters in binary format, and takes its rows in binary format.
+    ///
+    /// - Parameters:
+    ///   - sql: The statement, naming its parameters `$1`, `$2`, ...
+    ///   - parameters: Their values.
+    /// - Returns: The rows.
+    /// - Throws: ``PostgresFailure``.
+    func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresFailure) -> PostgresResult {
+        let encoded = parameters.map(\.bytes)
+        let types = parameters.map(\.oid)
+        let lengths = encoded.map { Int32($0.count) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        let result: OpaquePointer? = withPointers(to: encoded) { values in
+            PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        }
+        return try check(result)
+    }
+
+    private func check(_ result: OpaquePointer?) throws(PostgresFailure) -> PostgresResult {
+        guard let result else { throw .connectionLost(Self.trimmed(PQerrorMessage(connection))) }
+        let owned = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return owned
+        default:
+            if PQstatus(connection) != CONNECTION_OK { throw .connectionLost(Self.trimmed(PQerrorMessage(connection))) }
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?????"
+            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? "unknown error"
+            throw .statement(sqlstate: state, message: message)
+        }
+    }
+
+    /// A quoted SQL identifier.
+    static func identifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
+    }
+
+    private func withPointers<R>(to buffers: [[UInt8]], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        var pointers: [UnsafePointer<CChar>?] = []
+        pointers.reserveCapacity(buffers.count)
+        func next(_ i: Int) -> R {
+            guard i < buffers.count else { return body(pointers) }
+            return buffers[i].withUnsafeBytes { raw in
+                // A zero-length value still needs a pointer, or libpq takes it for NULL.
+                pointers.append(raw.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) } ?? UnsafePointer(bitPattern: 1))
+                return next(i + 1)
+            }
+        }
+        return next(0)
+    }
+}
+
+extension Array where Element == String {
+    /// Calls `body` with a NULL-terminated array of C strings.
+    fileprivate func withCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let duplicated = map { strdup($0) }
+        defer { duplicated.forEach { free($0) } }
+        let pointers = duplicated.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}

@@ -1,0 +1,122 @@
+public import EventLog
+import Foundation
+
+/// The event store on a PostgreSQL server: the same semantics as the file store (the conformance kit's cases), for
+/// several processes and machines sharing one store.
+///
+/// An append takes the store's one append lock (the `head` row, see ``PostgresSchema``) in its own statement, reads
+/// the current versions of the streams it names and the events already committed with its ids, decides with
+/// ``AppendPlanner`` as every store does, then writes its events at the next positions and commits, with
+/// `synchronous_commit` on. The lock is held to COMMIT, so positions are gapless and become visible in commit order.
+/// A connection lost during COMMIT leaves the outcome unknown: the append is run again with the same event ids,
+/// which gives the original result (already committed) or one fresh write, never two.
+public final class PostgresEventStore: EventStore {
+    /// Where and how to open a store.
+    public struct Options: Sendable {
+        /// The schema that holds the store's tables.
+        public var schema: String
+        /// Whether opening creates a store the schema does not hold.
+        public var createIfMissing: Bool
+
+        /// Creates options.
+        public init(schema: String = "pawtrail", createIfMissing: Bool = false) {
+            self.schema = schema
+            self.createIfMissing = createIfMissing
+        }
+    }
+
+    let session: PostgresSession
+    /// The store as errors name it: the URL without its password.
+    public let location: String
+    let schema: String
+
+    private init(session: PostgresSession, location: String, schema: String) {
+        self.session = session
+        self.location = location
+        self.schema = schema
+    }
+
+    /// Connects to a server and checks (or creates) the store's tables.
+    ///
+    /// - Parameters:
+    ///   - url: A libpq connection URI (`postgresql://user@host/db`).
+    ///   - options: The schema, and whether to create the store.
+    /// - Returns: The store.
+    /// - Throws: ``EventStoreError``: `unavailable` when the server cannot be reached, `storeNotFound` when the
+    ///   schema holds no store and `createIfMissing` is false, `incompatibleFormat` for a newer layout.
+    public static func open(url: String, options: Options = Options()) throws -> PostgresEventStore {
+        let location = redacted(url)
+        let session = PostgresSession(url: url, schema: options.schema, label: "store")
+        try session.runBlocking { c in
+            do {
+                try PostgresSchema.prepare(c, schema: options.schema, location: location, create: options.createIfMissing)
+            } catch let failure as PostgresFailure {
+                throw failure.storeError
+            }
+        }
+        return PostgresEventStore(session: session, location: location, schema: options.schema)
+    }
+
+    /// A connection URI without its password (`postgresql://shop:***@db/shop`), for messages.
+    public static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
+        let userInfo = url[scheme.upperBound..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+
+    // MARK: - Reading the head
+
+    public func lastPosition() async throws -> UInt64? {
+        try await run { c in
+            let r = try c.query("SELECT next_position FROM head")
+            guard let next = r.int64(0, 0), next > 0 else { return nil }
+            return UInt64(next - 1)
+        }
+    }
+
+    public func streamVersion(of stream: StreamID) async throws -> UInt64? {
+        try await run { c in
+            try c.query("SELECT max(version) FROM events WHERE stream_id = $1", [.text(stream.rawValue)]).int64(0, 0).map(UInt64.init)
+        }
+    }
+
+    public func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {
+        guard version <= UInt64(Int64.max) else { return nil }
+        return try await run { c in
+            try c.query("SELECT position FROM events WHERE stream_id = $1 AND version = $2", [.text(stream.rawValue), .int8(Int64(version))])
+                .int64(0, 0).map(UInt64.init)
+        }
+    }
+
+    public func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? {
+        try await run { c in
+            // Times never decrease along positions, so the last event at or before the time is the last position.
+            try c.query(
+                "SELECT position FROM events WHERE recorded_at <= $1 ORDER BY recorded_at DESC, position DESC LIMIT 1",
+                [.int8(time.microsecondsSinceEpoch)]
+            ).int64(0, 0).map(UInt64.init)
+        }
+    }
+
+    public func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.milliseconds(2)
+        while true {
+            if let last = try await lastPosition(), position.map({ last > $0 }) ?? true { return true }
+            let now = ContinuousClock.now
+            if now >= deadline { return false }
+            try await Task.sleep(for: min(pause, deadline - now))
+            pause = min(pause * 2, .milliseconds(100))
+        }
+    }
+
+    /// Runs `body` on the session, turning the server's failures into store errors.
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        do {
+            return try await session.run(body)
+        } catch let failure as PostgresFailure {
+            throw failure.storeError
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import EventLog
+import Foundation
+
+/// The store's tables in one schema, and the version they are at.
+///
+/// - `head`: one row, whose row lock is the append lock, held to COMMIT; it holds the next position and the last
+///   commit time. A transaction is visible before it releases its locks, so the next appender always sees the last
+///   commit: positions are gapless and become visible in commit order, to every reader.
+/// - `events`: one row an event. Stream ids and types compare by their bytes (collation "C"), as `StreamID` does;
+///   data and metadata are stored byte for byte. The category is derived from the stream id.
+/// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
+enum PostgresSchema {
+    /// The layout this build writes and reads.
+    static let version = 1
+
+    /// The statements that create the layout in an empty schema.
+    static func creation(_ schema: String) -> String {
+        let s = PostgresConnection.identifier(schema)
+        return """
+            CREATE SCHEMA IF NOT EXISTS \(s);
+            CREATE TABLE \(s).schema_version (version integer NOT NULL);
+            INSERT INTO \(s).schema_version VALUES (\(version));
+            CREATE TABLE \(s).head (
+              id boolean PRIMARY KEY DEFAULT true CHECK (id),
+              next_position bigint NOT NULL,
+              last_recorded_at bigint NOT NULL
+            ) WITH (fillfactor = 10);
+            INSERT INTO \(s).head VALUES (true, 0, 0);
+            CREATE TABLE \(s).events (
+              position bigint PRIMARY KEY,
+              stream_id text COLLATE "C" NOT NULL,
+              version bigint NOT NULL,
+              event_id uuid NOT NULL UNIQUE,
+              type text COLLATE "C" NOT NULL,
+              recorded_at bigint NOT NULL,
+              metadata bytea NOT NULL,
+              metadata_pairs integer NOT NULL,
+              data bytea NOT NULL,
+              category text COLLATE "C" GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED,
+              UNIQUE (stream_id, version)
+            );
+            CREATE INDEX events_category_position ON \(s).events (category, position);
+            CREATE INDEX events_recorded_at ON \(s).events (recorded_at, position);
+            """
+    }
+
+    /// The layout's version in a schema, `nil` when the schema holds no store.
+    ///
+    /// - Parameters:
+    ///   - connection: A connection.
+    ///   - schema: The schema.
+    /// - Throws: ``PostgresFailure``.
+    static func installedVersion(_ connection: PostgresConnection, schema: String) throws(PostgresFailure) -> Int? {
+        let exists = try connection.query(
+            "SELECT to_regclass($1) IS NOT NULL", [.text(PostgresConnection.identifier(schema) + ".schema_version")])
+        guard exists.count == 1, exists.bytes(0, 0).first == 1 else { return nil }
+        let r = try connection.query("SELECT max(version) FROM \(PostgresConnection.identifier(schema)).schema_version")
+        return r.int32(0, 0).map(Int.init)
+    }
+
+    /// Makes sure a schema holds a store of this build's layout.
+    ///
+    /// - Parameters:
+    ///   - connection: A connection.
+    ///   - schema: The schema.
+    ///   - location: How to name the store in errors (the URL without its password).
+    ///   - create: Whether to create the store when the schema holds none.
+    /// - Throws: ``EventStoreError/Code/storeNotFound`` (none, and `create` is false),
+    ///   ``EventStoreError/Code/incompatibleFormat`` (a newer layout), or what the server says.
+    static func prepare(_ connection: PostgresConnection, schema: String, location: String, create: Bool) throws {
+        if let found = try installedVersion(connection, schema: schema) {
+            guard found <= version else { throw EventStoreError.incompatibleFormat(location: location, found: found, supported: version) }
+            return
+        }
+        guard create else { throw EventStoreError.storeNotFound(location: location) }
+        // Two processes creating one store take turns: the second finds the first's tables.
+        try connection.execute("BEGIN")
+        do {
+            _ = try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("pawtrail.create." + schema)])
+            if try installedVersion(connection, schema: schema) == nil { try connection.execute(creation(schema)) }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

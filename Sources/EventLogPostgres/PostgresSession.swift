@@ -1,0 +1,56 @@
+import Dispatch
+import EventLog
+import Foundation
+
+/// A connection used from one thread at a time: each use runs on the session's own queue, off Swift's cooperative
+/// pool (libpq's calls block), and a connection found broken is replaced at the next use.
+final class PostgresSession: @unchecked Sendable {
+    private let url: String
+    private let schema: String
+    private let queue: DispatchQueue
+    /// Touched on `queue` only.
+    private var connection: PostgresConnection?
+
+    /// Creates a session; it connects at its first use.
+    ///
+    /// - Parameters:
+    ///   - url: The server's connection URI.
+    ///   - schema: The store's schema.
+    ///   - label: Names the queue.
+    init(url: String, schema: String, label: String) {
+        self.url = url
+        self.schema = schema
+        self.queue = DispatchQueue(label: "pawtrail.postgres.\(label)")
+    }
+
+    /// Runs `body` with the connection, connecting first if there is none or the last one broke.
+    ///
+    /// - Parameter body: The work; it may throw anything.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``EventStoreError/Code/unavailable`` when no connection can be had; what `body` throws.
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            queue.async {
+                continuation.resume(with: Result { try body(self.connected()) })
+            }
+        }
+    }
+
+    /// Runs `body` on the session's queue now, from a thread that may block (a migration, a schema change).
+    func runBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try queue.sync { try body(connected()) }
+    }
+
+    private func connected() throws -> PostgresConnection {
+        if let c = connection, c.isUsable { return c }
+        connection = nil
+        let c = try PostgresConnection(url: url, schema: schema)
+        connection = c
+        return c
+    }
+
+    /// Drops the connection (after a failure that leaves its state unknown); the next use connects again.
+    func reset() {
+        queue.async { self.connection = nil }
+    }
+}

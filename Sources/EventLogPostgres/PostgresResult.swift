@@ -1,8 +1,9 @@
 import CLibPQ
 import Foundation
 
-/// The rows of a statement, in binary format, owned once: cleared in `deinit`.
-final class PostgresResult {
+/// The rows of a statement, in binary format, owned once: cleared in `deinit`. Read-only once made, which libpq
+/// lets several threads read.
+final class PostgresResult: @unchecked Sendable {
     private let result: OpaquePointer
 
     init(_ result: OpaquePointer) {

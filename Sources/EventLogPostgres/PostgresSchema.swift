@@ -8,6 +8,7 @@ import Foundation
 ///   commit: positions are gapless and become visible in commit order, to every reader.
 /// - `events`: one row an event. Stream ids and types compare by their bytes (collation "C"), as `StreamID` does;
 ///   data and metadata are stored byte for byte. The category is derived from the stream id.
+/// - `snapshots`: the stream states decisions start from (a cache: see ``PostgresSnapshotStore``).
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
     /// The layout this build writes and reads.
@@ -41,6 +42,16 @@ enum PostgresSchema {
             );
             CREATE INDEX events_category_position ON \(s).events (category, position);
             CREATE INDEX events_recorded_at ON \(s).events (recorded_at, position);
+            CREATE TABLE \(s).snapshots (
+              stream_id text COLLATE "C" NOT NULL,
+              kind text COLLATE "C" NOT NULL,
+              schema_version integer NOT NULL,
+              version bigint NOT NULL,
+              position bigint NOT NULL,
+              event_id uuid NOT NULL,
+              state bytea NOT NULL,
+              PRIMARY KEY (stream_id, kind)
+            );
             """
     }
 

@@ -1,3 +1,4 @@
+import EventLogPostgres
 import EventLogTestKit
 import Testing
 
@@ -6,5 +7,15 @@ import Testing
     @Test(arguments: EventStoreConformance.cases)
     func conformance(_ c: EventStoreConformance.Case) async throws {
         try await c.run(PostgresHarness())
+    }
+}
+
+/// The snapshot store conformance kit on the store's `snapshots` table.
+@Suite struct PostgresSnapshotStoreTests {
+    @Test(arguments: SnapshotStoreConformance.cases)
+    func conformance(_ c: SnapshotStoreConformance.Case) async throws {
+        let h = try PostgresHarness()
+        let store = try #require(h.store as? PostgresEventStore)
+        try await c.run(PostgresSnapshotStore(store: store))
     }
 }

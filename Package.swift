@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ"]),
         // The conformance cases every backend's tests run against their implementations of the store protocols.
         .target(name: "EventLogTestKit", dependencies: ["EventLog"]),
+        // A throw-away PostgreSQL server for the tests of the PostgreSQL store and of the CLI on it.
+        .target(name: "PostgresTestSupport"),
         // Layer 3: the domain event catalog and read models.
         .target(name: "Events", dependencies: ["EventLog", "PawtrailJSON"], path: "Events"),
         // Layer 3: the domain's decisions, pure functions over stream states, and the handler that appends them.
@@ -51,8 +53,8 @@ let package = Package(
         .target(
             name: "PawtrailCLI",
             dependencies: [
-                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "ProjectionExport",
-                "PawtrailJSON", "CPawtrailSupport",
+                "EventLog", "EventLogFile", "EventLogPostgres", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile",
+                "ProjectionExport", "PawtrailJSON", "CPawtrailSupport",
             ]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
 
@@ -76,7 +78,7 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "EventLogTestKit", "PawtrailIO", "PawtrailSQLite", "BenchSupport"]),
-        .testTarget(name: "EventLogPostgresTests", dependencies: ["EventLog", "EventLogPostgres", "EventLogTestKit"]),
+        .testTarget(name: "EventLogPostgresTests", dependencies: ["EventLog", "EventLogPostgres", "EventLogTestKit", "PostgresTestSupport"]),
         .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "EventLogTestKit", "PawtrailJSON"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(
@@ -85,7 +87,9 @@ let package = Package(
                 "ProjectionRuntime", "ProjectionRuntimeTestKit", "ProjectionStateFile", "Projections", "Events", "EventLog", "EventLogMemory",
                 "PawtrailJSON",
             ]),
-        .testTarget(name: "PawtrailCLITests", dependencies: ["PawtrailCLI", "PawtrailJSON", "ProjectionRuntime", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO"]),
+        .testTarget(
+            name: "PawtrailCLITests",
+            dependencies: ["PawtrailCLI", "PawtrailJSON", "ProjectionRuntime", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO", "PostgresTestSupport"]),
     ]
 )
 

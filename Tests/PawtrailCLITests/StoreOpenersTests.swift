@@ -32,11 +32,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "mysql:"), "a URL was taken for a directory")
     }
 
-    @Test func `a kind this build cannot open says so, from the environment too`() throws {
-        let out = try PawtrailProcess.run(["log", "read", "--all"], environment: ["PAWTRAIL_STORE": "postgresql://shop:s3cret@localhost/shop"])
-        #expect(out.status == 64)
-        #expect(out.stderr.contains("PostgreSQL store"), "\(out.stderr)")
-        #expect(!out.stderr.contains("s3cret"))
+    @Test func `a kind without an opener in this build says so`() async throws {
+        let openers = StoreOpeners([
+            .init(name: "file store", schemes: [], opener: nil),
+            .init(name: "PostgreSQL store", schemes: ["postgresql"], opener: nil),
+        ])
+        let console = CapturingConsole()
+        let status = await PawtrailCommand.run(
+            arguments: ["log", "read", "--all"], environment: ["PAWTRAIL_STORE": "postgresql://shop:s3cret@localhost/shop"], console: console,
+            storeOpener: openers)
+        #expect(status == .usage)
+        #expect(console.standardError.contains("PostgreSQL store"), "\(console.standardError)")
+        #expect(!console.standardError.contains("s3cret"))
     }
 
     @Test func `openers of other kinds are asked for their own locations only`() async throws {

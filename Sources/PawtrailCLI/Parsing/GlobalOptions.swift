@@ -7,7 +7,7 @@ enum GlobalOptions {
 
     /// `--store PATH`.
     static let store = OptionSpec.value(
-        "store", "path", help: "The store directory.", default: "$\(storeEnvironmentVariable), else \(defaultStorePath)")
+        "store", "path", help: "The store: a directory, or a PostgreSQL server's postgresql:// URL.", default: "$\(storeEnvironmentVariable), else \(defaultStorePath)")
     /// `-h, --help`.
     static let help = OptionSpec.flag("help", short: "h", help: "Show help information.")
     /// `--stats`.

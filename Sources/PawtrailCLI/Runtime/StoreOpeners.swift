@@ -31,7 +31,7 @@ public final class StoreOpeners: StoreOpener {
     public static func standard() -> StoreOpeners {
         StoreOpeners([
             Kind(name: "file store", schemes: [], opener: FileStoreOpener()),
-            Kind(name: "PostgreSQL store", schemes: ["postgresql", "postgres"], opener: nil),
+            Kind(name: "PostgreSQL store", schemes: ["postgresql", "postgres"], opener: PostgresStoreOpener()),
         ])
     }
 

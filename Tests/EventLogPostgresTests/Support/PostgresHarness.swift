@@ -1,6 +1,7 @@
 import EventLog
 @testable import EventLogPostgres
 import EventLogTestKit
+import PostgresTestSupport
 import Foundation
 import Testing
 

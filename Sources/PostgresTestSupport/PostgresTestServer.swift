@@ -5,18 +5,18 @@ import Testing
 /// from Debian's binaries in a directory of its own (a Unix socket only, fsync off: these tests are about semantics,
 /// not durability), once per test process and stopped when the process exits. As root, the server runs as the
 /// `postgres` user (initdb refuses root).
-enum PostgresTestServer {
+public enum PostgresTestServer {
     /// The server's URL, or why there is none.
-    static let url: Result<String, ServerUnavailable> = start()
+    public static let url: Result<String, ServerUnavailable> = start()
 
     /// Why no server could be had.
-    struct ServerUnavailable: Error, CustomStringConvertible {
-        var description: String
+    public struct ServerUnavailable: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// The server's URL; cancels the calling test when there is none, or fails it when
     /// `PAWTRAIL_REQUIRE_POSTGRES=1` (CI) says one must be there.
-    static func require(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    public static func require(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         switch url {
         case .success(let u): return u
         case .failure(let why):
@@ -30,6 +30,50 @@ enum PostgresTestServer {
 
     private static let port = 55433
 
+    /// A new, empty database on the server, for a test of its own; the URL that names it.
+    ///
+    /// - Parameter sourceLocation: Where the test asked.
+    /// - Returns: The database's URL.
+    /// - Throws: As ``require(sourceLocation:)``; an error when the database cannot be created.
+    public static func freshDatabase(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let server = try require(sourceLocation: sourceLocation)
+        let name = "pt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let (status, output) = spawn(["/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", server, "-c", "CREATE DATABASE \(name)"], output: nil)
+        guard status == 0 else { throw ServerUnavailable(description: "CREATE DATABASE failed: \(output)") }
+        return database(name, in: server)
+    }
+
+    /// A server URL with another database in its path.
+    static func database(_ name: String, in url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let pathStart = rest.firstIndex(of: "/") ?? rest.endIndex
+        let query = rest[pathStart...].firstIndex(of: "?") ?? rest.endIndex
+        return String(url[..<pathStart]) + "/" + name + String(rest[query...])
+    }
+
+    /// Runs a program to its end: posix_spawn and waitpid, not Foundation's Process, which learns of the end of its
+    /// child when a socket the child inherits closes (and the server that `pg_ctl start` leaves running inherits it).
+    static func spawn(_ argv: [String], output: String?) -> (Int32, String) {
+        let outPath = output ?? (NSTemporaryDirectory() + "/pawtrail-pg-\(UUID().uuidString)")
+        defer { if output == nil { try? FileManager.default.removeItem(atPath: outPath) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid: pid_t = 0
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
+        guard spawned == 0 else { return (-1, "posix_spawn \(argv[0]) failed: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exited, (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")
+    }
+
     private static func start() -> Result<String, ServerUnavailable> {
         if let given = ProcessInfo.processInfo.environment["PAWTRAIL_POSTGRES_URL"], !given.isEmpty { return .success(given) }
         let bin = "/usr/lib/postgresql/15/bin"
@@ -39,26 +83,8 @@ enum PostgresTestServer {
         let dir = "/tmp/pawtrail-pg-test-\(geteuid())-\(getpid())"
         let url = "postgresql://postgres@/postgres?host=\(dir)/sock&port=\(port)"
         let asRoot = geteuid() == 0
-        // posix_spawn and waitpid, not Foundation's Process: Process learns of the end of its child when a socket
-        // the child inherits closes, and the server that `pg_ctl start` leaves running inherits it too.
         func run(_ argv: [String]) -> (Int32, String) {
-            let full = asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + argv : argv
-            let outPath = dir + "/command-output"
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            var pid: pid_t = 0
-            let cArgs = full.map { strdup($0) } + [nil]
-            defer { cArgs.forEach { free($0) } }
-            let spawned = posix_spawn(&pid, full[0], &actions, nil, cArgs, environ)
-            guard spawned == 0 else { return (-1, "posix_spawn \(full[0]) failed: \(String(cString: strerror(spawned)))") }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            return (exited, (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")
+            spawn(asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + argv : argv, output: dir + "/command-output")
         }
         try? FileManager.default.removeItem(atPath: dir)
         do {

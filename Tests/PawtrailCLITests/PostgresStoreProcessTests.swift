@@ -1,0 +1,59 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// The `pawtrail` binary on a PostgreSQL store, named by a URL in `--store` or `$PAWTRAIL_STORE`: each test on a
+/// database of its own on the test server.
+@Suite struct PostgresStoreProcessTests {
+    private func run(_ url: String, _ arguments: String...) throws -> CommandOutcome {
+        try PawtrailProcess.run(["--store", url] + arguments)
+    }
+
+    @Test func `appends and reads go to the server, and a store that does not exist yet is reported as missing`() throws {
+        let url = try PostgresTestServer.freshDatabase()
+        let missing = try run(url, "log", "read", "--all", "--json")
+        #expect(missing.status == 74, "\(missing.stderr)")
+        #expect(missing.stdout.hasPrefix(#"{"error":"store-not-found""#), "\(missing.stdout)")
+
+        let appended = try run(url, "log", "append", "--stream", "note-1", "--type", "Noted", "--data", #"{"text":"Rex"}"#, "--json")
+        #expect(appended.status == 0, "\(appended.stderr)")
+        let scratch = try TemporaryDirectory()
+        let batch = try scratch.write(
+            "b.jsonl",
+            #"{"stream":"note-1","type":"Noted","data":{"grams":5200},"expectedVersion":0}"# + "\n"
+                + #"{"stream":"note-2","type":"Noted","data":{},"expectedVersion":"no-stream"}"#)
+        #expect(try run(url, "log", "append", "--batch", batch).status == 0)
+        let read = try run(url, "log", "read", "--all", "--json")
+        #expect(read.lines.count == 3)
+        let positions = read.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map { $0["position"] as? Int }
+        #expect(positions == [0, 1, 2])
+        // A stale expectation is a conflict (75), from another process as from this one.
+        let stale = try run(url, "log", "append", "--stream", "note-1", "--type", "Noted", "--data", "{}", "--expected-version", "0")
+        #expect(stale.status == 75, "\(stale.stderr)")
+        // Reading one stream, from the environment this time.
+        let stream = try PawtrailProcess.run(["log", "read", "--stream", "note-1", "--json"], environment: ["PAWTRAIL_STORE": url])
+        #expect(stream.lines.count == 2)
+    }
+
+    @Test func `the demo's day runs on PostgreSQL, and its views answer`() throws {
+        let url = try PostgresTestServer.freshDatabase()
+        let demo = try run(url, "demo")
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let again = try run(url, "demo")
+        #expect(again.stdout.hasPrefix("This store holds the demo's day already"), "\(again.stdout)")
+        let inventory = try run(url, "view", "inventory", "--json")
+        #expect(inventory.status == 0, "\(inventory.stderr)")
+        #expect(inventory.stdout.contains(#""productId":"product_cat_001""#), "\(inventory.stdout.prefix(300))")
+        let stats = try run(url, "log", "stats")
+        #expect(stats.status != 0 && stats.stderr.contains("no files"), "\(stats.stderr)")
+    }
+
+    @Test func `a server that cannot be reached is an I/O error that never shows the password`() throws {
+        let url = "postgresql://shop:s3cret@127.0.0.1:1/shop"
+        let out = try PawtrailProcess.run(["--store", url, "log", "read", "--all", "--json"])
+        #expect(out.status == 74, "\(out.stderr)")
+        #expect(out.stderr.hasPrefix("Error: cannot connect to PostgreSQL"), "\(out.stderr)")
+        #expect(!out.stderr.contains("s3cret") && !out.stdout.contains("s3cret"))
+        #expect(out.stdout.hasPrefix(#"{"error":"unavailable""#), "\(out.stdout)")
+    }
+}

@@ -37,9 +37,10 @@ final class PostgresConnection {
     /// - Parameters:
     ///   - url: A libpq connection URI or string.
     ///   - schema: The schema the store's tables live in.
+    ///   - lockTimeout: How long a statement waits for a lock.
     /// - Throws: ``EventStoreError/Code/unavailable`` when the server cannot be reached; its message never holds
     ///   the URL (it may hold a password).
-    init(url: String, schema: String) throws(EventStoreError) {
+    init(url: String, schema: String, lockTimeout: Duration = .seconds(10)) throws(EventStoreError) {
         // connect_timeout first: a value in the URL, expanded after it, wins.
         let keywords = ["connect_timeout", "dbname", "application_name"]
         let values = ["5", url, "pawtrail"]
@@ -54,7 +55,7 @@ final class PostgresConnection {
         do {
             try execute(
                 """
-                SET lock_timeout = '10s'; SET statement_timeout = '60s'; SET idle_in_transaction_session_timeout = '30s';
+                SET lock_timeout = '\(lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000)ms'; SET statement_timeout = '60s'; SET idle_in_transaction_session_timeout = '30s';
                 SET synchronous_commit = on; SET search_path = \(Self.identifier(schema));
                 """)
         } catch {
@@ -68,6 +69,9 @@ final class PostgresConnection {
 
     /// Whether the connection is still up.
     var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// The process id of the connection's server backend.
+    var backendPID: Int32 { PQbackendPID(connection) }
 
     /// Runs statements without parameters (several may be given, separated by semicolons).
     ///

@@ -17,11 +17,15 @@ public final class PostgresEventStore: EventStore {
         public var schema: String
         /// Whether opening creates a store the schema does not hold.
         public var createIfMissing: Bool
+        /// How long an append waits for the append lock before it fails as timed out (a stuck holder of the lock
+        /// must not make every writer hang).
+        public var lockTimeout: Duration
 
         /// Creates options.
-        public init(schema: String = "pawtrail", createIfMissing: Bool = false) {
+        public init(schema: String = "pawtrail", createIfMissing: Bool = false, lockTimeout: Duration = .seconds(10)) {
             self.schema = schema
             self.createIfMissing = createIfMissing
+            self.lockTimeout = lockTimeout
         }
     }
 
@@ -46,7 +50,7 @@ public final class PostgresEventStore: EventStore {
     ///   schema holds no store and `createIfMissing` is false, `incompatibleFormat` for a newer layout.
     public static func open(url: String, options: Options = Options()) throws -> PostgresEventStore {
         let location = redacted(url)
-        let session = PostgresSession(url: url, schema: options.schema, label: "store")
+        let session = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "store")
         try session.runBlocking { c in
             do {
                 try PostgresSchema.prepare(c, schema: options.schema, location: location, create: options.createIfMissing)
@@ -56,6 +60,27 @@ public final class PostgresEventStore: EventStore {
         }
         return PostgresEventStore(session: session, location: location, schema: options.schema)
     }
+
+    /// Moves a store's tables forward to this build's layout (`pawtrail store upgrade`).
+    ///
+    /// - Parameters:
+    ///   - url: The server's connection URI.
+    ///   - schema: The store's schema.
+    /// - Returns: The layout version found, and the version now.
+    /// - Throws: As ``open(url:options:)``.
+    public static func upgrade(url: String, schema: String = "pawtrail") throws -> (from: Int, to: Int) {
+        let location = redacted(url)
+        return try PostgresSession(url: url, schema: schema, label: "upgrade").runBlocking { c in
+            do {
+                return try PostgresSchema.upgrade(c, schema: schema, location: location)
+            } catch let failure as PostgresFailure {
+                throw failure.storeError
+            }
+        }
+    }
+
+    /// The layout version this build writes.
+    public static var schemaVersion: Int { PostgresSchema.version }
 
     /// A connection URI without its password (`postgresql://shop:***@db/shop`), for messages.
     public static func redacted(_ url: String) -> String {

@@ -55,6 +55,32 @@ enum PostgresSchema {
             """
     }
 
+    /// The statements that move a store from each version to the next (none yet: version 1 is the first).
+    static let upgrades: [Int: @Sendable (String) -> String] = [:]
+
+    /// Moves a store's layout forward to this build's, one version at a time, each step in one transaction.
+    ///
+    /// - Parameters:
+    ///   - connection: A connection.
+    ///   - schema: The schema.
+    ///   - location: How to name the store in errors.
+    /// - Returns: The version found and the version now.
+    /// - Throws: ``EventStoreError/Code/storeNotFound``, ``EventStoreError/Code/incompatibleFormat`` for a newer
+    ///   layout, or what the server says.
+    static func upgrade(_ connection: PostgresConnection, schema: String, location: String) throws -> (from: Int, to: Int) {
+        guard let found = try installedVersion(connection, schema: schema) else { throw EventStoreError.storeNotFound(location: location) }
+        guard found <= version else { throw EventStoreError.incompatibleFormat(location: location, found: found, supported: version) }
+        var at = found
+        while at < version {
+            guard let step = upgrades[at] else {
+                throw EventStoreError.storeFailure("this build cannot move \(location) from schema version \(at) to \(at + 1)")
+            }
+            try connection.execute("BEGIN; " + step(schema) + "; UPDATE \(PostgresConnection.identifier(schema)).schema_version SET version = \(at + 1); COMMIT")
+            at += 1
+        }
+        return (found, at)
+    }
+
     /// The layout's version in a schema, `nil` when the schema holds no store.
     ///
     /// - Parameters:
@@ -81,6 +107,10 @@ enum PostgresSchema {
     static func prepare(_ connection: PostgresConnection, schema: String, location: String, create: Bool) throws {
         if let found = try installedVersion(connection, schema: schema) {
             guard found <= version else { throw EventStoreError.incompatibleFormat(location: location, found: found, supported: version) }
+            guard found == version else {
+                throw EventStoreError.storeFailure(
+                    "\(location) holds a store of schema version \(found); this build uses version \(version): run 'pawtrail store upgrade' first")
+            }
             return
         }
         guard create else { throw EventStoreError.storeNotFound(location: location) }

@@ -7,6 +7,7 @@ import Foundation
 final class PostgresSession: @unchecked Sendable {
     private let url: String
     private let schema: String
+    private let lockTimeout: Duration
     private let queue: DispatchQueue
     /// Touched on `queue` only.
     private var connection: PostgresConnection?
@@ -16,10 +17,12 @@ final class PostgresSession: @unchecked Sendable {
     /// - Parameters:
     ///   - url: The server's connection URI.
     ///   - schema: The store's schema.
+    ///   - lockTimeout: How long a statement waits for a lock.
     ///   - label: Names the queue.
-    init(url: String, schema: String, label: String) {
+    init(url: String, schema: String, lockTimeout: Duration = .seconds(10), label: String) {
         self.url = url
         self.schema = schema
+        self.lockTimeout = lockTimeout
         self.queue = DispatchQueue(label: "pawtrail.postgres.\(label)")
     }
 
@@ -44,7 +47,7 @@ final class PostgresSession: @unchecked Sendable {
     private func connected() throws -> PostgresConnection {
         if let c = connection, c.isUsable { return c }
         connection = nil
-        let c = try PostgresConnection(url: url, schema: schema)
+        let c = try PostgresConnection(url: url, schema: schema, lockTimeout: lockTimeout)
         connection = c
         return c
     }

@@ -11,7 +11,7 @@ public enum PawtrailCommand {
     static let root = CommandSpec(
         name: "pawtrail",
         abstract: "Pawtrail: the event-sourced system of record of a pet-care business.",
-        subcommands: [LogCommand.spec, EventsCommand.spec, CommandsCommand.spec, DemoCommand.spec, ExecCommand.spec, SnapshotsCommand.spec]
+        subcommands: [LogCommand.spec, EventsCommand.spec, CommandsCommand.spec, DemoCommand.spec, ExecCommand.spec, SnapshotsCommand.spec, StoreCommand.spec]
             + DomainVerbs.groups + [ViewCommand.spec, ProjectionsCommand.spec])
 
     /// Runs the process's command line and exits.

@@ -56,4 +56,24 @@ import Testing
         #expect(!out.stderr.contains("s3cret") && !out.stdout.contains("s3cret"))
         #expect(out.stdout.hasPrefix(#"{"error":"unavailable""#), "\(out.stdout)")
     }
+
+    @Test func `store init creates the tables once, and store upgrade finds them at this build's layout`() throws {
+        let url = try PostgresTestServer.freshDatabase()
+        let first = try PawtrailProcess.run(["store", "init", url])
+        #expect(first.status == 0 && first.stdout.hasPrefix("Created an empty store at"), "\(first.stdout)\(first.stderr)")
+        let second = try PawtrailProcess.run(["store", "init", url, "--json"])
+        #expect(second.stdout == #"{"store":"\#(url)","created":false}"# + "\n", "\(second.stdout)")
+        let upgrade = try PawtrailProcess.run(["store", "upgrade", "--store", url])
+        #expect(upgrade.status == 0 && upgrade.stdout.contains("schema version 1, this build's"), "\(upgrade.stdout)\(upgrade.stderr)")
+        // An empty store reads as empty, not as missing.
+        let read = try run(url, "log", "read", "--all", "--json")
+        #expect(read.status == 0 && read.stdout.isEmpty, "\(read.stdout)\(read.stderr)")
+    }
+
+    @Test func `store init on a directory creates a file store`() throws {
+        let dir = try TemporaryDirectory()
+        let out = try PawtrailProcess.run(["store", "init", dir.path("s")])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.path("s") + "/pawtrail.store"))
+    }
 }

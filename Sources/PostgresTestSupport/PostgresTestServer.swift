@@ -43,6 +43,17 @@ public enum PostgresTestServer {
         return database(name, in: server)
     }
 
+    /// Runs SQL on a database through psql (to set up or damage what a test needs).
+    ///
+    /// - Parameters:
+    ///   - statements: The SQL.
+    ///   - url: The database.
+    /// - Throws: An error with psql's output when it fails.
+    public static func psql(_ statements: String, on url: String) throws {
+        let (status, output) = spawn(["/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", statements], output: nil)
+        guard status == 0 else { throw ServerUnavailable(description: "psql failed: \(output)") }
+    }
+
     /// A server URL with another database in its path.
     static func database(_ name: String, in url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }

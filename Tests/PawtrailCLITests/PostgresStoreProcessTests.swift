@@ -44,8 +44,16 @@ import Testing
         let inventory = try run(url, "view", "inventory", "--json")
         #expect(inventory.status == 0, "\(inventory.stderr)")
         #expect(inventory.stdout.contains(#""productId":"product_cat_001""#), "\(inventory.stdout.prefix(300))")
-        let stats = try run(url, "log", "stats")
-        #expect(stats.status != 0 && stats.stderr.contains("no files"), "\(stats.stderr)")
+        let stats = try run(url, "log", "stats", "--json")
+        #expect(stats.status == 0 && stats.stdout.contains(#""events":192,"#), "\(stats.stdout)\(stats.stderr)")
+        let verified = try run(url, "log", "verify")
+        #expect(verified.status == 0 && verified.stdout.hasPrefix("OK: 192 events"), "\(verified.stdout)\(verified.stderr)")
+        // A row taken out behind the store's back: verify names the hole and the stream, and exits 1.
+        try PostgresTestServer.psql("DELETE FROM pawtrail.events WHERE position = 100", on: url)
+        let damaged = try run(url, "log", "verify")
+        #expect(damaged.status == 1, "\(damaged.stdout)")
+        #expect(damaged.stdout.contains("the head says 192 events, the events table holds 191"), "\(damaged.stdout)")
+        #expect(damaged.stdout.contains("at versions"), "\(damaged.stdout)")
     }
 
     @Test func `a server that cannot be reached is an I/O error that never shows the password`() throws {

@@ -1,6 +1,7 @@
 import PawtrailJSON
 import EventLog
 import EventLogFile
+import EventLogPostgres
 
 /// `pawtrail log verify`: checks every checksum, index entry and position of the store.
 enum LogVerifyCommand {
@@ -36,7 +37,9 @@ enum LogVerifyCommand {
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let report: VerifyReport
         do {
-            report = try context.maintenance(of: try context.openStore(.read)).verify()
+            let store = try context.openStore(.read)
+            if let server = store.events as? PostgresEventStore { return try await PostgresLogReports.verify(server, context) }
+            report = try context.maintenance(of: store).verify()
         } catch let error as EventStoreError {
             // Damage that keeps the store from opening is a problem to report like any other.
             guard error.code == .corrupted, let offline = context.offlineMaintenance,

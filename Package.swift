@@ -47,13 +47,15 @@ let package = Package(
         .target(name: "ProjectionExport", dependencies: ["CSQLite3", "PawtrailIO", "PawtrailJSON"]),
         // The file store's part of the projection runtime: read models' states as run files beside the log.
         .target(name: "ProjectionStateFile", dependencies: ["EventLog", "Projections", "ProjectionRuntime", "PawtrailIO", "CPawtrailSupport"]),
+        // The PostgreSQL store's part of the projection runtime: read models' states in the store's database.
+        .target(name: "ProjectionStatePostgres", dependencies: ["EventLog", "EventLogPostgres", "Projections", "ProjectionRuntime"]),
         // The conformance cases every implementation of the read models' state store runs.
         .target(name: "ProjectionRuntimeTestKit", dependencies: ["EventLog", "EventLogTestKit", "Projections", "ProjectionRuntime"]),
         // Layer 5: the CLI, as a library so tests can reach it; the executable is a thin entry point.
         .target(
             name: "PawtrailCLI",
             dependencies: [
-                "EventLog", "EventLogFile", "EventLogPostgres", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile",
+                "EventLog", "EventLogFile", "EventLogPostgres", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "ProjectionStatePostgres",
                 "ProjectionExport", "PawtrailJSON", "CPawtrailSupport",
             ]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
@@ -78,7 +80,11 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "EventLogTestKit", "PawtrailIO", "PawtrailSQLite", "BenchSupport"]),
-        .testTarget(name: "EventLogPostgresTests", dependencies: ["EventLog", "EventLogPostgres", "EventLogTestKit", "PostgresTestSupport"]),
+        .testTarget(
+            name: "EventLogPostgresTests",
+            dependencies: [
+                "EventLog", "EventLogPostgres", "EventLogTestKit", "PostgresTestSupport", "ProjectionStatePostgres", "ProjectionRuntimeTestKit",
+            ]),
         .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "EventLogTestKit", "PawtrailJSON"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(

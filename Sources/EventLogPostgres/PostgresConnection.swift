@@ -4,11 +4,11 @@ import Foundation
 
 /// Why a statement failed: the connection is gone (the outcome of a COMMIT in flight is then unknown), or the
 /// server refused it with a SQLSTATE.
-enum PostgresFailure: Error, CustomStringConvertible {
+package enum PostgresFailure: Error, CustomStringConvertible {
     case connectionLost(String)
     case statement(sqlstate: String, message: String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .connectionLost(let m): "the connection to PostgreSQL was lost: \(m)"
         case .statement(let state, let m): "PostgreSQL refused a statement: \(m) (SQLSTATE \(state))"
@@ -16,7 +16,7 @@ enum PostgresFailure: Error, CustomStringConvertible {
     }
 
     /// The store error a caller sees, for a failure outside a COMMIT.
-    var storeError: EventStoreError {
+    package var storeError: EventStoreError {
         switch self {
         case .connectionLost: return .unavailable(description)
         case .statement(let state, let message):
@@ -29,7 +29,7 @@ enum PostgresFailure: Error, CustomStringConvertible {
 
 /// One connection to a PostgreSQL server (a libpq `PGconn`), owned once: finished in `deinit`. Not for use from two
 /// threads at once: ``PostgresSession`` runs every use on its own queue.
-final class PostgresConnection {
+package final class PostgresConnection {
     private let connection: OpaquePointer
 
     /// Connects, and sets what every session of the store needs.
@@ -68,16 +68,16 @@ final class PostgresConnection {
     }
 
     /// Whether the connection is still up.
-    var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
+    package var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
 
     /// The process id of the connection's server backend.
-    var backendPID: Int32 { PQbackendPID(connection) }
+    package var backendPID: Int32 { PQbackendPID(connection) }
 
     /// Runs statements without parameters (several may be given, separated by semicolons).
     ///
     /// - Parameter sql: The statements.
     /// - Throws: ``PostgresFailure``.
-    func execute(_ sql: String) throws(PostgresFailure) {
+    package func execute(_ sql: String) throws(PostgresFailure) {
         _ = try check(PQexec(connection, sql))
     }
 
@@ -88,13 +88,16 @@ final class PostgresConnection {
     ///   - parameters: Their values.
     /// - Returns: The rows.
     /// - Throws: ``PostgresFailure``.
-    func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresFailure) -> PostgresResult {
+    package func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresFailure) -> PostgresResult {
         let encoded = parameters.map(\.bytes)
         let types = parameters.map(\.oid)
         let lengths = encoded.map { Int32($0.count) }
         let formats = [Int32](repeating: 1, count: parameters.count)
-        let result: OpaquePointer? = withPointers(to: encoded) { values in
-            PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        let result: OpaquePointer? = withPointers(to: encoded) { pointers in
+            // A NULL parameter is a null pointer.
+            var values = pointers
+            for (i, p) in parameters.enumerated() { if case .null = p { values[i] = nil } }
+            return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
         }
         return try check(result)
     }
@@ -114,7 +117,7 @@ final class PostgresConnection {
     }
 
     /// A quoted SQL identifier.
-    static func identifier(_ name: String) -> String {
+    package static func identifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -29,10 +29,10 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
-    let session: PostgresSession
+    package let session: PostgresSession
     /// The store as errors name it: the URL without its password.
     public let location: String
-    let schema: String
+    package let schema: String
 
     private init(session: PostgresSession, location: String, schema: String) {
         self.session = session

@@ -3,7 +3,7 @@ import Foundation
 
 /// The rows of a statement, in binary format, owned once: cleared in `deinit`. Read-only once made, which libpq
 /// lets several threads read.
-final class PostgresResult: @unchecked Sendable {
+package final class PostgresResult: @unchecked Sendable {
     private let result: OpaquePointer
 
     init(_ result: OpaquePointer) {
@@ -15,22 +15,22 @@ final class PostgresResult: @unchecked Sendable {
     }
 
     /// The number of rows.
-    var count: Int { Int(PQntuples(result)) }
+    package var count: Int { Int(PQntuples(result)) }
 
     /// Whether a field is SQL NULL.
-    func isNull(_ row: Int, _ column: Int) -> Bool {
+    package func isNull(_ row: Int, _ column: Int) -> Bool {
         PQgetisnull(result, Int32(row), Int32(column)) != 0
     }
 
     /// A field's bytes as the server sent them.
-    func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
+    package func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
         let length = Int(PQgetlength(result, Int32(row), Int32(column)))
         guard length > 0, let value = PQgetvalue(result, Int32(row), Int32(column)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: value, count: length)
     }
 
     /// A `bigint` field; `nil` when NULL.
-    func int64(_ row: Int, _ column: Int) -> Int64? {
+    package func int64(_ row: Int, _ column: Int) -> Int64? {
         guard !isNull(row, column) else { return nil }
         let b = bytes(row, column)
         guard b.count == 8 else { return nil }
@@ -38,7 +38,7 @@ final class PostgresResult: @unchecked Sendable {
     }
 
     /// An `integer` field; `nil` when NULL.
-    func int32(_ row: Int, _ column: Int) -> Int32? {
+    package func int32(_ row: Int, _ column: Int) -> Int32? {
         guard !isNull(row, column) else { return nil }
         let b = bytes(row, column)
         guard b.count == 4 else { return nil }
@@ -46,17 +46,17 @@ final class PostgresResult: @unchecked Sendable {
     }
 
     /// A `text` field's characters.
-    func string(_ row: Int, _ column: Int) -> String {
+    package func string(_ row: Int, _ column: Int) -> String {
         String(decoding: bytes(row, column), as: UTF8.self)
     }
 
     /// A `bytea` field.
-    func array(_ row: Int, _ column: Int) -> [UInt8] {
+    package func array(_ row: Int, _ column: Int) -> [UInt8] {
         Array(bytes(row, column))
     }
 
     /// A `uuid` field; `nil` unless it is 16 bytes.
-    func uuid(_ row: Int, _ column: Int) -> UUID? {
+    package func uuid(_ row: Int, _ column: Int) -> UUID? {
         let b = bytes(row, column)
         guard b.count == 16 else { return nil }
         var u = UUID().uuid

@@ -9,6 +9,8 @@ import Foundation
 /// - `events`: one row an event. Stream ids and types compare by their bytes (collation "C"), as `StreamID` does;
 ///   data and metadata are stored byte for byte. The category is derived from the stream id.
 /// - `snapshots`: the stream states decisions start from (a cache: see ``PostgresSnapshotStore``).
+/// - `projection_states`, `projection_rows`: the read models' states, keyed rows with their versions by position
+///   (see `PostgresProjectionStateStore`), shared by every machine that uses the store.
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
     /// The layout this build writes and reads.
@@ -51,6 +53,28 @@ enum PostgresSchema {
               event_id uuid NOT NULL,
               state bytea NOT NULL,
               PRIMARY KEY (stream_id, kind)
+            );
+            CREATE TABLE \(s).projection_states (
+              name text COLLATE "C" NOT NULL,
+              version integer NOT NULL,
+              generation bigint NOT NULL,
+              schema_version integer NOT NULL,
+              position bigint,
+              events_applied bigint NOT NULL,
+              rebuilt_at bigint NOT NULL,
+              rebuild_microseconds bigint NOT NULL,
+              saved_at bigint NOT NULL,
+              PRIMARY KEY (name, version)
+            );
+            CREATE TABLE \(s).projection_rows (
+              name text COLLATE "C" NOT NULL,
+              version integer NOT NULL,
+              generation bigint NOT NULL,
+              key bytea NOT NULL,
+              position bigint NOT NULL,
+              value bytea,
+              keep boolean NOT NULL,
+              PRIMARY KEY (name, version, generation, key, position)
             );
             """
     }

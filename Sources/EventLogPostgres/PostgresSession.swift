@@ -4,7 +4,7 @@ import Foundation
 
 /// A connection used from one thread at a time: each use runs on the session's own queue, off Swift's cooperative
 /// pool (libpq's calls block), and a connection found broken is replaced at the next use.
-final class PostgresSession: @unchecked Sendable {
+package final class PostgresSession: @unchecked Sendable {
     private let url: String
     private let schema: String
     private let lockTimeout: Duration
@@ -19,7 +19,7 @@ final class PostgresSession: @unchecked Sendable {
     ///   - schema: The store's schema.
     ///   - lockTimeout: How long a statement waits for a lock.
     ///   - label: Names the queue.
-    init(url: String, schema: String, lockTimeout: Duration = .seconds(10), label: String) {
+    package init(url: String, schema: String, lockTimeout: Duration = .seconds(10), label: String) {
         self.url = url
         self.schema = schema
         self.lockTimeout = lockTimeout
@@ -31,7 +31,7 @@ final class PostgresSession: @unchecked Sendable {
     /// - Parameter body: The work; it may throw anything.
     /// - Returns: What `body` returns.
     /// - Throws: ``EventStoreError/Code/unavailable`` when no connection can be had; what `body` throws.
-    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             queue.async {
                 continuation.resume(with: Result { try body(self.connected()) })
@@ -40,7 +40,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Runs `body` on the session's queue now, from a thread that may block (a migration, a schema change).
-    func runBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    package func runBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try queue.sync { try body(connected()) }
     }
 
@@ -53,7 +53,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Drops the connection (after a failure that leaves its state unknown); the next use connects again.
-    func reset() {
+    package func reset() {
         queue.async { self.connection = nil }
     }
 }

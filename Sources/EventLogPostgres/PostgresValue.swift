@@ -2,7 +2,7 @@ import Foundation
 
 /// A statement parameter, sent in PostgreSQL's binary format (big-endian; arrays as `array_recv` reads them), so
 /// that event data and metadata travel byte for byte, without quoting or escaping.
-enum PostgresValue: Sendable {
+package enum PostgresValue: Sendable {
     case int8(Int64)
     case text(String)
     case bytea([UInt8])
@@ -10,6 +10,8 @@ enum PostgresValue: Sendable {
     case textArray([String])
     case byteaArray([[UInt8]])
     case uuidArray([UUID])
+    /// SQL NULL, as a `bigint`.
+    case null
 
     /// The type's OID, as the server names it.
     var oid: UInt32 {
@@ -21,6 +23,7 @@ enum PostgresValue: Sendable {
         case .textArray: 1009
         case .byteaArray: 1001
         case .uuidArray: 2951
+        case .null: 20
         }
     }
 
@@ -28,6 +31,7 @@ enum PostgresValue: Sendable {
     var bytes: [UInt8] {
         var out: [UInt8] = []
         switch self {
+        case .null: break
         case .int8(let v): Self.append(UInt64(bitPattern: v), to: &out)
         case .text(let s): out.append(contentsOf: s.utf8)
         case .bytea(let b): out = b

@@ -1,5 +1,7 @@
 import EventLogPostgres
 import EventLogTestKit
+import ProjectionRuntimeTestKit
+import ProjectionStatePostgres
 import Testing
 
 /// The store conformance kit on the PostgreSQL store: every case the file and memory stores pass.
@@ -17,5 +19,15 @@ import Testing
         let h = try PostgresHarness()
         let store = try #require(h.store as? PostgresEventStore)
         try await c.run(PostgresSnapshotStore(store: store))
+    }
+}
+
+/// The read models' state store conformance kit on the store's projection tables.
+@Suite struct PostgresProjectionStateStoreTests {
+    @Test(arguments: ProjectionStateStoreConformance.cases)
+    func conformance(_ c: ProjectionStateStoreConformance.Case) throws {
+        let h = try PostgresHarness()
+        let store = try #require(h.store as? PostgresEventStore)
+        try c.run(PostgresProjectionStateStore(store: store, url: h.url))
     }
 }

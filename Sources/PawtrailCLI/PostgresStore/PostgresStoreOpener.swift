@@ -1,10 +1,11 @@
 import EventLog
 import EventLogPostgres
 import ProjectionRuntime
+import ProjectionStatePostgres
 
 /// Opens a store on a PostgreSQL server, named by a `postgresql://` or `postgres://` URL. Decisions keep their
-/// stream states in the store's snapshots table. The read models' states are kept in memory for the one process:
-/// a view on this store folds the log anew each time.
+/// stream states in the store's snapshots table, and the read models their states in its projection tables: every
+/// machine that uses the store shares them.
 public final class PostgresStoreOpener: StoreOpener {
     /// Creates the opener.
     public init() {}
@@ -13,6 +14,7 @@ public final class PostgresStoreOpener: StoreOpener {
         var options = PostgresEventStore.Options()
         if case .write = access { options.createIfMissing = true }
         let store = try PostgresEventStore.open(url: location, options: options)
-        return OpenedStore(events: store, states: InMemoryProjectionStateStore(), snapshots: PostgresSnapshotStore(store: store))
+        return OpenedStore(
+            events: store, states: PostgresProjectionStateStore(store: store, url: location), snapshots: PostgresSnapshotStore(store: store))
     }
 }

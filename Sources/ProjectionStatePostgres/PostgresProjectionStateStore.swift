@@ -1,0 +1,108 @@
+public import EventLog
+import EventLogPostgres
+import Foundation
+public import ProjectionRuntime
+public import Projections
+
+/// The read models' states in the PostgreSQL store's database (tables `projection_states` and `projection_rows`),
+/// so that every machine using the store shares them, and each catch-up commits its rows and its position in one
+/// transaction: a reader sees the old state or the new, never rows without their position.
+///
+/// A state is a generation of rows (a rebuild starts a new one, and the old one is deleted when it commits) and a
+/// checkpoint. Rows carry the position of the event that made them, and a catch-up only adds rows past the
+/// checkpoint it started from: a reader keeps the state it opened by reading rows at or before that checkpoint.
+/// Every version is kept (a store may drop versions not marked `keep`; this one does not), so a row is read as
+/// of any position. The lock of a projection is a session advisory lock on a connection of its own.
+public final class PostgresProjectionStateStore: ProjectionStateStore {
+    private let session: PostgresSession
+    private let url: String
+    private let schema: String
+
+    /// The states of a store's read models.
+    ///
+    /// - Parameters:
+    ///   - store: The store, whose schema holds the tables.
+    ///   - url: Its connection URI (locks take connections of their own).
+    public init(store: PostgresEventStore, url: String) {
+        session = store.session
+        self.url = url
+        schema = store.schema
+    }
+
+    func blocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            return try session.runBlocking(body)
+        } catch let failure as PostgresFailure {
+            throw failure.storeError
+        }
+    }
+
+    public func open(_ name: String, version: Int) throws -> (any StoredProjectionState)? {
+        try blocking { c in
+            let r = try c.query(
+                "SELECT generation, schema_version, position, events_applied, rebuilt_at, rebuild_microseconds, saved_at FROM projection_states WHERE name = $1 AND version = $2",
+                [.text(name), .int8(Int64(version))])
+            guard r.count == 1, let generation = r.int64(0, 0), let schemaVersion = r.int32(0, 1), let applied = r.int64(0, 3),
+                let rebuiltAt = r.int64(0, 4), let took = r.int64(0, 5), let savedAt = r.int64(0, 6)
+            else { return nil }
+            let checkpoint = CheckpointInfo(
+                name: name, schemaVersion: Int(schemaVersion), position: r.int64(0, 2).map(UInt64.init), eventsApplied: applied,
+                rebuiltAt: Timestamp(microsecondsSinceEpoch: rebuiltAt), rebuildMicroseconds: took, savedAt: Timestamp(microsecondsSinceEpoch: savedAt))
+            return PostgresStoredState(store: self, name: name, version: version, generation: generation, checkpoint: checkpoint)
+        }
+    }
+
+    public func tryLock(_ name: String) throws -> (any ProjectionLock)? {
+        let lockSession = PostgresSession(url: url, schema: schema, label: "projection-lock")
+        let key = "pawtrail.projection.\(schema).\(name)"
+        let taken: Bool
+        do {
+            taken = try lockSession.runBlocking { c in
+                try c.query("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bytes(0, 0).first == 1
+            }
+        } catch let failure as PostgresFailure {
+            throw failure.storeError
+        }
+        return taken ? PostgresProjectionLock(session: lockSession, key: key) : nil
+    }
+
+    public func writer(_ name: String, version: Int, replacing: Bool) throws -> any StateWriter {
+        PostgresStateWriter(store: self, name: name, version: version, replacing: replacing)
+    }
+
+    public func versions(of name: String) throws -> [Int] {
+        try blocking { c in
+            let r = try c.query("SELECT version FROM projection_states WHERE name = $1 ORDER BY version", [.text(name)])
+            return (0..<r.count).compactMap { r.int32($0, 0).map(Int.init) }
+        }
+    }
+
+    public func remove(_ name: String, version: Int) throws {
+        try blocking { c in
+            try c.execute("BEGIN")
+            do {
+                _ = try c.query("DELETE FROM projection_rows WHERE name = $1 AND version = $2", [.text(name), .int8(Int64(version))])
+                _ = try c.query("DELETE FROM projection_states WHERE name = $1 AND version = $2", [.text(name), .int8(Int64(version))])
+                try c.execute("COMMIT")
+            } catch {
+                if c.isUsable { try? c.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+}
+
+/// A projection's lock: a session advisory lock, released with its connection.
+final class PostgresProjectionLock: ProjectionLock, @unchecked Sendable {
+    private let session: PostgresSession
+    private let key: String
+
+    init(session: PostgresSession, key: String) {
+        self.session = session
+        self.key = key
+    }
+
+    func unlock() {
+        _ = try? session.runBlocking { c in try c.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [.text(key)]) }
+    }
+}

@@ -1,0 +1,83 @@
+import EventLog
+import EventLogPostgres
+import Foundation
+import ProjectionRuntime
+import Projections
+
+/// One committed state as a reader opened it: its generation of rows up to its checkpoint's position.
+struct PostgresStoredState: StoredProjectionState {
+    let store: PostgresProjectionStateStore
+    let name: String
+    let version: Int
+    let generation: Int64
+    let checkpoint: CheckpointInfo
+
+    /// The newest position a read may see: the checkpoint's, or an earlier one asked for. `nil`: no row at all.
+    private func limit(_ asOf: UInt64?) -> Int64? {
+        guard let top = checkpoint.position else { return nil }
+        let p = min(asOf ?? top, top)
+        return Int64(clamping: p)
+    }
+
+    private var scope: [PostgresValue] { [.text(name), .int8(Int64(version)), .int8(generation)] }
+
+    func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion? {
+        guard let top = limit(position) else { return nil }
+        return try store.blocking { c in
+            let r = try c.query(
+                """
+                SELECT position, value, keep FROM projection_rows
+                 WHERE name = $1 AND version = $2 AND generation = $3 AND key = $4 AND position <= $5
+                 ORDER BY position DESC LIMIT 1
+                """, scope + [.bytea(key.bytes), .int8(top)])
+            guard r.count == 1, let p = r.int64(0, 0) else { return nil }
+            return RowVersion(key: key, position: UInt64(p), value: r.isNull(0, 1) ? nil : r.array(0, 1), keep: r.bytes(0, 2).first == 1)
+        }
+    }
+
+    func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
+        try present("substring(key FROM 1 FOR $5::integer) = $6", [.int8(Int64(prefix.count)), .bytea(prefix)], asOf: position)
+    }
+
+    func rows(table: UInt8, asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
+        try present("substring(key FROM 1 FOR 1) = $5", [.bytea([table])], asOf: position)
+    }
+
+    /// The rows present (newest version at or before the position, with a value) whose keys match, in stored order.
+    private func present(_ match: String, _ parameters: [PostgresValue], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
+        guard let top = limit(position) else { return [] }
+        let found = try store.blocking { c in
+            let r = try c.query(
+                """
+                SELECT key, value FROM (
+                  SELECT DISTINCT ON (key) key, value FROM projection_rows
+                   WHERE name = $1 AND version = $2 AND generation = $3 AND position <= $4 AND \(match)
+                   ORDER BY key, position DESC) newest
+                 WHERE value IS NOT NULL
+                """, scope + [.int8(top)] + parameters)
+            return (0..<r.count).map { (key: RowKey(bytes: r.array($0, 0)), value: r.array($0, 1)) }
+        }
+        return found.sorted { $0.key < $1.key }
+    }
+
+    func newestKept(_ key: RowKey) throws -> UInt64? {
+        guard let top = limit(nil) else { return nil }
+        return try store.blocking { c in
+            try c.query(
+                "SELECT max(position) FROM projection_rows WHERE name = $1 AND version = $2 AND generation = $3 AND key = $4 AND keep AND position <= $5",
+                scope + [.bytea(key.bytes), .int8(top)]
+            ).int64(0, 0).map(UInt64.init)
+        }
+    }
+
+    var size: (versions: Int, bytes: Int) {
+        guard let top = limit(nil),
+            let r = try? store.blocking({ c in
+                try c.query(
+                    "SELECT count(*), coalesce(sum(length(key) + coalesce(length(value), 0)), 0)::bigint FROM projection_rows WHERE name = $1 AND version = $2 AND generation = $3 AND position <= $4",
+                    scope + [.int8(top)])
+            })
+        else { return (0, 0) }
+        return (Int(r.int64(0, 0) ?? 0), Int(r.int64(0, 1) ?? 0))
+    }
+}

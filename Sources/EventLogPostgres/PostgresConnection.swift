@@ -56,7 +56,7 @@ package final class PostgresConnection {
             try execute(
                 """
                 SET lock_timeout = '\(lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000)ms'; SET statement_timeout = '60s'; SET idle_in_transaction_session_timeout = '30s';
-                SET synchronous_commit = on; SET search_path = \(Self.identifier(schema));
+                SET synchronous_commit = on; SET client_min_messages = warning; SET search_path = \(Self.identifier(schema));
                 """)
         } catch {
             throw error.storeError
@@ -115,6 +115,36 @@ package final class PostgresConnection {
             throw .statement(sqlstate: state, message: message)
         }
     }
+
+    /// Whether this connection has run LISTEN on the store's channel.
+    package var isListening = false
+
+    /// Waits up to `timeout` for a notification on a channel this connection listens to, and drains what came.
+    ///
+    /// - Parameter timeout: The longest wait.
+    /// - Returns: Whether a notification arrived.
+    /// - Throws: ``PostgresFailure/connectionLost(_:)``.
+    package func waitForNotification(timeout: Duration) throws(PostgresFailure) -> Bool {
+        if drainNotifications() { return true }
+        var fds = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        let ms = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&fds, 1, max(ms, 0))
+        guard ready > 0 else { return false }
+        guard PQconsumeInput(connection) == 1 else { throw .connectionLost(Self.trimmed(PQerrorMessage(connection))) }
+        return drainNotifications()
+    }
+
+    private func drainNotifications() -> Bool {
+        var any = false
+        while let n = PQnotifies(connection) {
+            any = true
+            PQfreemem(n)
+        }
+        return any
+    }
+
+    /// The notification channel of a store's schema.
+    package static func channel(_ schema: String) -> String { "pawtrail_appends_" + schema }
 
     /// A quoted SQL identifier.
     package static func identifier(_ name: String) -> String {

@@ -6,12 +6,12 @@ extension PostgresEventStore {
     public func append(_ request: AppendRequest) async throws -> AppendResult {
         let request = try AppendPlanner.validated(request)
         do {
-            return try await session.run { c in try Self.append(request, c) }
+            return try await session.run { [schema] c in try Self.append(request, schema: schema, c) }
         } catch PostgresFailure.connectionLost(let message) {
             // Committed or not, nobody can say: run it again with the same ids. The events are found committed
             // (the original result) or written once now.
             do {
-                return try await session.run { c in try Self.append(request, c) }
+                return try await session.run { [schema] c in try Self.append(request, schema: schema, c) }
             } catch let failure as PostgresFailure {
                 throw EventStoreError.outcomeUnknown(
                     "the connection to PostgreSQL was lost while an append committed (\(message)), and retrying it failed: \(failure)")
@@ -22,10 +22,10 @@ extension PostgresEventStore {
     }
 
     /// One append in one transaction.
-    private static func append(_ request: AppendRequest, _ c: PostgresConnection) throws -> AppendResult {
+    private static func append(_ request: AppendRequest, schema: String, _ c: PostgresConnection) throws -> AppendResult {
         try c.execute("BEGIN")
         do {
-            let result = try appendLocked(request, c)
+            let result = try appendLocked(request, schema: schema, c)
             return result
         } catch {
             if c.isUsable { try? c.execute("ROLLBACK") }
@@ -33,7 +33,7 @@ extension PostgresEventStore {
         }
     }
 
-    private static func appendLocked(_ request: AppendRequest, _ c: PostgresConnection) throws -> AppendResult {
+    private static func appendLocked(_ request: AppendRequest, schema: String, _ c: PostgresConnection) throws -> AppendResult {
         // The lock first, in a statement of its own: every statement after it sees every commit before it.
         let head = try c.query(
             "SELECT next_position, last_recorded_at, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint FROM head FOR UPDATE")
@@ -85,6 +85,8 @@ extension PostgresEventStore {
                     .uuidArray(planned.map(\.event.id)), .textArray(planned.map(\.event.type)), .byteaArray(planned.map(\.event.metadata.encoded)),
                     .int8Array(planned.map { Int64($0.event.metadata.count) }), .byteaArray(planned.map(\.event.data)), .int8(Int64(planned.count)),
                 ])
+            // A wake-up hint for followers, delivered at COMMIT (and only then).
+            _ = try c.query("SELECT pg_notify($1, '')", [.text(PostgresConnection.channel(schema))])
             try c.execute("COMMIT")
             return AppendResult(firstPosition: UInt64(first), lastPosition: UInt64(first) + UInt64(planned.count) - 1, streams: streams)
         }

@@ -34,8 +34,14 @@ public final class PostgresEventStore: EventStore {
     public let location: String
     package let schema: String
 
-    private init(session: PostgresSession, location: String, schema: String) {
+    /// The connection follow mode waits on, apart from the one appends and reads use.
+    let listener: PostgresSession
+    /// Set once the server refuses LISTEN (a standby): follow mode polls from then on.
+    let listenRefused = Flag()
+
+    private init(session: PostgresSession, listener: PostgresSession, location: String, schema: String) {
         self.session = session
+        self.listener = listener
         self.location = location
         self.schema = schema
     }
@@ -58,7 +64,8 @@ public final class PostgresEventStore: EventStore {
                 throw failure.storeError
             }
         }
-        return PostgresEventStore(session: session, location: location, schema: options.schema)
+        let listener = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "listener")
+        return PostgresEventStore(session: session, listener: listener, location: location, schema: options.schema)
     }
 
     /// Moves a store's tables forward to this build's layout (`pawtrail store upgrade`).
@@ -124,15 +131,48 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
+    /// Waits for appends past a position. On a primary, a connection of its own LISTENs on the store's channel,
+    /// then reads the head (in that order, so that no commit falls between them) and sleeps until a notification
+    /// or a quarter second passes; a notification is only a hint, and the head decides. Where LISTEN is refused (a
+    /// standby), it polls the head, backing off from 2 to 100 ms. A lost connection is made anew, and the head read
+    /// again before any wait, so nothing is missed across a reconnect.
     public func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var pause = Duration.milliseconds(2)
+        let channel = PostgresConnection.channel(schema)
         while true {
-            if let last = try await lastPosition(), position.map({ last > $0 }) ?? true { return true }
             let now = ContinuousClock.now
-            if now >= deadline { return false }
-            try await Task.sleep(for: min(pause, deadline - now))
-            pause = min(pause * 2, .milliseconds(100))
+            let slice = max(min(deadline - now, .milliseconds(250)), .zero)
+            let outcome: (last: Int64, listening: Bool)
+            do {
+                outcome = try await listener.run { c in
+                    if !c.isListening, !self.listenRefused.isSet {
+                        do {
+                            try c.execute("LISTEN \(PostgresConnection.identifier(channel))")
+                            c.isListening = true
+                        } catch PostgresFailure.statement {
+                            // A hot standby refuses LISTEN: poll there.
+                            self.listenRefused.set()
+                        }
+                    }
+                    let next = try c.query("SELECT next_position FROM head").int64(0, 0) ?? 0
+                    let advanced = position.map { next - 1 > Int64(clamping: $0) } ?? (next > 0)
+                    guard !advanced, c.isListening, slice > .zero else { return (next, c.isListening) }
+                    _ = try c.waitForNotification(timeout: slice)
+                    return (try c.query("SELECT next_position FROM head").int64(0, 0) ?? 0, true)
+                }
+            } catch let failure as PostgresFailure {
+                guard case .connectionLost = failure, ContinuousClock.now < deadline else { throw failure.storeError }
+                continue
+            }
+            let last = outcome.last - 1
+            if last >= 0, position.map({ UInt64(last) > $0 }) ?? true { return true }
+            if ContinuousClock.now >= deadline { return false }
+            try Task.checkCancellation()
+            if !outcome.listening {
+                try await Task.sleep(for: min(pause, deadline - ContinuousClock.now))
+                pause = min(pause * 2, .milliseconds(100))
+            }
         }
     }
 
@@ -144,4 +184,14 @@ public final class PostgresEventStore: EventStore {
             throw failure.storeError
         }
     }
+}
+
+/// A flag set once, read from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
 }

@@ -82,7 +82,8 @@ import Testing
     /// again on a new connection, by its event ids, and it is written once.
     @Test func `an append whose connection is terminated is retried by its ids and written once`() async throws {
         let h = try PostgresHarness()
-        let store = try PostgresEventStore.open(url: h.url, options: .init(schema: h.schema))
+        // A long lock timeout: the append must still be waiting when the test finds it, however busy the machine.
+        let store = try PostgresEventStore.open(url: h.url, options: .init(schema: h.schema, lockTimeout: .seconds(600)))
         try await store.append(to: "pet-0", events(1))
         let holder = PostgresSession(url: h.url, schema: h.schema, label: "holder")
         try holder.runBlocking { c in
@@ -94,7 +95,7 @@ import Testing
         async let appended = store.append(to: "pet-1", expected: .noStream, batch)
         // Wait until the store's append waits on the lock, then end its connection from the server's side.
         var terminated = false
-        for _ in 0..<200 where !terminated {
+        for _ in 0..<15_000 where !terminated {
             try await Task.sleep(for: .milliseconds(20))
             let ended = try holder.runBlocking { c in
                 try c.query(
@@ -109,6 +110,26 @@ import Testing
         #expect(result.firstPosition == 1 && result.lastPosition == 3)
         let all = try await store.readAll()
         #expect(all.map(\.id) == [all[0].id] + batch.map(\.id), "written once, in order")
+    }
+}
+
+/// Follow mode on a primary: the follower LISTENs on the store's channel and an append on another connection wakes it.
+@Suite struct PostgresFollowTests {
+    @Test func `a follower listens on the store's channel and another connection's append wakes it`() async throws {
+        let h = try PostgresHarness()
+        let follower = try PostgresEventStore.open(url: h.url, options: .init(schema: h.schema))
+        let writer = try PostgresEventStore.open(url: h.url, options: .init(schema: h.schema))
+        #expect(try await !follower.waitForAppends(after: nil, timeout: .milliseconds(50)))
+        let channels = try follower.listener.runBlocking { c in
+            let r = try c.query("SELECT pg_listening_channels()")
+            return (0..<r.count).map { r.string($0, 0) }
+        }
+        #expect(channels == [PostgresConnection.channel(h.schema)])
+        async let woke = follower.waitForAppends(after: nil, timeout: .seconds(60))
+        try await Task.sleep(for: .milliseconds(100))
+        try await writer.append(to: "pet-1", events(1))
+        #expect(try await woke)
+        #expect(try await follower.waitForAppends(after: 0, timeout: .milliseconds(50)) == false)
     }
 }
 

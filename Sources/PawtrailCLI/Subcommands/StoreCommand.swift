@@ -6,8 +6,8 @@ import PawtrailJSON
 enum StoreCommand {
     static let spec = CommandSpec(
         name: "store",
-        abstract: "Create a store, and move a PostgreSQL store's tables to this build's layout.",
-        subcommands: [initSpec, upgradeSpec])
+        abstract: "Create a store, move a PostgreSQL store's tables to this build's layout, and copy a log to another store.",
+        subcommands: [initSpec, upgradeSpec, migrateSpec])
 
     private static let location = PositionalSpec(
         name: "location", help: "The store: a directory or a postgresql:// URL (default: --store, $PAWTRAIL_STORE, else ./pawtrail-data).",
@@ -70,6 +70,49 @@ enum StoreCommand {
                 context.out("The store at \(shown(where_)) is at schema version \(to), this build's; nothing changed.")
             } else {
                 context.out("Moved the store at \(shown(where_)) from schema version \(from) to \(to).")
+            }
+            return .success
+        })
+
+    static let migrateSpec = CommandSpec(
+        name: "migrate", abstract: "Copy every event of one store to another, as recorded, then check the copy event by event.",
+        discussion: """
+            The copy keeps each event's position, stream version, id, type, time, metadata and data. It goes in
+            batches, each written atomically, so a migration that stops (a crash, a kill) resumes where it stopped
+            when run again. A destination that already holds events must hold the source's first events exactly, or
+            it is refused before anything is written. Today the destination must be a PostgreSQL store.
+            """,
+        options: [
+            .value("from", "store", help: "The store to copy: a directory or a postgresql:// URL."),
+            .value("to", "store", help: "The store to copy into (created when missing): a postgresql:// URL."),
+            .value("batch", "n", help: "Events copied in each atomic step.", default: "5000"),
+            .flag("json", help: "Print the outcome as JSON."),
+        ],
+        run: { context in
+            guard let from = context.arguments.value("from"), let to = context.arguments.value("to") else {
+                throw context.arguments.usageError("give the store to copy (--from) and the store to copy into (--to)")
+            }
+            let batchText = context.arguments.value("batch") ?? "5000"
+            guard let batch = Int(batchText), (1...10_000).contains(batch) else {
+                throw context.arguments.usageError("--batch must be a number from 1 to 10000, not '\(batchText)'")
+            }
+            let source = try context.storeOpener.open(location: from, access: .read).events
+            let destination = try context.storeOpener.open(location: to, access: .write(sync: true)).events
+            defer { context.storeOpener.finish() }
+            guard let importer = destination as? any EventImporting else {
+                throw CommandFailure(kind: .failure, message: "\(shown(to)) cannot take events as they were recorded; migrate into a postgresql:// store")
+            }
+            let outcome = try await StoreMigration(source: source, destination: importer, batch: batch).run()
+            if context.wantsJSON {
+                context.out(
+                    JSONValue.object([
+                        "from": .string(shown(from)), "to": .string(shown(to)), "events": .uint(outcome.events), "copied": .uint(outcome.copied),
+                        "verified": .bool(true),
+                    ]))
+            } else {
+                context.out(
+                    "Copied \(outcome.copied) events from \(shown(from)) to \(shown(to)) (\(outcome.events - outcome.copied) were there already); "
+                        + "all \(outcome.events) checked event by event.")
             }
             return .success
         })

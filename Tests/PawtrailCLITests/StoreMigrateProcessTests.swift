@@ -1,0 +1,89 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pawtrail store migrate`: a file store's log copied into PostgreSQL as it was recorded, checked, refused onto a
+/// destination that is not a prefix, and resumed after a kill.
+@Suite struct StoreMigrateProcessTests {
+    /// A file store holding `batches` appends of 1,000 small events, over 50 streams.
+    private func fileStore(_ dir: TemporaryDirectory, batches: Int) throws -> String {
+        let store = dir.path("file")
+        for b in 0..<batches {
+            let lines = (0..<1000).map { i in #"{"stream":"note-\#((b * 1000 + i) % 50)","type":"Noted","data":{"n":\#(b * 1000 + i)},"metadata":{"actor":"u-\#(i % 7)"}}"# }
+            let file = try dir.write("b\(b).jsonl", lines.joined(separator: "\n"))
+            let out = try PawtrailProcess.run(["--store", store, "log", "append", "--batch", file])
+            try #require(out.status == 0, "\(out.stderr)")
+        }
+        return store
+    }
+
+    private func all(_ store: String) throws -> String {
+        let out = try PawtrailProcess.run(["--store", store, "log", "read", "--all", "--json"])
+        try #require(out.status == 0, "\(out.stderr)")
+        return out.stdout
+    }
+
+    @Test func `a file store's log moves into PostgreSQL as it was recorded, and the demo's views agree there`() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.path("demo")
+        #expect(try PawtrailProcess.run(["--store", file, "demo"]).status == 0)
+        let url = try PostgresTestServer.freshDatabase()
+        let migrated = try PawtrailProcess.run(["store", "migrate", "--from", file, "--to", url, "--batch", "37", "--json"])
+        #expect(migrated.status == 0, "\(migrated.stdout)\(migrated.stderr)")
+        #expect(migrated.stdout.contains(#""verified":true"#))
+        // Every event the same, byte for byte as JSON: positions, versions, ids, times, metadata and data.
+        #expect(try all(url) == all(file))
+        let view = { (store: String) in try PawtrailProcess.run(["--store", store, "view", "dashboard", "--json"]).stdout }
+        #expect(try view(url) == view(file))
+        // Run again: nothing to copy, everything checked again.
+        let again = try PawtrailProcess.run(["store", "migrate", "--from", file, "--to", url])
+        #expect(again.status == 0 && again.stdout.hasPrefix("Copied 0 events"), "\(again.stdout)\(again.stderr)")
+    }
+
+    @Test func `a destination that is not a prefix of the source is refused before anything is written`() throws {
+        let dir = try TemporaryDirectory()
+        let file = try fileStore(dir, batches: 1)
+        let url = try PostgresTestServer.freshDatabase()
+        #expect(try PawtrailProcess.run(["--store", url, "log", "append", "--stream", "other-1", "--type", "Noted", "--data", "{}"]).status == 0)
+        let refused = try PawtrailProcess.run(["store", "migrate", "--from", file, "--to", url])
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("not the source's first ones"), "\(refused.stderr)")
+        #expect(try all(url).split(separator: "\n").count == 1)
+    }
+
+    @Test func `a migration killed midway resumes where it stopped when run again`() throws {
+        let dir = try TemporaryDirectory()
+        let file = try fileStore(dir, batches: 12)
+        let url = try PostgresTestServer.freshDatabase()
+        #expect(try PawtrailProcess.run(["store", "init", url]).status == 0)
+        let p = Process()
+        p.executableURL = PawtrailProcess.executable
+        p.arguments = ["store", "migrate", "--from", file, "--to", url, "--batch", "50"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Killed as soon as some events are there and not all (bounded by tries, not by time).
+        var seen = 0
+        for _ in 0..<2000 where p.isRunning {
+            let stats = try PawtrailProcess.run(["--store", url, "log", "stats", "--json"])
+            if let range = stats.stdout.range(of: #""events":"#) {
+                seen = Int(stats.stdout[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            }
+            if seen > 0 && seen < 12_000 { break }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let resumed = try PawtrailProcess.run(["store", "migrate", "--from", file, "--to", url])
+        #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
+        #expect(try all(url) == all(file))
+        if seen > 0 && seen < 12_000 {
+            #expect(!resumed.stdout.hasPrefix("Copied 12000 events"), "the second run copied everything again: \(resumed.stdout)")
+        } else {
+            Issue.record("the migration was never caught midway (\(seen) events seen)")
+        }
+    }
+}

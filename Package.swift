@@ -76,6 +76,8 @@ let package = Package(
             ],
             path: "tools/projections-bench"),
 
+        .executableTarget(name: "pawtrail-pg-bench", dependencies: ["EventLog", "EventLogPostgres"], path: "tools/pg-bench"),
+
         .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),
         .testTarget(
             name: "EventLogTests",

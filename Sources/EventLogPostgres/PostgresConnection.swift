@@ -81,6 +81,15 @@ package final class PostgresConnection {
         _ = try check(PQexec(connection, sql))
     }
 
+    /// Runs statements without parameters and returns the last one's rows (in text format).
+    ///
+    /// - Parameter sql: The statements.
+    /// - Returns: The last statement's rows.
+    /// - Throws: ``PostgresFailure``.
+    package func simpleQuery(_ sql: String) throws(PostgresFailure) -> PostgresResult {
+        try check(PQexec(connection, sql))
+    }
+
     /// Runs one statement with parameters in binary format, and takes its rows in binary format.
     ///
     /// - Parameters:
@@ -145,6 +154,11 @@ package final class PostgresConnection {
 
     /// The notification channel of a store's schema.
     package static func channel(_ schema: String) -> String { "pawtrail_appends_" + schema }
+
+    /// A quoted SQL string literal.
+    package static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
 
     /// A quoted SQL identifier.
     package static func identifier(_ name: String) -> String {

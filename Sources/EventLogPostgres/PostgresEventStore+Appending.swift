@@ -21,23 +21,37 @@ extension PostgresEventStore {
         }
     }
 
-    /// One append in one transaction.
+    /// One append. It is first tried on the guess that none of its ids was committed before (nearly always so):
+    /// the insert's unique index on event ids checks that guess, which saves looking every id up. When the guess
+    /// fails (the index refuses an id), or the decision on it is a refusal, the append runs again with the
+    /// committed events looked up, and that decision stands: an identical retry is then found already committed.
     private static func append(_ request: AppendRequest, schema: String, _ c: PostgresConnection) throws -> AppendResult {
-        try c.execute("BEGIN")
+        guard !request.entries.isEmpty else { return try transaction(request, schema: schema, lookUpIDs: true, c) }
         do {
-            let result = try appendLocked(request, schema: schema, c)
-            return result
+            return try transaction(request, schema: schema, lookUpIDs: false, c)
+        } catch let e as EventStoreError where e.code == .wrongExpectedVersion || e.code == .idempotencyConflict {
+            return try transaction(request, schema: schema, lookUpIDs: true, c)
+        } catch PostgresFailure.statement(let state, _) where state == "23505" {
+            return try transaction(request, schema: schema, lookUpIDs: true, c)
+        }
+    }
+
+    /// One append in one transaction.
+    private static func transaction(_ request: AppendRequest, schema: String, lookUpIDs: Bool, _ c: PostgresConnection) throws -> AppendResult {
+        do {
+            return try appendLocked(request, schema: schema, lookUpIDs: lookUpIDs, c)
         } catch {
             if c.isUsable { try? c.execute("ROLLBACK") }
             throw error
         }
     }
 
-    private static func appendLocked(_ request: AppendRequest, schema: String, _ c: PostgresConnection) throws -> AppendResult {
-        // The lock first, in a statement of its own: every statement after it sees every commit before it.
-        let head = try c.query(
-            "SELECT next_position, last_recorded_at, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint FROM head FOR UPDATE")
-        guard let next = head.int64(0, 0), let last = head.int64(0, 1), let now = head.int64(0, 2) else {
+    private static func appendLocked(_ request: AppendRequest, schema: String, lookUpIDs: Bool, _ c: PostgresConnection) throws -> AppendResult {
+        // The lock first, in a statement of its own (sent with BEGIN in one round trip): every statement after it
+        // sees every commit before it.
+        let head = try c.simpleQuery(
+            "BEGIN; SELECT next_position, last_recorded_at, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint FROM head FOR UPDATE")
+        guard let next = head.textInt64(0, 0), let last = head.textInt64(0, 1), let now = head.textInt64(0, 2) else {
             throw EventStoreError.corrupted(location: "table head", offset: nil, reason: "the head row is missing")
         }
         var names = Set<String>()
@@ -48,7 +62,7 @@ extension PostgresEventStore {
             "SELECT stream_id, max(version) FROM events WHERE stream_id = ANY($1) GROUP BY stream_id", [.textArray(Array(names))])
         for i in 0..<rows.count { versions[rows.string(i, 0)] = rows.int64(i, 1).map(UInt64.init) }
         var committed: [UUID: RecordedEvent] = [:]
-        if !request.entries.isEmpty {
+        if lookUpIDs, !request.entries.isEmpty {
             let found = try c.query(
                 "SELECT \(columns) FROM events WHERE event_id = ANY($1)", [.uuidArray(request.entries.map(\.event.id))])
             for i in 0..<found.count {
@@ -85,9 +99,8 @@ extension PostgresEventStore {
                     .uuidArray(planned.map(\.event.id)), .textArray(planned.map(\.event.type)), .byteaArray(planned.map(\.event.metadata.encoded)),
                     .int8Array(planned.map { Int64($0.event.metadata.count) }), .byteaArray(planned.map(\.event.data)), .int8(Int64(planned.count)),
                 ])
-            // A wake-up hint for followers, delivered at COMMIT (and only then).
-            _ = try c.query("SELECT pg_notify($1, '')", [.text(PostgresConnection.channel(schema))])
-            try c.execute("COMMIT")
+            // A wake-up hint for followers, delivered at COMMIT (and only then), sent with it.
+            try c.execute("SELECT pg_notify(\(PostgresConnection.literal(PostgresConnection.channel(schema))), ''); COMMIT")
             return AppendResult(firstPosition: UInt64(first), lastPosition: UInt64(first) + UInt64(planned.count) - 1, streams: streams)
         }
     }

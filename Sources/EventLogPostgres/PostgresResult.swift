@@ -37,6 +37,11 @@ package final class PostgresResult: @unchecked Sendable {
         return Int64(bigEndian: b.loadUnaligned(as: Int64.self))
     }
 
+    /// A `bigint` field of a result in text format (``PostgresConnection/simpleQuery(_:)``); `nil` when NULL.
+    package func textInt64(_ row: Int, _ column: Int) -> Int64? {
+        isNull(row, column) ? nil : Int64(string(row, column))
+    }
+
     /// An `integer` field; `nil` when NULL.
     package func int32(_ row: Int, _ column: Int) -> Int32? {
         guard !isNull(row, column) else { return nil }

@@ -64,6 +64,7 @@ enum PostgresSchema {
               rebuilt_at bigint NOT NULL,
               rebuild_microseconds bigint NOT NULL,
               saved_at bigint NOT NULL,
+              event_id uuid,
               PRIMARY KEY (name, version)
             );
             CREATE TABLE \(s).projection_rows (

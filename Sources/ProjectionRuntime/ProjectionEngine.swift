@@ -1,4 +1,5 @@
 public import EventLog
+import Foundation
 public import Events
 #if canImport(Glibc)
 import Glibc
@@ -138,13 +139,21 @@ public struct ProjectionEngine: Sendable {
         error.code == .corrupted
     }
 
-    /// Whether a checkpoint can belong to this log: one that reflects positions the log does not have (a log
-    /// restored from an older copy, or another store's states) would be served as if it were right and then
-    /// catch up from the wrong place, so it is rebuilt instead.
-    static func fits(_ checkpoint: CheckpointInfo, _ last: UInt64?) -> Bool {
+    /// Whether a checkpoint can belong to this log: one that reflects positions the log does not have, or whose
+    /// position holds another event than the one it recorded (a promoted replica that lost the last commits and
+    /// took new ones, a log restored from an older copy, another store's states), would be served as if it were
+    /// right and then catch up from the wrong place, so it is rebuilt instead.
+    func fits(_ checkpoint: CheckpointInfo, _ last: UInt64?) async throws -> Bool {
         guard let p = checkpoint.position else { return true }
-        guard let last else { return false }
-        return p <= last
+        guard let last, p <= last else { return false }
+        guard let recorded = checkpoint.eventID else { return true }
+        return try await eventID(at: p) == recorded
+    }
+
+    /// The id of the event at a position, `nil` for none.
+    func eventID(at position: UInt64?) async throws -> UUID? {
+        guard let position else { return nil }
+        return try await store.read(ReadRequest(source: .all, from: position, limit: 1)).events.first { $0.position == position }?.id
     }
 
     /// The stored state of a projection's current schema version, `nil` when there is none.
@@ -173,7 +182,7 @@ public struct ProjectionEngine: Sendable {
         // saved meanwhile.
         let lock = catchUp ? try states.tryLock(P.name) : nil
         defer { lock?.unlock() }
-        if !ignoringStored, let stored = try stored(P.name, P.schemaVersion), Self.fits(stored.checkpoint, last),
+        if !ignoringStored, let stored = try stored(P.name, P.schemaVersion), try await fits(stored.checkpoint, last),
             let row = try stored.version(of: wholeStateKey, asOf: nil), let bytes = row.value
         {
             let c = stored.checkpoint
@@ -188,6 +197,7 @@ public struct ProjectionEngine: Sendable {
             if lock != nil {
                 var next = c
                 next.position = end
+                next.eventID = try await eventID(at: end)
                 next.eventsApplied = folder.applied
                 next.savedAt = .now()
                 var versions = folder.takeVersions()
@@ -225,7 +235,7 @@ public struct ProjectionEngine: Sendable {
         let last = try await store.lastPosition()
         let lock = catchUp ? try states.tryLock(K.name) : nil
         defer { lock?.unlock() }
-        if !ignoringStored, let stored = try stored(K.name, K.schemaVersion), Self.fits(stored.checkpoint, last) {
+        if !ignoringStored, let stored = try stored(K.name, K.schemaVersion), try await fits(stored.checkpoint, last) {
             let c = stored.checkpoint
             let folder = KeyedFolder(K.self, source: StateRowSource(stored: stored, asOf: nil), position: c.position, applied: c.eventsApplied, recording: true)
             guard catchUp, let end = last, c.position.map({ end > $0 }) ?? true else {
@@ -239,6 +249,7 @@ public struct ProjectionEngine: Sendable {
             if lock != nil {
                 var next = c
                 next.position = end
+                next.eventID = try await eventID(at: end)
                 next.eventsApplied = folder.applied
                 next.savedAt = .now()
                 saveError = save(K.name, K.schemaVersion, versions, next)
@@ -304,7 +315,7 @@ public struct ProjectionEngine: Sendable {
         } catch let error as EventStoreError where Self.isDamage(error) {
             caughtUp = try await loadKeyed(K.self, catchUp: true, ignoringStored: true)
         }
-        if let stored = (try? stored(K.name, K.schemaVersion)) ?? nil, Self.fits(stored.checkpoint, last) {
+        if let stored = (try? stored(K.name, K.schemaVersion)) ?? nil, try await fits(stored.checkpoint, last) {
             var state = K.State()
             let source = StateRowSource(stored: stored, memory: MemoryRows(caughtUp.unsaved), asOf: target)
             var attach = AttachTables(source: source, recording: false)
@@ -322,7 +333,7 @@ public struct ProjectionEngine: Sendable {
         let target = min(position, last)
         var folder = WholeFolder(P.self, snapshotInterval: snapshotInterval, maxSnapshotBytes: maxSnapshotBytes)
         // A snapshot is derived data: one that does not decode is passed over for the start, never trusted.
-        if let stored = (try? stored(P.name, P.schemaVersion)) ?? nil, Self.fits(stored.checkpoint, last),
+        if let stored = (try? stored(P.name, P.schemaVersion)) ?? nil, try await fits(stored.checkpoint, last),
             let base = try? stored.version(of: wholeStateKey, asOf: target), let bytes = base.value,
             let resumed = try? WholeFolder(
                 P.self, bytes: bytes, position: base.position, applied: 0, lastSnapshot: nil, snapshotInterval: snapshotInterval,

@@ -1,4 +1,5 @@
 public import EventLog
+import Foundation
 public import EventLogTestKit
 public import ProjectionRuntime
 public import Projections
@@ -36,9 +37,11 @@ public enum ProjectionStateStoreConformance {
     ]
 
     static func checkpoint(_ position: UInt64?, name: String = "p", version: Int = 1) -> CheckpointInfo {
+        // The id of the event at the position, which a resume checks: every store keeps it.
         CheckpointInfo(
             name: name, schemaVersion: version, position: position, eventsApplied: Int64(position ?? 0), rebuiltAt: Timestamp(microsecondsSinceEpoch: 1),
-            rebuildMicroseconds: 5, savedAt: Timestamp(microsecondsSinceEpoch: 2))
+            rebuildMicroseconds: 5, savedAt: Timestamp(microsecondsSinceEpoch: 2),
+            eventID: position.map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", $0))! })
     }
 
     static func v(_ key: RowKey, _ position: UInt64, _ value: [UInt8]?, keep: Bool = true) -> RowVersion {

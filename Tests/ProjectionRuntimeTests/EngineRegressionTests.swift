@@ -46,6 +46,28 @@ struct EngineRegressionTests {
         #expect(loaded.state.products["litter"]?.reserved == 0, "reserved \(String(describing: loaded.state.products["litter"]?.reserved))")
     }
 
+    /// A checkpoint whose position holds another event in this log (a promoted replica that lost the last commits
+    /// and took new ones, as long as the old log) is rebuilt, not served: the checkpoint recorded the event id there.
+    @Test func aCheckpointOfADivergedLogIsRebuilt() async throws {
+        let w = try World()
+        try await w.shop(orders: 5)  // positions 0...6
+        let first = try await w.engine().load(InventoryProjection.self)
+        let stored = try #require(try w.states.open("inventory", version: 1))
+        let recorded = try #require(stored.checkpoint.eventID)
+        #expect(try await w.store.read(ReadRequest(source: .all, from: 6, limit: 1)).events.first?.id == recorded)
+        #expect(first.state.products["litter"]?.reserved ?? 0 > 0)
+        // Another log of the same length up to the checkpoint's position, with other events.
+        let other = InMemoryEventStore()
+        func append(_ s: String, _ e: any DomainEvent) async throws {
+            _ = try await other.append(AppendRequest(stream: StreamID(unchecked: s), events: [ProposedEvent(type: e.eventType, data: DomainEventCodec.encode(e))]))
+        }
+        try await append("product-litter", ProductListed(productId: "litter", name: "Litter", price: Money(62_000, "BDT"), category: "cat", tags: [], imageRef: "img"))
+        for _ in 0..<6 { try await append("inventory-litter", StockReceived(productId: "litter", quantity: 10)) }
+        let loaded = try await ProjectionEngine(store: other, states: w.states).load(InventoryProjection.self)
+        #expect(loaded.rebuilt, "a state folded from another log was served")
+        #expect(loaded.state.products["litter"]?.reserved == 0 && loaded.state.products["litter"]?.onHand == 60)
+    }
+
     /// A JSON-encoded event of a type the projection reads (as `pawtrail log append` writes) stops the fold.
     @Test func aRawEventOfAReadTypeStopsTheFold() async throws {
         let w = try World()

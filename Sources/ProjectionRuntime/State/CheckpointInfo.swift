@@ -1,4 +1,5 @@
 public import EventLog
+public import Foundation
 
 /// What a projection's stored state says about itself: the position it reflects and its bookkeeping.
 public struct CheckpointInfo: Sendable, Hashable {
@@ -16,11 +17,15 @@ public struct CheckpointInfo: Sendable, Hashable {
     public var rebuildMicroseconds: Int64
     /// When this checkpoint was written.
     public var savedAt: Timestamp
+    /// The id of the event at ``position``: a resume checks it, so that a log that diverged from the one the state
+    /// was folded from (a promoted replica that lost the last commits, a restore from an older backup, another
+    /// store's states) is caught and the state rebuilt. `nil` in states written before it was recorded.
+    public var eventID: UUID?
 
     /// Creates a checkpoint.
     public init(
         name: String, schemaVersion: Int, position: UInt64?, eventsApplied: Int64, rebuiltAt: Timestamp, rebuildMicroseconds: Int64,
-        savedAt: Timestamp
+        savedAt: Timestamp, eventID: UUID? = nil
     ) {
         self.name = name
         self.schemaVersion = schemaVersion
@@ -29,5 +34,6 @@ public struct CheckpointInfo: Sendable, Hashable {
         self.rebuiltAt = rebuiltAt
         self.rebuildMicroseconds = rebuildMicroseconds
         self.savedAt = savedAt
+        self.eventID = eventID
     }
 }

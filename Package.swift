@@ -15,7 +15,9 @@ let package = Package(
         // C libraries from Debian, wrapped the GRDB way: module.modulemap + shim.h + pkg-config + apt provider.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq's header only: the library is opened when a PostgreSQL store is first used (CLibPQLoader), not linked.
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
 
         // Hardware CRC-32C (SSE4.2), which Swift cannot emit; a few lines of our own C.
         .target(name: "CPawtrailSupport"),
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "EventLogFile", dependencies: ["EventLog", "PawtrailIO", "PawtrailSQLite", "CSQLite3"]),
         .target(name: "EventLogMemory", dependencies: ["EventLog"]),
         // The store on a PostgreSQL server, through libpq.
-        .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ"]),
+        .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ", "CLibPQLoader"]),
         // The conformance cases every backend's tests run against their implementations of the store protocols.
         .target(name: "EventLogTestKit", dependencies: ["EventLog"]),
         // A throw-away PostgreSQL server for the tests of the PostgreSQL store and of the CLI on it.

@@ -1,4 +1,5 @@
 import CLibPQ
+import CLibPQLoader
 import EventLog
 import Foundation
 
@@ -41,14 +42,18 @@ package final class PostgresConnection {
     /// - Throws: ``EventStoreError/Code/unavailable`` when the server cannot be reached; its message never holds
     ///   the URL (it may hold a password).
     init(url: String, schema: String, lockTimeout: Duration = .seconds(10)) throws(EventStoreError) {
+        guard CLibPQLoader_available() == 1 else {
+            let why = CLibPQLoader_error().map { String(cString: $0) } ?? "unknown"
+            throw .unavailable("cannot use PostgreSQL: libpq could not be loaded (\(why)); apt-get install libpq5")
+        }
         // connect_timeout first: a value in the URL, expanded after it, wins.
         let keywords = ["connect_timeout", "dbname", "application_name"]
         let values = ["5", url, "pawtrail"]
-        let made: OpaquePointer? = keywords.withCStrings { k in values.withCStrings { v in PQconnectdbParams(k, v, 1) } }
+        let made: OpaquePointer? = keywords.withCStrings { k in values.withCStrings { v in ptpq_connectdbParams(k, v, 1) } }
         guard let made else { throw .unavailable("cannot connect to PostgreSQL: out of memory") }
         connection = made
-        guard PQstatus(made) == CONNECTION_OK else {
-            throw .unavailable("cannot connect to PostgreSQL: \(Self.trimmed(PQerrorMessage(made)))")
+        guard ptpq_status(made) == CONNECTION_OK else {
+            throw .unavailable("cannot connect to PostgreSQL: \(Self.trimmed(ptpq_errorMessage(made)))")
         }
         // Appends hold one lock to COMMIT: waiting for it, a statement, or a session idle inside a transaction that
         // holds it, must end in an error within seconds, never a hang. Durable means flushed at COMMIT.
@@ -64,21 +69,21 @@ package final class PostgresConnection {
     }
 
     deinit {
-        PQfinish(connection)
+        ptpq_finish(connection)
     }
 
     /// Whether the connection is still up.
-    package var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
+    package var isUsable: Bool { ptpq_status(connection) == CONNECTION_OK }
 
     /// The process id of the connection's server backend.
-    package var backendPID: Int32 { PQbackendPID(connection) }
+    package var backendPID: Int32 { ptpq_backendPID(connection) }
 
     /// Runs statements without parameters (several may be given, separated by semicolons).
     ///
     /// - Parameter sql: The statements.
     /// - Throws: ``PostgresFailure``.
     package func execute(_ sql: String) throws(PostgresFailure) {
-        _ = try check(PQexec(connection, sql))
+        _ = try check(ptpq_exec(connection, sql))
     }
 
     /// Runs statements without parameters and returns the last one's rows (in text format).
@@ -87,7 +92,7 @@ package final class PostgresConnection {
     /// - Returns: The last statement's rows.
     /// - Throws: ``PostgresFailure``.
     package func simpleQuery(_ sql: String) throws(PostgresFailure) -> PostgresResult {
-        try check(PQexec(connection, sql))
+        try check(ptpq_exec(connection, sql))
     }
 
     /// Runs one statement with parameters in binary format, and takes its rows in binary format.
@@ -106,21 +111,21 @@ package final class PostgresConnection {
             // A NULL parameter is a null pointer.
             var values = pointers
             for (i, p) in parameters.enumerated() { if case .null = p { values[i] = nil } }
-            return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            return ptpq_execParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
         }
         return try check(result)
     }
 
     private func check(_ result: OpaquePointer?) throws(PostgresFailure) -> PostgresResult {
-        guard let result else { throw .connectionLost(Self.trimmed(PQerrorMessage(connection))) }
+        guard let result else { throw .connectionLost(Self.trimmed(ptpq_errorMessage(connection))) }
         let owned = PostgresResult(result)
-        switch PQresultStatus(result) {
+        switch ptpq_resultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return owned
         default:
-            if PQstatus(connection) != CONNECTION_OK { throw .connectionLost(Self.trimmed(PQerrorMessage(connection))) }
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?????"
-            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? "unknown error"
+            if ptpq_status(connection) != CONNECTION_OK { throw .connectionLost(Self.trimmed(ptpq_errorMessage(connection))) }
+            let state = ptpq_resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?????"
+            let message = ptpq_resultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? "unknown error"
             throw .statement(sqlstate: state, message: message)
         }
     }
@@ -135,19 +140,19 @@ package final class PostgresConnection {
     /// - Throws: ``PostgresFailure/connectionLost(_:)``.
     package func waitForNotification(timeout: Duration) throws(PostgresFailure) -> Bool {
         if drainNotifications() { return true }
-        var fds = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        var fds = pollfd(fd: ptpq_socket(connection), events: Int16(POLLIN), revents: 0)
         let ms = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let ready = poll(&fds, 1, max(ms, 0))
         guard ready > 0 else { return false }
-        guard PQconsumeInput(connection) == 1 else { throw .connectionLost(Self.trimmed(PQerrorMessage(connection))) }
+        guard ptpq_consumeInput(connection) == 1 else { throw .connectionLost(Self.trimmed(ptpq_errorMessage(connection))) }
         return drainNotifications()
     }
 
     private func drainNotifications() -> Bool {
         var any = false
-        while let n = PQnotifies(connection) {
+        while let n = ptpq_notifies(connection) {
             any = true
-            PQfreemem(n)
+            ptpq_freemem(n)
         }
         return any
     }

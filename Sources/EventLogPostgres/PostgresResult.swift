@@ -1,4 +1,5 @@
 import CLibPQ
+import CLibPQLoader
 import Foundation
 
 /// The rows of a statement, in binary format, owned once: cleared in `deinit`. Read-only once made, which libpq
@@ -11,21 +12,21 @@ package final class PostgresResult: @unchecked Sendable {
     }
 
     deinit {
-        PQclear(result)
+        ptpq_clear(result)
     }
 
     /// The number of rows.
-    package var count: Int { Int(PQntuples(result)) }
+    package var count: Int { Int(ptpq_ntuples(result)) }
 
     /// Whether a field is SQL NULL.
     package func isNull(_ row: Int, _ column: Int) -> Bool {
-        PQgetisnull(result, Int32(row), Int32(column)) != 0
+        ptpq_getisnull(result, Int32(row), Int32(column)) != 0
     }
 
     /// A field's bytes as the server sent them.
     package func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
-        let length = Int(PQgetlength(result, Int32(row), Int32(column)))
-        guard length > 0, let value = PQgetvalue(result, Int32(row), Int32(column)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let length = Int(ptpq_getlength(result, Int32(row), Int32(column)))
+        guard length > 0, let value = ptpq_getvalue(result, Int32(row), Int32(column)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: value, count: length)
     }
 

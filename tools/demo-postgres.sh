@@ -11,32 +11,15 @@ tools/setup.sh --postgres-server
 swift build "${release[@]}" --product pawtrail 2>&1 | tail -n 1
 pawtrail=.build/release/pawtrail
 
-bin=/usr/lib/postgresql/15/bin
-dir=$(mktemp -d /tmp/pawtrail-demo-pg.XXXXXX)
-mkdir "$dir/sock"
-as_server_user=()
-if [ "$(id -u)" = 0 ]; then
-  chown -R postgres "$dir"
-  as_server_user=(runuser -u postgres --)
-fi
-port=55439
-"${as_server_user[@]}" "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
-"${as_server_user[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "-p $port -k $dir/sock -c listen_addresses=''" start >/dev/null
-stop() {
-  if [ -z "${KEEP_SERVER:-}" ]; then
-    "${as_server_user[@]}" "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
-    rm -rf "$dir"
-  fi
-}
-trap stop EXIT
-url="postgresql://postgres@/postgres?host=$dir/sock&port=$port"
-
-echo "PostgreSQL 15 on $dir/sock; the store: $url"
+. tools/pg-server.sh
+pg_server_start 55439
+url="$pg_url"
+echo "PostgreSQL 15 on $pg_dir/sock; the store: $url"
 "$pawtrail" --store "$url" store init
 "$pawtrail" --store "$url" demo "$@"
 echo
 echo "The inventory, read from the server:"
 "$pawtrail" --store "$url" view inventory | head -n 8
 if [ -n "${KEEP_SERVER:-}" ]; then
-  echo "The server keeps running: pawtrail --store '$url' ...; stop it with: ${as_server_user[*]} $bin/pg_ctl -D $dir/data stop"
+  echo "The server keeps running: pawtrail --store '$url' ...; stop it with: ${pg_as[*]} $pg_bin/pg_ctl -D $pg_dir/data stop"
 fi

@@ -48,6 +48,14 @@ public protocol EventStore: Sendable {
     /// - Throws: An I/O or corruption error.
     func position(of stream: StreamID, version: UInt64) async throws -> UInt64?
 
+    /// The event at a global position, looked up where the store can rather than read by a scan: what a read
+    /// model's resume checks its checkpoint against.
+    ///
+    /// - Parameter position: The position.
+    /// - Returns: The event, `nil` past the end of the log.
+    /// - Throws: An I/O or corruption error.
+    func event(at position: UInt64) async throws -> RecordedEvent?
+
     /// The position of the last committed event.
     ///
     /// - Returns: The position, `nil` for an empty store.
@@ -82,6 +90,13 @@ public protocol EventStore: Sendable {
 extension EventStore {
     /// A store whose every append is durable when it returns has nothing to flush.
     public func flush() async throws {}
+}
+
+extension EventStore {
+    /// A read of the whole log from the position: correct for any store.
+    public func event(at position: UInt64) async throws -> RecordedEvent? {
+        try await read(ReadRequest(source: .all, from: position, limit: 1)).events.first { $0.position == position }
+    }
 }
 
 extension EventStore {

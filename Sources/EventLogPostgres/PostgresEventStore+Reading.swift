@@ -5,6 +5,8 @@ import Foundation
 /// `next` is the first event not examined, whether or not it would pass the filters.
 extension PostgresEventStore {
     static let columns = "position, stream_id, version, type, event_id, recorded_at, metadata, metadata_pairs, data"
+    /// How many ``columns`` there are: the index of a column after them.
+    static let columnCount = 9
 
     public func read(_ request: ReadRequest) async throws -> ReadBatch {
         guard request.limit > 0 else { throw EventStoreError.invalidRequest("read limit must be at least 1") }
@@ -38,8 +40,11 @@ extension PostgresEventStore {
             conditions.append("type = ANY(\(parameter(.textArray(types.sorted()))))")
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(Self.columns) FROM events \(filter) ORDER BY \(cursor) \(forward ? "ASC" : "DESC") LIMIT \(request.limit)"
-        let source = request.source
+        // The last cursor the source has (a stream's last version, the log's next position) comes with the rows, as a
+        // subquery the server runs once: `next` needs no second round trip.
+        let top = if case .stream = request.source { "(SELECT max(version) FROM events WHERE stream_id = $1)" } else { "(SELECT next_position - 1 FROM head)" }
+        let sql = "SELECT \(Self.columns), \(top) FROM events \(filter) ORDER BY \(cursor) \(forward ? "ASC" : "DESC") LIMIT \(request.limit)"
+        let isStream = if case .stream = request.source { true } else { false }
         let limit = request.limit
         let values = parameters
         return try await run { c in
@@ -48,23 +53,24 @@ extension PostgresEventStore {
             events.reserveCapacity(rows.count)
             for i in 0..<rows.count { events.append(try Self.event(rows, i)) }
             guard events.count == limit, let last = events.last else { return ReadBatch(events: events, next: nil) }
-            return ReadBatch(events: events, next: try Self.cursor(after: last, source: source, forward: forward, c))
+            // Versions and positions have no gaps, and a category's cursor runs over the whole log: the next cursor is
+            // the one after the last event's, while the source has it.
+            let at = isStream ? last.version : last.position
+            let next: UInt64?
+            if forward {
+                next = rows.int64(0, Self.columnCount).map { $0 >= 0 && UInt64($0) > at ? at + 1 : nil } ?? nil
+            } else {
+                next = at == 0 ? nil : at - 1
+            }
+            return ReadBatch(events: events, next: next)
         }
     }
 
-    /// The cursor of the event after `last` in the source's order, examined or not; `nil` at the end.
-    private static func cursor(after last: RecordedEvent, source: ReadSource, forward: Bool, _ c: PostgresConnection) throws -> UInt64? {
-        switch source {
-        case .stream(let id):
-            // A stream's versions have no gaps.
-            if !forward { return last.version == 0 ? nil : last.version - 1 }
-            let version = try c.query("SELECT max(version) FROM events WHERE stream_id = $1", [.text(id.rawValue)]).int64(0, 0)
-            return version.map { UInt64($0) > last.version ? last.version + 1 : nil } ?? nil
-        case .all, .category:
-            // Positions have no gaps, and a category's cursor runs over the whole log.
-            if !forward { return last.position == 0 ? nil : last.position - 1 }
-            let next = try c.query("SELECT next_position FROM head").int64(0, 0) ?? 0
-            return UInt64(next) > last.position + 1 ? last.position + 1 : nil
+    public func event(at position: UInt64) async throws -> RecordedEvent? {
+        guard position <= UInt64(Int64.max) else { return nil }
+        return try await run { c in
+            let rows = try c.query("SELECT \(Self.columns) FROM events WHERE position = $1", [.int8(Int64(position))])
+            return rows.count == 0 ? nil : try Self.event(rows, 0)
         }
     }
 

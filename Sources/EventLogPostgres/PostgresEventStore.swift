@@ -1,5 +1,6 @@
 public import EventLog
 import Foundation
+import Synchronization
 
 /// The event store on a PostgreSQL server: the same semantics as the file store (the conformance kit's cases), for
 /// several processes and machines sharing one store.
@@ -37,7 +38,7 @@ public final class PostgresEventStore: EventStore {
     /// The connection follow mode waits on, apart from the one appends and reads use.
     let listener: PostgresSession
     /// Set once the server refuses LISTEN (a standby): follow mode polls from then on.
-    let listenRefused = Flag()
+    let listenRefused = Mutex(false)
 
     private init(session: PostgresSession, listener: PostgresSession, location: String, schema: String) {
         self.session = session
@@ -57,12 +58,8 @@ public final class PostgresEventStore: EventStore {
     public static func open(url: String, options: Options = Options()) throws -> PostgresEventStore {
         let location = redacted(url)
         let session = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "store")
-        try session.runBlocking { c in
-            do {
-                try PostgresSchema.prepare(c, schema: options.schema, location: location, create: options.createIfMissing)
-            } catch let failure as PostgresFailure {
-                throw failure.storeError
-            }
+        try session.performBlocking { c in
+            try PostgresSchema.prepare(c, schema: options.schema, location: location, create: options.createIfMissing)
         }
         let listener = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "listener")
         return PostgresEventStore(session: session, listener: listener, location: location, schema: options.schema)
@@ -77,12 +74,8 @@ public final class PostgresEventStore: EventStore {
     /// - Throws: As ``open(url:options:)``.
     public static func upgrade(url: String, schema: String = "pawtrail") throws -> (from: Int, to: Int) {
         let location = redacted(url)
-        return try PostgresSession(url: url, schema: schema, label: "upgrade").runBlocking { c in
-            do {
-                return try PostgresSchema.upgrade(c, schema: schema, location: location)
-            } catch let failure as PostgresFailure {
-                throw failure.storeError
-            }
+        return try PostgresSession(url: url, schema: schema, label: "upgrade").performBlocking { c in
+            try PostgresSchema.upgrade(c, schema: schema, location: location)
         }
     }
 
@@ -146,13 +139,13 @@ public final class PostgresEventStore: EventStore {
             let outcome: (last: Int64, listening: Bool)
             do {
                 outcome = try await listener.run { c in
-                    if !c.isListening, !self.listenRefused.isSet {
+                    if !c.isListening, !self.listenRefused.withLock({ $0 }) {
                         do {
                             try c.execute("LISTEN \(PostgresConnection.identifier(channel))")
                             c.isListening = true
                         } catch PostgresFailure.statement {
                             // A hot standby refuses LISTEN: poll there.
-                            self.listenRefused.set()
+                            self.listenRefused.withLock { $0 = true }
                         }
                     }
                     let next = try c.query("SELECT next_position FROM head").int64(0, 0) ?? 0
@@ -178,20 +171,6 @@ public final class PostgresEventStore: EventStore {
 
     /// Runs `body` on the session, turning the server's failures into store errors.
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        do {
-            return try await session.run(body)
-        } catch let failure as PostgresFailure {
-            throw failure.storeError
-        }
+        try await session.perform(body)
     }
-}
-
-/// A flag set once, read from any thread.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool { lock.withLock { value } }
-
-    func set() { lock.withLock { value = true } }
 }

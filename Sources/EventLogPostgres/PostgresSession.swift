@@ -52,8 +52,22 @@ package final class PostgresSession: @unchecked Sendable {
         return c
     }
 
-    /// Drops the connection (after a failure that leaves its state unknown); the next use connects again.
-    package func reset() {
-        queue.async { self.connection = nil }
+    /// ``run(_:)``, with the server's failures as store errors: what every operation but an append (which retries a
+    /// lost connection itself) reports.
+    package func perform<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        do {
+            return try await run(body)
+        } catch let failure as PostgresFailure {
+            throw failure.storeError
+        }
+    }
+
+    /// ``runBlocking(_:)``, with the server's failures as store errors.
+    package func performBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            return try runBlocking(body)
+        } catch let failure as PostgresFailure {
+            throw failure.storeError
+        }
     }
 }

@@ -76,10 +76,6 @@ public final class PostgresSnapshotStore: SnapshotStore {
     }
 
     private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        do {
-            return try await session.run(body)
-        } catch let failure as PostgresFailure {
-            throw failure.storeError
-        }
+        try await session.perform(body)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A PostgreSQL 15 server for the tests: the one `$PAWTRAIL_POSTGRES_URL` names, else a throw-away server started
@@ -122,19 +123,5 @@ public enum PostgresTestServer {
         return .success(url)
     }
 
-    private static let stopAtExit = Locked<(String, String, Bool)?>(nil)
-}
-
-/// A value behind a lock, for the process-wide server record.
-final class Locked<T>: @unchecked Sendable {
-    private var value: T
-    private let lock = NSLock()
-
-    init(_ value: T) { self.value = value }
-
-    func withLock<R>(_ body: (inout T) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
+    private static let stopAtExit = Mutex<(String, String, Bool)?>(nil)
 }

@@ -153,7 +153,7 @@ public struct ProjectionEngine: Sendable {
     /// The id of the event at a position, `nil` for none.
     func eventID(at position: UInt64?) async throws -> UUID? {
         guard let position else { return nil }
-        return try await store.read(ReadRequest(source: .all, from: position, limit: 1)).events.first { $0.position == position }?.id
+        return try await store.event(at: position)?.id
     }
 
     /// The stored state of a projection's current schema version, `nil` when there is none.

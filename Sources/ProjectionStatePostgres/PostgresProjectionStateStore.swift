@@ -1,8 +1,8 @@
-public import EventLog
+import EventLog
 import EventLogPostgres
 import Foundation
 public import ProjectionRuntime
-public import Projections
+import Projections
 
 /// The read models' states in the PostgreSQL store's database (tables `projection_states` and `projection_rows`),
 /// so that every machine using the store shares them, and each catch-up commits its rows and its position in one
@@ -30,11 +30,7 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
     }
 
     func blocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        do {
-            return try session.runBlocking(body)
-        } catch let failure as PostgresFailure {
-            throw failure.storeError
-        }
+        try session.performBlocking(body)
     }
 
     public func open(_ name: String, version: Int) throws -> (any StoredProjectionState)? {
@@ -56,13 +52,8 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
     public func tryLock(_ name: String) throws -> (any ProjectionLock)? {
         let lockSession = PostgresSession(url: url, schema: schema, label: "projection-lock")
         let key = "pawtrail.projection.\(schema).\(name)"
-        let taken: Bool
-        do {
-            taken = try lockSession.runBlocking { c in
-                try c.query("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bytes(0, 0).first == 1
-            }
-        } catch let failure as PostgresFailure {
-            throw failure.storeError
+        let taken = try lockSession.performBlocking { c in
+            try c.query("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bytes(0, 0).first == 1
         }
         return taken ? PostgresProjectionLock(session: lockSession, key: key) : nil
     }

@@ -3,6 +3,7 @@ import EventLog
 @testable import EventLogTestKit
 import Foundation
 import PostgresTestSupport
+import Synchronization
 import Testing
 
 /// What the PostgreSQL store promises beyond the shared cases, where other stores on PostgreSQL have failed:
@@ -18,11 +19,11 @@ import Testing
         let appendsEach = 60
         let stores = try (0..<writers).map { _ in try PostgresEventStore.open(url: h.url, options: .init(schema: h.schema)) }
         let reader = try PostgresEventStore.open(url: h.url, options: .init(schema: h.schema))
-        let done = Flag()
+        let done = Mutex(false)
         async let holes: (reads: Int, holes: [String]) = {
             var reads = 0
             var holes: [String] = []
-            while !done.isSet {
+            while !done.withLock({ $0 }) {
                 guard let last = try await reader.lastPosition() else { continue }
                 // The newest events, backward: the positions seen must run without a gap down from the first.
                 let batch = try await reader.read(ReadRequest(source: .all, direction: .backward, limit: 50))
@@ -43,7 +44,7 @@ import Testing
             }
             try await group.waitForAll()
         }
-        done.set()
+        done.withLock { $0 = true }
         let probe = try await holes
         #expect(probe.reads > 10, "the reader read \(probe.reads) times")
         #expect(probe.holes.isEmpty, "\(probe.holes.prefix(5))")
@@ -133,15 +134,6 @@ import Testing
     }
 }
 
-/// A flag set once, read from other tasks.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool { lock.withLock { value } }
-
-    func set() { lock.withLock { value = true } }
-}
 
 /// The store's layout version: a newer one is refused like a newer file format, an older one asks for an upgrade.
 @Suite struct PostgresSchemaVersionTests {

@@ -171,12 +171,6 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             case .stream(let stream):
                 try state.requireIntact()
                 return try readStream(state, stream, request)
-            case .all where request.limit == 1 && types == nil && request.direction == .forward && request.from.map({ $0 < state.nextPosition }) == true:
-                // One event by its position (a read model's resume checks the event at its checkpoint): a lookup
-                // that decodes only the part of the commit holding it, not a scan of the commit.
-                try state.requireIntact()
-                let at = request.from!
-                return ReadBatch(events: [try state.event(at: at)], next: at + 1 < state.nextPosition ? at + 1 : nil)
             case .all:
                 let names = types.map(TypeNames.init)
                 let keep: (EventView) -> String? = { e in names.map { $0.match(e.type) } ?? e.typeName() }
@@ -190,6 +184,14 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
                 }
                 return try page(state, request, keep: keep)
             }
+        }
+    }
+
+    /// The single-event lookup, which decodes only the part of the commit holding the event, not a scan of the commit.
+    public func event(at position: UInt64) async throws -> RecordedEvent? {
+        try withState(writer: false) { s in
+            try s.requireIntact()
+            return position < s.nextPosition ? try s.event(at: position) : nil
         }
     }
 

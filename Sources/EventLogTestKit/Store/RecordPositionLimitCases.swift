@@ -309,6 +309,11 @@ extension PositionCases {
             #expect(try await h.store.position(of: stream, version: UInt64(mine.count)) == nil, "a version past the end")
         }
         #expect(try await h.store.position(of: "missing-1", version: 0) == nil)
+        // Each event by its position, whole, and nothing past the end.
+        let all = try await h.store.readAll()
+        for e in all { #expect(try await h.store.event(at: e.position) == e, "the event at \(e.position)") }
+        #expect(try await h.store.event(at: UInt64(all.count)) == nil, "a position past the end")
+        #expect(try await h.store.event(at: .max) == nil)
     }
 }
 

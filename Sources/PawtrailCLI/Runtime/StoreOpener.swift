@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 
 /// Opens the store a command works on, of one kind: the tool picks one by the store's location
 /// (``StoreOpeners``), tests pass an in-memory store.

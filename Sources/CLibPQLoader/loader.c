@@ -23,6 +23,9 @@ static struct {
     int (*consumeInput)(PGconn *);
     PGnotify *(*notifies)(PGconn *);
     void (*freemem)(void *);
+    int (*putCopyData)(PGconn *, const char *, int);
+    int (*putCopyEnd)(PGconn *, const char *);
+    PGresult *(*getResult)(PGconn *);
 } pq;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -59,6 +62,9 @@ static void load(void) {
     FIND(consumeInput, "PQconsumeInput");
     FIND(notifies, "PQnotifies");
     FIND(freemem, "PQfreemem");
+    FIND(putCopyData, "PQputCopyData");
+    FIND(putCopyEnd, "PQputCopyEnd");
+    FIND(getResult, "PQgetResult");
     loaded = 1;
 }
 
@@ -92,3 +98,6 @@ int ptpq_socket(const PGconn *c) { return pq.socket(c); }
 int ptpq_consumeInput(PGconn *c) { return pq.consumeInput(c); }
 PGnotify *ptpq_notifies(PGconn *c) { return pq.notifies(c); }
 void ptpq_freemem(void *p) { pq.freemem(p); }
+int ptpq_putCopyData(PGconn *c, const char *b, int n) { return pq.putCopyData(c, b, n); }
+int ptpq_putCopyEnd(PGconn *c, const char *e) { return pq.putCopyEnd(c, e); }
+PGresult *ptpq_getResult(PGconn *c) { return pq.getResult(c); }

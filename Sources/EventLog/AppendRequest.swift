@@ -46,6 +46,9 @@ public struct AppendRequest: Sendable {
     /// returns. A caller that reports the append to anyone must flush first. Stores whose every append is durable
     /// at once ignore it.
     public var defersFlush = false
+    /// Where and when another store recorded this commit, for a store that imports it as it was
+    /// (``EventImporting``): the store writes it at exactly that position and time, or refuses it.
+    package var imported: ImportedCommit?
 
     /// Creates a multi-stream append.
     ///
@@ -66,5 +69,18 @@ public struct AppendRequest: Sendable {
     public init(stream: StreamID, expected: ExpectedVersion = .any, events: [ProposedEvent]) {
         self.entries = events.map { Entry(stream: stream, event: $0) }
         self.expectations = [Expectation(stream: stream, expected: expected)]
+    }
+}
+
+/// A commit's position and time in the store it is copied from.
+package struct ImportedCommit: Sendable, Hashable {
+    /// The position of its first event.
+    package var position: UInt64
+    /// Its time.
+    package var recordedAt: Timestamp
+
+    package init(position: UInt64, recordedAt: Timestamp) {
+        self.position = position
+        self.recordedAt = recordedAt
     }
 }

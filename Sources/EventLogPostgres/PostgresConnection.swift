@@ -31,7 +31,7 @@ package enum PostgresFailure: Error, CustomStringConvertible {
 /// One connection to a PostgreSQL server (a libpq `PGconn`), owned once: finished in `deinit`. Not for use from two
 /// threads at once: ``PostgresSession`` runs every use on its own queue.
 package final class PostgresConnection {
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
 
     /// Connects, and sets what every session of the store needs.
     ///
@@ -116,7 +116,7 @@ package final class PostgresConnection {
         return try check(result)
     }
 
-    private func check(_ result: OpaquePointer?) throws(PostgresFailure) -> PostgresResult {
+    func check(_ result: OpaquePointer?) throws(PostgresFailure) -> PostgresResult {
         guard let result else { throw .connectionLost(Self.trimmed(ptpq_errorMessage(connection))) }
         let owned = PostgresResult(result)
         switch ptpq_resultStatus(result) {
@@ -170,7 +170,7 @@ package final class PostgresConnection {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
         message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
     }
 

@@ -33,24 +33,34 @@ extension PostgresEventStore: EventImporting {
                     }
                     expected[e.stream] = want + 1
                 }
+                // COPY in binary: the bulk path, row by row without building arrays on the server.
+                var rows = PostgresCopyRows(capacity: events.reduce(0) { $0 + $1.data.count + $1.metadata.encoded.count + 120 })
+                for e in events {
+                    rows.row(fields: 9)
+                    rows.int8(Int64(e.position))
+                    rows.text(e.stream.rawValue)
+                    rows.int8(Int64(e.version))
+                    rows.uuid(e.id.uuid)
+                    rows.text(e.type)
+                    rows.int8(e.recordedAt.microsecondsSinceEpoch)
+                    rows.bytes(e.metadata.encoded)
+                    rows.int4(Int32(e.metadata.count))
+                    rows.bytes(e.data)
+                }
+                try c.copyIn(
+                    "COPY events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data) FROM STDIN (FORMAT binary)",
+                    rows: rows)
                 _ = try c.query(
-                    """
-                    WITH written AS (
-                      INSERT INTO events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data)
-                      SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::uuid[], $5::text[], $6::bigint[], $7::bytea[], $8::bigint[]::integer[], $9::bytea[])
-                      RETURNING 1)
-                    UPDATE head SET next_position = $10, last_recorded_at = $11
-                    """,
-                    [
-                        .int8Array(events.map { Int64($0.position) }), .textArray(events.map(\.stream.rawValue)), .int8Array(events.map { Int64($0.version) }),
-                        .uuidArray(events.map(\.id)), .textArray(events.map(\.type)), .int8Array(events.map(\.recordedAt.microsecondsSinceEpoch)),
-                        .byteaArray(events.map(\.metadata.encoded)), .int8Array(events.map { Int64($0.metadata.count) }), .byteaArray(events.map(\.data)),
-                        .int8(Int64(events.last!.position) + 1), .int8(max(last, events.last!.recordedAt.microsecondsSinceEpoch)),
-                    ])
+                    "UPDATE head SET next_position = $1, last_recorded_at = $2",
+                    [.int8(Int64(events.last!.position) + 1), .int8(max(last, events.last!.recordedAt.microsecondsSinceEpoch))])
                 _ = try c.query("SELECT pg_notify($1, '')", [.text(channel)])
                 try c.execute("COMMIT")
             } catch {
                 if c.isUsable { try? c.execute("ROLLBACK") }
+                // unique_violation: an id (or a stream version) the store holds already.
+                if case .statement("23505", let message)? = error as? PostgresFailure {
+                    throw EventStoreError.invalidRequest("the store holds an imported event already: \(message)")
+                }
                 throw error
             }
         }

@@ -12,6 +12,14 @@ import Testing
     }
 }
 
+/// The import kit, which `store migrate` relies on, on the PostgreSQL store (COPY in binary).
+@Suite struct PostgresImportingTests {
+    @Test(arguments: EventImportingConformance.cases)
+    func importing(_ c: EventImportingConformance.Case) async throws {
+        try await c.run(PostgresHarness())
+    }
+}
+
 /// The snapshot store conformance kit on the store's `snapshots` table.
 @Suite struct PostgresSnapshotStoreTests {
     @Test(arguments: SnapshotStoreConformance.cases)

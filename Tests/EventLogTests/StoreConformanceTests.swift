@@ -9,3 +9,12 @@ import Testing
         try await c.run(Harness(backend))
     }
 }
+
+/// The import kit (``EventImportingConformance``) on the file store's variants: what `store migrate` writes into a
+/// directory.
+@Suite struct FileStoreImportingTests {
+    @Test(arguments: Backend.fileBacked, EventImportingConformance.cases)
+    func importing(backend: Backend, _ c: EventImportingConformance.Case) async throws {
+        try await c.run(Harness(backend))
+    }
+}

@@ -28,5 +28,8 @@ int ptpq_socket(const PGconn *conn);
 int ptpq_consumeInput(PGconn *conn);
 PGnotify *ptpq_notifies(PGconn *conn);
 void ptpq_freemem(void *ptr);
+int ptpq_putCopyData(PGconn *conn, const char *buffer, int nbytes);
+int ptpq_putCopyEnd(PGconn *conn, const char *errormsg);
+PGresult *ptpq_getResult(PGconn *conn);
 
 #endif

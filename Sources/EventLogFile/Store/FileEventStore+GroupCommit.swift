@@ -92,7 +92,7 @@ extension FileEventStore {
             var acknowledged = false
             func acknowledge(_ results: [Result<AppendResult, any Error>]) {
                 queue.withLock { groupInFlight = false }
-                for (p, r) in zip(batch, results) { p.continuation.resume(with: r) }
+                for (p, r) in zip(batch, results) { p.complete(r) }
                 acknowledged = true
             }
             let results = commit(batch.map(\.request), prepared: batch.map(\.prepared), acknowledge: acknowledge)
@@ -295,7 +295,18 @@ extension FileEventStore {
                         dependsOnWrite.append(sawGroup)
                         continue
                     }
-                    let at = max(Timestamp.now(), lastAt)
+                    let at: Timestamp
+                    if let imported = request.imported {
+                        guard imported.position == position else {
+                            throw EventStoreError.invalidRequest("the store's next position is \(position), the imported commit's is \(imported.position)")
+                        }
+                        guard imported.recordedAt >= lastAt else {
+                            throw EventStoreError.invalidRequest("the commit imported at position \(position) is recorded before the store's last commit")
+                        }
+                        at = imported.recordedAt
+                    } else {
+                        at = max(Timestamp.now(), lastAt)
+                    }
                     lastAt = at
                     // A segment an older build created may be read by it: no frame it cannot read goes there.
                     let columnarCommits = columnarCommitsAllowed()

@@ -80,11 +80,12 @@ enum StoreCommand {
             The copy keeps each event's position, stream version, id, type, time, metadata and data. It goes in
             batches, each written atomically, so a migration that stops (a crash, a kill) resumes where it stopped
             when run again. A destination that already holds events must hold the source's first events exactly, or
-            it is refused before anything is written. Today the destination must be a PostgreSQL store.
+            it is refused before anything is written. Either store may be a directory or a PostgreSQL server;
+            events one commit of the source recorded at one time stay together in one commit of the copy.
             """,
         options: [
             .value("from", "store", help: "The store to copy: a directory or a postgresql:// URL."),
-            .value("to", "store", help: "The store to copy into (created when missing): a postgresql:// URL."),
+            .value("to", "store", help: "The store to copy into (created when missing): a directory or a postgresql:// URL."),
             .value("batch", "n", help: "Events copied in each atomic step.", default: "5000"),
             .flag("json", help: "Print the outcome as JSON."),
         ],
@@ -100,7 +101,7 @@ enum StoreCommand {
             let destination = try context.storeOpener.open(location: to, access: .write(sync: true)).events
             defer { context.storeOpener.finish() }
             guard let importer = destination as? any EventImporting else {
-                throw CommandFailure(kind: .failure, message: "\(shown(to)) cannot take events as they were recorded; migrate into a postgresql:// store")
+                throw CommandFailure(kind: .failure, message: "\(shown(to)) cannot take events as they were recorded")
             }
             let outcome = try await StoreMigration(source: source, destination: importer, batch: batch).run()
             if context.wantsJSON {

@@ -23,6 +23,10 @@ package enum PostgresFailure: Error, CustomStringConvertible {
         case .statement(let state, let message):
             // lock_not_available (lock_timeout) and query_canceled (statement_timeout): the server did not answer in time.
             if state == "55P03" || state == "57014" { return .timedOut("PostgreSQL gave up waiting: \(message) (SQLSTATE \(state))") }
+            // read_only_sql_transaction: a hot standby, or a server that is read-only.
+            if state == "25006" {
+                return .unavailable("the PostgreSQL server is read-only (a standby?): write to the primary, or add target_session_attrs=read-write to the URL (\(message))")
+            }
             return .storeFailure(description)
         }
     }

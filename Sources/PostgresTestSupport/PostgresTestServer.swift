@@ -29,7 +29,9 @@ public enum PostgresTestServer {
         }
     }
 
-    private static let port = 55433
+    static let port = 55433
+    static let bin = "/usr/lib/postgresql/15/bin"
+    static let directory = "/tmp/pawtrail-pg-test-\(geteuid())-\(getpid())"
 
     /// A new, empty database on the server, for a test of its own; the URL that names it.
     ///
@@ -56,7 +58,7 @@ public enum PostgresTestServer {
     }
 
     /// A server URL with another database in its path.
-    static func database(_ name: String, in url: String) -> String {
+    package static func database(_ name: String, in url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         let pathStart = rest.firstIndex(of: "/") ?? rest.endIndex
@@ -88,11 +90,10 @@ public enum PostgresTestServer {
 
     private static func start() -> Result<String, ServerUnavailable> {
         if let given = ProcessInfo.processInfo.environment["PAWTRAIL_POSTGRES_URL"], !given.isEmpty { return .success(given) }
-        let bin = "/usr/lib/postgresql/15/bin"
         guard FileManager.default.isExecutableFile(atPath: bin + "/initdb") else {
             return .failure(ServerUnavailable(description: "\(bin)/initdb not found: apt-get install postgresql-15"))
         }
-        let dir = "/tmp/pawtrail-pg-test-\(geteuid())-\(getpid())"
+        let dir = directory
         let url = "postgresql://postgres@/postgres?host=\(dir)/sock&port=\(port)"
         let asRoot = geteuid() == 0
         func run(_ argv: [String]) -> (Int32, String) {
@@ -116,8 +117,10 @@ public enum PostgresTestServer {
         stopAtExit.withLock { $0 = (bin, dir, asRoot) }
         atexit {
             guard let (bin, dir, asRoot) = PostgresTestServer.stopAtExit.withLock({ $0 }) else { return }
-            let stop = "\(bin)/pg_ctl -D '\(dir)/data' -m immediate -w stop >/dev/null 2>&1"
-            _ = system(asRoot ? "/usr/sbin/runuser -u postgres -- \(stop)" : stop)
+            for data in ["standby-data", "data"] where FileManager.default.fileExists(atPath: "\(dir)/\(data)") {
+                let stop = "\(bin)/pg_ctl -D '\(dir)/\(data)' -m immediate -w stop >/dev/null 2>&1"
+                _ = system(asRoot ? "/usr/sbin/runuser -u postgres -- \(stop)" : stop)
+            }
             try? FileManager.default.removeItem(atPath: dir)
         }
         return .success(url)

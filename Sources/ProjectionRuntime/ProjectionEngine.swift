@@ -65,6 +65,9 @@ public struct ProjectionEngine: Sendable {
         var rows: (any RowSource)?
         /// What was wrong with the stored state, when it was damaged and rebuilt (or folded in memory) instead.
         public var repaired: String?
+        /// Why the stored state did not fit this log (its checkpoint names a position the log does not have, or
+        /// another event there), when it was rebuilt (or folded in memory) for that.
+        public var diverged: String?
 
         /// A loaded state; `rows` is what a keyed state reads through.
         public init(state: State, position: UInt64?, caughtUp: Int, rebuilt: Bool, saveError: String? = nil, rows: (any RowSource)? = nil) {
@@ -144,10 +147,24 @@ public struct ProjectionEngine: Sendable {
     /// took new ones, a log restored from an older copy, another store's states), would be served as if it were
     /// right and then catch up from the wrong place, so it is rebuilt instead.
     func fits(_ checkpoint: CheckpointInfo, _ last: UInt64?) async throws -> Bool {
+        var reason: String?
+        return try await fits(checkpoint, last, &reason)
+    }
+
+    /// ``fits(_:_:)``, saying why not in `reason`.
+    func fits(_ checkpoint: CheckpointInfo, _ last: UInt64?, _ reason: inout String?) async throws -> Bool {
         guard let p = checkpoint.position else { return true }
-        guard let last, p <= last else { return false }
+        guard let last, p <= last else {
+            reason = "its checkpoint is at position \(p), and the log ends \(last.map { "at \($0)" } ?? "before position 0")"
+            return false
+        }
         guard let recorded = checkpoint.eventID else { return true }
-        return try await eventID(at: p) == recorded
+        let here = try await eventID(at: p)
+        guard here == recorded else {
+            reason = "its checkpoint at position \(p) names event \(recorded), and the log holds \(here.map { "\($0)" } ?? "none") there"
+            return false
+        }
+        return true
     }
 
     /// The id of the event at a position, `nil` for none.
@@ -182,7 +199,8 @@ public struct ProjectionEngine: Sendable {
         // saved meanwhile.
         let lock = catchUp ? try states.tryLock(P.name) : nil
         defer { lock?.unlock() }
-        if !ignoringStored, let stored = try stored(P.name, P.schemaVersion), try await fits(stored.checkpoint, last),
+        var diverged: String?
+        if !ignoringStored, let stored = try stored(P.name, P.schemaVersion), try await fits(stored.checkpoint, last, &diverged),
             let row = try stored.version(of: wholeStateKey, asOf: nil), let bytes = row.value
         {
             let c = stored.checkpoint
@@ -210,10 +228,14 @@ public struct ProjectionEngine: Sendable {
         let folder = WholeFolder(P.self, snapshotInterval: snapshotInterval, maxSnapshotBytes: maxSnapshotBytes)
         guard lock != nil else {
             if let last { try await fold([folder], after: nil, through: last) }
-            return Loaded(state: folder.state, position: last, caughtUp: 0, rebuilt: true, saveError: Self.notSaved)
+            var loaded = Loaded(state: folder.state, position: last, caughtUp: 0, rebuilt: true, saveError: Self.notSaved)
+            loaded.diverged = diverged
+            return loaded
         }
         let saveError = try await rebuildLocked([folder], progress: nil).saveError
-        return Loaded(state: folder.state, position: folder.position, caughtUp: 0, rebuilt: true, saveError: saveError)
+        var loaded = Loaded(state: folder.state, position: folder.position, caughtUp: 0, rebuilt: true, saveError: saveError)
+        loaded.diverged = diverged
+        return loaded
     }
 
     /// ``loadKeyed(_:catchUp:)``'s state, for a caller that knows the projection only as `any KeyedProjection.Type`.
@@ -235,7 +257,8 @@ public struct ProjectionEngine: Sendable {
         let last = try await store.lastPosition()
         let lock = catchUp ? try states.tryLock(K.name) : nil
         defer { lock?.unlock() }
-        if !ignoringStored, let stored = try stored(K.name, K.schemaVersion), try await fits(stored.checkpoint, last) {
+        var diverged: String?
+        if !ignoringStored, let stored = try stored(K.name, K.schemaVersion), try await fits(stored.checkpoint, last, &diverged) {
             let c = stored.checkpoint
             let folder = KeyedFolder(K.self, source: StateRowSource(stored: stored, asOf: nil), position: c.position, applied: c.eventsApplied, recording: true)
             guard catchUp, let end = last, c.position.map({ end > $0 }) ?? true else {
@@ -262,10 +285,14 @@ public struct ProjectionEngine: Sendable {
         let folder = KeyedFolder(K.self, source: nil, recording: lock != nil)
         guard lock != nil else {
             if let last { try await fold([folder], after: nil, through: last) }
-            return KeyedCatchUp(loaded: Loaded(state: folder.state, position: last, caughtUp: 0, rebuilt: true, saveError: Self.notSaved), unsaved: [])
+            var loaded = Loaded(state: folder.state, position: last, caughtUp: 0, rebuilt: true, saveError: Self.notSaved)
+            loaded.diverged = diverged
+            return KeyedCatchUp(loaded: loaded, unsaved: [])
         }
         let saveError = try await rebuildLocked([folder], progress: nil).saveError
-        return KeyedCatchUp(loaded: Loaded(state: folder.state, position: folder.position, caughtUp: 0, rebuilt: true, saveError: saveError), unsaved: [])
+        var loaded = Loaded(state: folder.state, position: folder.position, caughtUp: 0, rebuilt: true, saveError: saveError)
+        loaded.diverged = diverged
+        return KeyedCatchUp(loaded: loaded, unsaved: [])
     }
 
     static let notSaved = "another process is saving this read model, or the store cannot be written here"

@@ -52,8 +52,10 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
     public func tryLock(_ name: String) throws -> (any ProjectionLock)? {
         let lockSession = PostgresSession(url: url, schema: schema, label: "projection-lock")
         let key = "pawtrail.projection.\(schema).\(name)"
+        // A standby takes advisory locks but no writes: its read models are folded in memory, from the primary's
+        // states as they were replicated.
         let taken = try lockSession.performBlocking { c in
-            try c.query("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bytes(0, 0).first == 1
+            try c.query("SELECT NOT pg_is_in_recovery() AND pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bytes(0, 0).first == 1
         }
         return taken ? PostgresProjectionLock(session: lockSession, key: key) : nil
     }

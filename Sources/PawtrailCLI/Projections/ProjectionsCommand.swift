@@ -16,8 +16,17 @@ enum ProjectionsCommand {
         abstract: "Check, rebuild, audit and export the read models.",
         subcommands: [statusSpec, rebuildSpec, auditSpec, exportSpec])
 
-    static func engine(_ context: CommandContext, _ access: StoreAccess = .read) throws -> ProjectionEngine {
-        let opened = try context.openStore(access)
+    /// The read models of the store a read verb reads (``CommandContext/openForReading()``).
+    static func engine(_ context: CommandContext) async throws -> ProjectionEngine {
+        try engine(of: try await context.openForReading())
+    }
+
+    /// The read models of the store itself, for a verb that writes them (a rebuild).
+    static func writableEngine(_ context: CommandContext) throws -> ProjectionEngine {
+        try engine(of: try context.openStore(.read))
+    }
+
+    private static func engine(of opened: OpenedStore) throws -> ProjectionEngine {
         guard let states = opened.states else {
             throw CommandFailure(kind: .failure, message: "this store has no place for read models")
         }
@@ -97,7 +106,7 @@ enum ProjectionsCommand {
         run: { context in
             let types = try selected(context, allowAll: false)
             let bar = ProgressBar(enabled: isatty(2) == 1 && !context.wantsJSON, console: context.console)
-            let result = try await engine(context).rebuild(types) { bar.update($0) }
+            let result = try await writableEngine(context).rebuild(types) { bar.update($0) }
             bar.finish()
             let seconds = Double(result.elapsed.components.seconds) + Double(result.elapsed.components.attoseconds) / 1e18
             let rate = seconds > 0 ? Double(result.eventsRead) / seconds : 0
@@ -125,7 +134,7 @@ enum ProjectionsCommand {
         options: [.flag("json", help: "Print JSON Lines, one projection per line.")],
         positionals: [PositionalSpec(name: "name", help: "A projection to audit (any number; default: all).", isRequired: false, isVariadic: true)],
         run: { context in
-            let engine = try engine(context)
+            let engine = try await engine(context)
             var differing = 0
             for type in try selected(context, allowAll: true) {
                 let audit = try await audit(type, engine)
@@ -169,7 +178,7 @@ enum ProjectionsCommand {
         ],
         run: { context in
             let path = try context.arguments.required("sqlite", "file")
-            let engine = try engine(context)
+            let engine = try await engine(context)
             var tables: [SQLiteExport.Table] = []
             for type in ProjectionCatalog.projections {
                 tables += try await type.exportTables(engine)

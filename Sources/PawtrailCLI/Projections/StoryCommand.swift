@@ -50,7 +50,7 @@ enum StoryCommand {
         let at = try context.arguments.converted("at", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) }
         let atPosition = try context.arguments.converted("at-position", expecting: "a position (a non-negative integer)") { UInt64(decimal: $0) }
         if at != nil && atPosition != nil { throw context.arguments.usageError("give '--at' or '--at-position', not both") }
-        let store = try context.openStore(.read).events
+        let store = try await context.openForReading().events
         var end: UInt64? = atPosition
         if let at { end = try await store.lastPosition(atOrBefore: at) }
         var events: [RecordedEvent] = []

@@ -86,7 +86,7 @@ enum ViewCommand {
         }
         let moment = try moment(context.arguments)
         // One store opened per command: opening a file store scans its active segment.
-        let engine = try ProjectionsCommand.engine(context)
+        let engine = try await ProjectionsCommand.engine(context)
         var (loaded, note) = try await state(V.Source.self, moment, engine)
         let arguments = ViewArguments(values)
         var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
@@ -98,6 +98,9 @@ enum ViewCommand {
             loaded.repaired = repaired.repaired
             rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
             try loaded.checkReads()
+        }
+        if let diverged = loaded.diverged {
+            context.err("Note: the stored read model '\(V.Source.name)' does not belong to this log (\(diverged)); it was rebuilt from the log")
         }
         if let repaired = loaded.repaired {
             context.err("Note: the stored read model '\(V.Source.name)' was damaged (\(repaired)); it was folded anew from the log")
@@ -113,7 +116,8 @@ enum ViewCommand {
         }
         let position = loaded.position
         // What was folded is shown either way; that it could not be kept is worth one line.
-        if let saveError = loaded.saveError, loaded.caughtUp > 0 || loaded.rebuilt {
+        // On a replica nothing is saved by design: the primary's readers keep the states, or --state-dir does.
+        if let saveError = loaded.saveError, loaded.caughtUp > 0 || loaded.rebuilt, context.readStorePath == nil || context.stateDirectory != nil {
             context.err("Note: the caught-up read model was not saved (\(saveError)); the next read folds these events again")
         }
         if context.wantsJSON {

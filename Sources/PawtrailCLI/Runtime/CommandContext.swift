@@ -22,6 +22,20 @@ struct CommandContext: Sendable {
         return GlobalOptions.defaultStorePath
     }
 
+    /// `--read-store`, else `$PAWTRAIL_READ_STORE`, else `nil`: the replica read verbs read from.
+    var readStorePath: String? {
+        if let p = arguments.value(GlobalOptions.readStore.name) { return p }
+        if let p = environment[GlobalOptions.readStoreEnvironmentVariable], !p.isEmpty { return p }
+        return nil
+    }
+
+    /// `--state-dir`, else `$PAWTRAIL_STATE_DIR`, else `nil` (the read models live in the store).
+    var stateDirectory: String? {
+        if let p = arguments.value(GlobalOptions.stateDirectory.name) { return p }
+        if let p = environment[GlobalOptions.stateDirectoryEnvironmentVariable], !p.isEmpty { return p }
+        return nil
+    }
+
     /// Whether `--json` was given.
     var wantsJSON: Bool { arguments.flag("json") }
 
@@ -51,9 +65,34 @@ struct CommandContext: Sendable {
             throw arguments.usageError("the value '' is invalid for '--store': expected the store directory's path")
         }
         let start = ContinuousClock.now
-        let opened = try storeOpener.open(location: storePath, access: access)
+        var opened = try storeOpener.open(location: storePath, access: access)
         stats.opened(after: ContinuousClock.now - start)
         if let recovery = opened.recovery { err("Warning: \(recovery)") }
+        if let directory = stateDirectory { opened.states = try LocalStateDirectory.states(at: directory) }
+        return opened
+    }
+
+    /// Opens the store a read verb reads: the replica of `--read-store` when one is named (after waiting for it to
+    /// catch up with the store, with `--read-your-writes`), else the store.
+    ///
+    /// - Returns: The store to read.
+    /// - Throws: ``UsageError`` for an empty `--read-store`, or `--read-your-writes` without one;
+    ///   ``EventStoreError/Code/timedOut`` when the replica does not catch up in time; the opener's errors.
+    func openForReading() async throws -> OpenedStore {
+        guard let replica = readStorePath else {
+            if arguments.flag(GlobalOptions.readYourWrites.name) {
+                throw arguments.usageError("'--read-your-writes' needs a replica to read from: give '--read-store' too")
+            }
+            return try openStore(.read)
+        }
+        guard !replica.isEmpty else { throw arguments.usageError("the value '' is invalid for '--read-store': expected a replica's URL") }
+        // The store's head first: every event acknowledged before this command started is below it.
+        let target = arguments.flag(GlobalOptions.readYourWrites.name) ? try await openStore(.read).events.lastPosition() : nil
+        let start = ContinuousClock.now
+        var opened = try storeOpener.open(location: replica, access: .read)
+        stats.opened(after: ContinuousClock.now - start)
+        if let directory = stateDirectory { opened.states = try LocalStateDirectory.states(at: directory) }
+        if let target { try await ReplicaWait(replica: opened.events, timeout: .seconds(10)).until(target) }
         return opened
     }
 

@@ -88,7 +88,7 @@ enum LogReadCommand {
             }
             return try await StoryCommand.tell(stream, title: "Stream \(stream)", context)
         }
-        let store = try context.openStore(.read)
+        let store = try await context.openForReading()
         try await read(invocation, from: store.events) { events in
             for e in events {
                 context.out(context.wantsJSON ? EventFormatter.json(e).serialized : EventFormatter.line(e))

@@ -25,7 +25,7 @@ enum LogTailCommand {
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let from = try context.arguments.converted("from", expecting: "a non-negative integer") { UInt64(decimal: $0) }
-        let store = try context.openStore(.read).events
+        let store = try await context.openForReading().events
         let start = try await startPosition(from: from, store: store)
         let print: @Sendable (RecordedEvent) -> Void = { e in
             context.out(context.wantsJSON ? EventFormatter.json(e).serialized : EventFormatter.line(e))

@@ -16,9 +16,23 @@ pg_server_start() {
   pg_url="postgresql://postgres@/postgres?host=$pg_dir/sock&port=$port"
 }
 
+# A hot standby of the server pg_server_start started: a base backup with streaming replication (-R), started on
+# another port of the same socket directory; sets `pg_standby_url`. Extra arguments are server options (-c ...).
+#   pg_standby_start 55440 [-c synchronous_commit=...]
+pg_standby_start() {
+  local port="$1"; shift
+  "${pg_as[@]}" "$pg_bin/pg_basebackup" -d "$pg_url" -D "$pg_dir/standby" -R -X stream -c fast >/dev/null
+  "${pg_as[@]}" sed -i "s/primary_conninfo = '/primary_conninfo = 'application_name=standby1 /" "$pg_dir/standby/postgresql.auto.conf"
+  "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/standby" -l "$pg_dir/standby.log" -w \
+    -o "-p $port -k $pg_dir/sock -c listen_addresses='' -c hot_standby_feedback=on $*" start >/dev/null
+  pg_standby_url="postgresql://postgres@/postgres?host=$pg_dir/sock&port=$port"
+}
+
 pg_server_stop() {
   if [ -z "${KEEP_SERVER:-}" ]; then
-    "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true
+    for data in standby data; do
+      [ -d "$pg_dir/$data" ] && { "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/$data" -m fast -w stop >/dev/null 2>&1 || true; }
+    done
     rm -rf "$pg_dir"
   fi
 }

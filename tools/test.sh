@@ -6,3 +6,5 @@ tools/setup.sh --postgres-server
 . tools/env.sh
 swift build --build-tests
 swift test
+# Failover needs two servers: a script, run on the binary the tests built.
+tools/failover.sh --bin .build/debug/pawtrail

@@ -161,7 +161,7 @@ public struct ProjectionEngine: Sendable {
         guard let recorded = checkpoint.eventID else { return true }
         let here = try await eventID(at: p)
         guard here == recorded else {
-            reason = "its checkpoint at position \(p) names event \(recorded), and the log holds \(here.map { "\($0)" } ?? "none") there"
+            reason = "its checkpoint at position \(p) names event \(recorded.uuidString.lowercased()), and the log holds \(here.map { $0.uuidString.lowercased() } ?? "none") there"
             return false
         }
         return true

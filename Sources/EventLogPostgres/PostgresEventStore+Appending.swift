@@ -1,17 +1,61 @@
 public import EventLog
 import Foundation
 
-/// Appends under the store's one lock, decided by ``AppendPlanner`` like every store's.
+/// Appends under the store's one lock, decided by ``AppendPlanner`` like every store's, with a group commit: appends
+/// made while the session is busy wait for it, and the next one to get it commits them all in one transaction (one
+/// lock, one insert, one flush at COMMIT), as the file store's committer does.
 extension PostgresEventStore {
+    /// An append waiting for the session.
+    struct WaitingAppend: Sendable {
+        var request: AppendRequest
+        var continuation: CheckedContinuation<AppendResult, any Error>
+    }
+
+    /// The most appends one group commits.
+    static let groupLimit = 512
+
     public func append(_ request: AppendRequest) async throws -> AppendResult {
         let request = try AppendPlanner.validated(request)
+        return try await withCheckedThrowingContinuation { continuation in
+            waitingAppends.withLock { $0.append(WaitingAppend(request: request, continuation: continuation)) }
+            // Each append queues one turn of the session; a turn that finds none waiting (an earlier turn took them
+            // into its group) does nothing.
+            session.submit { [self] connection in commitWaiting(connection) }
+        }
+    }
+
+    private func commitWaiting(_ connection: Result<PostgresConnection, any Error>) {
+        let group = waitingAppends.withLock { waiting in
+            let taken = Array(waiting.prefix(Self.groupLimit))
+            waiting.removeFirst(taken.count)
+            return taken
+        }
+        guard !group.isEmpty else { return }
+        let results: [Result<AppendResult, any Error>]
+        switch connection {
+        case .failure(let error): results = group.map { _ in .failure(error) }
+        case .success(let c):
+            let connect = { [session] in try session.reconnected() }
+            if group.count == 1 {
+                results = [Result { try Self.appendAlone(group[0].request, schema: schema, first: c, connect: connect) }]
+            } else {
+                results = PostgresAppendGroup(requests: group.map(\.request), schema: schema).commit(c, connect: connect)
+            }
+        }
+        for (waiting, result) in zip(group, results) { waiting.continuation.resume(with: result) }
+    }
+
+    /// One append in a transaction of its own, with the retry a lost connection calls for: committed or not, nobody
+    /// can say, so it runs again with the same ids. The events are found committed (the original result) or written
+    /// once now.
+    static func appendAlone(
+        _ request: AppendRequest, schema: String, first: PostgresConnection? = nil, connect: () throws -> PostgresConnection
+    ) throws -> AppendResult {
         do {
-            return try await session.run { [schema] c in try Self.append(request, schema: schema, c) }
+            return try append(request, schema: schema, first ?? connect())
         } catch PostgresFailure.connectionLost(let message) {
-            // Committed or not, nobody can say: run it again with the same ids. The events are found committed
-            // (the original result) or written once now.
             do {
-                return try await session.run { [schema] c in try Self.append(request, schema: schema, c) }
+                return try append(request, schema: schema, connect())
             } catch let failure as PostgresFailure {
                 throw EventStoreError.outcomeUnknown(
                     "the connection to PostgreSQL was lost while an append committed (\(message)), and retrying it failed: \(failure)")
@@ -39,69 +83,34 @@ extension PostgresEventStore {
     /// One append in one transaction.
     private static func transaction(_ request: AppendRequest, schema: String, lookUpIDs: Bool, _ c: PostgresConnection) throws -> AppendResult {
         do {
-            return try appendLocked(request, schema: schema, lookUpIDs: lookUpIDs, c)
+            let head = try PostgresAppendGroup.lockHead(c)
+            let versions = try PostgresAppendGroup.versions(of: [request], c)
+            var committed: [UUID: RecordedEvent] = [:]
+            if lookUpIDs, !request.entries.isEmpty {
+                let found = try c.query(
+                    "SELECT \(columns) FROM events WHERE event_id = ANY($1)", [.uuidArray(request.entries.map(\.event.id))])
+                for i in 0..<found.count {
+                    let e = try event(found, i)
+                    committed[e.id] = e
+                }
+            }
+            let outcome = try AppendPlanner.plan(
+                request, currentVersion: { versions[$0.rawValue] }, committedEvent: { committed[$0] })
+            switch outcome {
+            case .alreadyCommitted(let result):
+                try c.execute("ROLLBACK")
+                return result
+            case .write(let planned, let streams):
+                guard !planned.isEmpty else {
+                    try c.execute("ROLLBACK")
+                    return AppendResult(firstPosition: nil, lastPosition: nil, streams: streams)
+                }
+                try PostgresAppendGroup.write(planned, head: head, schema: schema, c)
+                return AppendResult(firstPosition: UInt64(head.next), lastPosition: UInt64(head.next) + UInt64(planned.count) - 1, streams: streams)
+            }
         } catch {
             if c.isUsable { try? c.execute("ROLLBACK") }
             throw error
-        }
-    }
-
-    private static func appendLocked(_ request: AppendRequest, schema: String, lookUpIDs: Bool, _ c: PostgresConnection) throws -> AppendResult {
-        // The lock first, in a statement of its own (sent with BEGIN in one round trip): every statement after it
-        // sees every commit before it.
-        let head = try c.simpleQuery(
-            "BEGIN; SELECT next_position, last_recorded_at, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint FROM head FOR UPDATE")
-        guard let next = head.textInt64(0, 0), let last = head.textInt64(0, 1), let now = head.textInt64(0, 2) else {
-            throw EventStoreError.corrupted(location: "table head", offset: nil, reason: "the head row is missing")
-        }
-        var names = Set<String>()
-        for e in request.entries { names.insert(e.stream.rawValue) }
-        for x in request.expectations { names.insert(x.stream.rawValue) }
-        var versions: [String: UInt64] = [:]
-        let rows = try c.query(
-            "SELECT stream_id, max(version) FROM events WHERE stream_id = ANY($1) GROUP BY stream_id", [.textArray(Array(names))])
-        for i in 0..<rows.count { versions[rows.string(i, 0)] = rows.int64(i, 1).map(UInt64.init) }
-        var committed: [UUID: RecordedEvent] = [:]
-        if lookUpIDs, !request.entries.isEmpty {
-            let found = try c.query(
-                "SELECT \(columns) FROM events WHERE event_id = ANY($1)", [.uuidArray(request.entries.map(\.event.id))])
-            for i in 0..<found.count {
-                let e = try event(found, i)
-                committed[e.id] = e
-            }
-        }
-        let outcome = try AppendPlanner.plan(
-            request, currentVersion: { versions[$0.rawValue] }, committedEvent: { committed[$0] })
-        switch outcome {
-        case .alreadyCommitted(let result):
-            try c.execute("ROLLBACK")
-            return result
-        case .write(let planned, let streams):
-            guard !planned.isEmpty else {
-                try c.execute("ROLLBACK")
-                return AppendResult(firstPosition: nil, lastPosition: nil, streams: streams)
-            }
-            // Times never decrease along the log, whatever the server's clock does.
-            let at = max(now, last)
-            let first = next
-            _ = try c.query(
-                """
-                WITH written AS (
-                  INSERT INTO events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data)
-                  SELECT $1 + e.ord - 1, e.stream, e.version, e.id, e.type, $2, e.metadata, e.pairs, e.data
-                    FROM unnest($3::text[], $4::bigint[], $5::uuid[], $6::text[], $7::bytea[], $8::bigint[], $9::bytea[])
-                         WITH ORDINALITY AS e(stream, version, id, type, metadata, pairs, data, ord)
-                  RETURNING 1)
-                UPDATE head SET next_position = $1 + $10, last_recorded_at = $2
-                """,
-                [
-                    .int8(first), .int8(at), .textArray(planned.map(\.stream.rawValue)), .int8Array(planned.map { Int64($0.version) }),
-                    .uuidArray(planned.map(\.event.id)), .textArray(planned.map(\.event.type)), .byteaArray(planned.map(\.event.metadata.encoded)),
-                    .int8Array(planned.map { Int64($0.event.metadata.count) }), .byteaArray(planned.map(\.event.data)), .int8(Int64(planned.count)),
-                ])
-            // A wake-up hint for followers, delivered at COMMIT (and only then), sent with it.
-            try c.execute("SELECT pg_notify(\(PostgresConnection.literal(PostgresConnection.channel(schema))), ''); COMMIT")
-            return AppendResult(firstPosition: UInt64(first), lastPosition: UInt64(first) + UInt64(planned.count) - 1, streams: streams)
         }
     }
 }

@@ -39,6 +39,8 @@ public final class PostgresEventStore: EventStore {
     let listener: PostgresSession
     /// Set once the server refuses LISTEN (a standby): follow mode polls from then on.
     let listenRefused = Mutex(false)
+    /// Appends waiting for the session: the next one to get it commits all of them in one transaction.
+    let waitingAppends = Mutex<[WaitingAppend]>([])
 
     private init(session: PostgresSession, listener: PostgresSession, location: String, schema: String) {
         self.session = session

@@ -39,6 +39,17 @@ package final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// Queues `body` on the session's queue with the connection, or why there is none, and returns at once.
+    package func submit(_ body: @escaping @Sendable (Result<PostgresConnection, any Error>) -> Void) {
+        queue.async { body(Result { try self.connected() }) }
+    }
+
+    /// The session's connection, connecting again if it broke (on the session's queue only: inside ``submit(_:)``).
+    package func reconnected() throws -> PostgresConnection {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return try connected()
+    }
+
     /// Runs `body` on the session's queue now, from a thread that may block (a migration, a schema change).
     package func runBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try queue.sync { try body(connected()) }

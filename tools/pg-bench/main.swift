@@ -34,9 +34,11 @@ func events(_ n: Int, _ k: Int) -> [ProposedEvent] {
     }
 }
 
-/// `appends` appends of `size` events each, from `writers` tasks at once, each with its own connection.
-func ours(url: String, schema: String, size: Int, appends: Int, writers: Int) async throws -> Result {
-    let stores = try (0..<writers).map { _ in try PostgresEventStore.open(url: url, options: .init(schema: schema, createIfMissing: true)) }
+/// `appends` appends of `size` events each, from `writers` tasks at once, each with its own connection, or all on
+/// one store (one connection: its group commit takes the appends waiting into one transaction).
+func ours(url: String, schema: String, size: Int, appends: Int, writers: Int, shared: Bool) async throws -> Result {
+    let one = try PostgresEventStore.open(url: url, options: .init(schema: schema, createIfMissing: true))
+    let stores = try (0..<writers).map { _ in shared ? one : try PostgresEventStore.open(url: url, options: .init(schema: schema)) }
     let start = ContinuousClock.now
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
         for (w, store) in stores.enumerated() {
@@ -107,18 +109,19 @@ guard arguments.count >= 2 else {
 }
 let url = arguments[1]
 let scale = arguments.firstIndex(of: "--scale").flatMap { Double(arguments[$0 + 1]) } ?? 1
-let cases: [(name: String, size: Int, appends: Int, writers: Int)] = [
-    ("1 event an append", 1, Int(2000 * scale), 1),
-    ("10 events an append", 10, Int(1000 * scale), 1),
-    ("100 events an append", 100, Int(300 * scale), 1),
-    ("1,000 events an append", 1000, Int(60 * scale), 1),
-    ("1 event an append, 8 writers", 1, Int(2400 * scale), 8),
+let cases: [(name: String, size: Int, appends: Int, writers: Int, shared: Bool)] = [
+    ("1 event an append", 1, Int(2000 * scale), 1, false),
+    ("10 events an append", 10, Int(1000 * scale), 1, false),
+    ("100 events an append", 100, Int(300 * scale), 1, false),
+    ("1,000 events an append", 1000, Int(60 * scale), 1, false),
+    ("1 event an append, 8 writers (connections)", 1, Int(2400 * scale), 8, false),
+    ("1 event an append, 8 tasks on one store (group commit)", 1, Int(4000 * scale), 8, true),
 ]
 var rows: [Row] = []
 for (n, c) in cases.enumerated() {
     let schema = "bench_ours_\(n)"
     try PostgresSession(url: url, schema: "public", label: "drop").runBlocking { s in try s.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
-    let o = try await ours(url: url, schema: schema, size: c.size, appends: c.appends, writers: c.writers)
+    let o = try await ours(url: url, schema: schema, size: c.size, appends: c.appends, writers: c.writers, shared: c.shared)
     let b = try await baseline(url: url, size: c.size, appends: c.appends, writers: c.writers)
     rows.append(Row(name: c.name, ours: o, baseline: b))
     FileHandle.standardError.write(Data("\(c.name): ours \(Int(o.eventsPerSecond)) events/s, baseline \(Int(b.eventsPerSecond))\n".utf8))
@@ -130,3 +133,6 @@ for r in rows {
         format: "| %@ | %.0f | %.2f / %.2f | %.0f | %.2f / %.2f | %.2fx |", r.name, r.ours.eventsPerSecond, r.ours.p50, r.ours.p99,
         r.baseline.eventsPerSecond, r.baseline.p50, r.baseline.p99, r.ours.eventsPerSecond / r.baseline.eventsPerSecond))
 }
+let single = rows[0].ours.eventsPerSecond
+let grouped = rows[rows.count - 1].ours.eventsPerSecond
+print(String(format: "\nGroup commit: 8 tasks on one store append %.0f single events a second, %.2fx one writer's one-append-per-transaction rate (%.0f).", grouped, grouped / single, single))

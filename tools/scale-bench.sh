@@ -8,8 +8,11 @@
 #   tools/scale-bench.sh --sizes fresh,200k --runs 3 --exec-commands 2000 --import-events 50000   a quick run
 #   tools/scale-bench.sh --sizes 2m --sections rebuild --rebuild-runs 5   the rebuild of the 2M store alone
 #   tools/scale-bench.sh --json > r.json                   one JSON object on stdout, the tables on stderr
+#   tools/scale-bench.sh --sizes 2m --sections commands,views --postgres   the same on PostgreSQL beside the file
+#                                                          store (a throw-away server; or --postgres URL for yours)
 # Options: [--events N] [--sizes LIST] [--runs N] [--rebuild-runs N] [--exec-commands N] [--import-events N]
 #          [--dir DIR] [--json] [--sections commands,views,open,rebuild,exec,import] [--keep] [--skip-build]
+#          [--postgres [URL]]
 # The harness is tools/scale-bench/ (Python 3.11, standard library only). Installs nothing: run tools/setup.sh first
 # on a fresh machine.
 set -euo pipefail
@@ -22,5 +25,15 @@ if [[ " $* " != *" --skip-build "* ]]; then
   done
   bin="$(swift build "${release[@]}" --show-bin-path)"
 fi
+# --postgres without a URL: a throw-away server for this run (tools/pg-server.sh).
+args=("$@")
+for i in "${!args[@]}"; do
+  if [ "${args[$i]}" = "--postgres" ] && { [ $((i + 1)) -ge ${#args[@]} ] || [[ "${args[$((i + 1))]}" == --* ]]; }; then
+    . tools/pg-server.sh
+    pg_server_start 55481
+    args=("${args[@]:0:$((i + 1))}" "$pg_url" "${args[@]:$((i + 1))}")
+    break
+  fi
+done
 # The report quotes the command as typed.
-SCALE_BENCH_COMMAND="tools/scale-bench.sh${*:+ $*}" exec python3 -B tools/scale-bench/main.py --bin "$bin" "$@"
+SCALE_BENCH_COMMAND="tools/scale-bench.sh${*:+ $*}" python3 -B tools/scale-bench/main.py --bin "$bin" "${args[@]}"

@@ -60,12 +60,15 @@ package final class PostgresConnection {
             throw .unavailable("cannot connect to PostgreSQL: \(Self.trimmed(ptpq_errorMessage(made)))")
         }
         // Appends hold one lock to COMMIT: waiting for it, a statement, or a session idle inside a transaction that
-        // holds it, must end in an error within seconds, never a hang. Durable means flushed at COMMIT.
+        // holds it, must end in an error within seconds, never a hang. Durable means flushed at COMMIT: a session
+        // set to `off` is turned `on`, and the stronger settings a server or URL may ask for (remote_write, on with a
+        // synchronous standby, remote_apply) are kept.
         do {
             try execute(
                 """
                 SET lock_timeout = '\(lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000)ms'; SET statement_timeout = '60s'; SET idle_in_transaction_session_timeout = '30s';
-                SET synchronous_commit = on; SET client_min_messages = warning; SET search_path = \(Self.identifier(schema));
+                SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off';
+                SET client_min_messages = warning; SET search_path = \(Self.identifier(schema));
                 """)
         } catch {
             throw error.storeError

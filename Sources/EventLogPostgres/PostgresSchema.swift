@@ -120,6 +120,19 @@ enum PostgresSchema {
         return r.int32(0, 0).map(Int.init)
     }
 
+    /// ``installedVersion(_:schema:)`` in one round trip where a store is there (what every process opening one
+    /// meets): the version table is read straight away, and a schema or table that is not there means no store.
+    /// Outside a transaction only (the error would abort it).
+    static func installedVersionAtOnce(_ connection: PostgresConnection, schema: String) throws(PostgresFailure) -> Int? {
+        do {
+            let r = try connection.query("SELECT max(version) FROM \(PostgresConnection.identifier(schema)).schema_version")
+            return r.int32(0, 0).map(Int.init)
+        } catch .statement(let state, _) where state == "42P01" || state == "3F000" {
+            // undefined_table, invalid_schema_name
+            return nil
+        }
+    }
+
     /// Makes sure a schema holds a store of this build's layout.
     ///
     /// - Parameters:
@@ -130,7 +143,7 @@ enum PostgresSchema {
     /// - Throws: ``EventStoreError/Code/storeNotFound`` (none, and `create` is false),
     ///   ``EventStoreError/Code/incompatibleFormat`` (a newer layout), or what the server says.
     static func prepare(_ connection: PostgresConnection, schema: String, location: String, create: Bool) throws {
-        if let found = try installedVersion(connection, schema: schema) {
+        if let found = try installedVersionAtOnce(connection, schema: schema) {
             guard found <= version else { throw EventStoreError.incompatibleFormat(location: location, found: found, supported: version) }
             guard found == version else {
                 throw EventStoreError.storeFailure(

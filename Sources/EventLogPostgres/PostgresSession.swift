@@ -1,6 +1,7 @@
 import Dispatch
 import EventLog
 import Foundation
+import Synchronization
 
 /// A connection used from one thread at a time: each use runs on the session's own queue, off Swift's cooperative
 /// pool (libpq's calls block), and a connection found broken is replaced at the next use.
@@ -11,6 +12,9 @@ package final class PostgresSession: @unchecked Sendable {
     private let queue: DispatchQueue
     /// Touched on `queue` only.
     private var connection: PostgresConnection?
+    /// The session-level advisory locks this session holds, by key: they are re-entrant within a session, so its
+    /// users keep their own holds apart here.
+    package let heldAdvisoryLocks = HeldLocks()
 
     /// Creates a session; it connects at its first use.
     ///
@@ -81,4 +85,9 @@ package final class PostgresSession: @unchecked Sendable {
             throw failure.storeError
         }
     }
+}
+
+/// Lock keys held, shared with the locks that release them.
+package final class HeldLocks: Sendable {
+    package let keys = Mutex<Set<String>>([])
 }

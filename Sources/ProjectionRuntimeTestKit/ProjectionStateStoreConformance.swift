@@ -29,6 +29,7 @@ public enum ProjectionStateStoreConformance {
         Case(name: "nothing is visible before finish, and a reader keeps the state it opened", run: isolation),
         Case(name: "a row as of a position is its newest version at or before it", run: asOf),
         Case(name: "a catch-up adds to the stored rows, a rebuild replaces them", run: addsAndReplaces),
+        Case(name: "two versions of a row at one position in one write: the first one stands", run: firstVersionStands),
         Case(name: "group and table reads give present rows as of a position, in stored order", run: groupsAndTables),
         Case(name: "kept versions stay through many commits, newestKept names the newest", run: keptStay),
         Case(name: "the lock is exclusive until unlocked", run: locks),
@@ -94,6 +95,16 @@ public enum ProjectionStateStoreConformance {
         try require(try before.version(of: a, asOf: nil)?.value == [1], "a reader opened before a commit saw its rows")
         try require(try before.version(of: b, asOf: nil) == nil, "a reader opened before a commit saw a new row")
         try require(try open(store).version(of: b, asOf: nil)?.value == [2], "the commit's rows are not visible after it")
+    }
+
+    static func firstVersionStands(_ store: any ProjectionStateStore) throws {
+        // A catch-up hands over a snapshot of a row (kept) and then its closing version (not kept) at the same
+        // position; the first one written stands, so the kept one is what time travel finds.
+        try commit(store, [v(a, 3, [1]), v(b, 3, [7]), v(a, 3, [2], keep: false)], at: 3, replacing: true)
+        try require(try open(store).version(of: a, asOf: nil)?.value == [1], "the later of two versions at one position replaced the first")
+        try commit(store, [v(a, 5, nil), v(a, 5, [5])], at: 5)
+        try require(try open(store).version(of: a, asOf: nil)?.value == nil, "the later of two versions at one position replaced the first")
+        try require(try open(store).version(of: a, asOf: 4)?.value == [1], "the row as of before the write changed")
     }
 
     static func asOf(_ store: any ProjectionStateStore) throws {

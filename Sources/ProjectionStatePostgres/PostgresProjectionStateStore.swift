@@ -3,6 +3,7 @@ import EventLogPostgres
 import Foundation
 public import ProjectionRuntime
 import Projections
+import Synchronization
 
 /// The read models' states in the PostgreSQL store's database (tables `projection_states` and `projection_rows`),
 /// so that every machine using the store shares them, and each catch-up commits its rows and its position in one
@@ -12,20 +13,17 @@ import Projections
 /// checkpoint. Rows carry the position of the event that made them, and a catch-up only adds rows past the
 /// checkpoint it started from: a reader keeps the state it opened by reading rows at or before that checkpoint.
 /// Every version is kept (a store may drop versions not marked `keep`; this one does not), so a row is read as
-/// of any position. The lock of a projection is a session advisory lock on a connection of its own.
+/// of any position. The lock of a projection is a session advisory lock on the store's connection (a connection of
+/// its own would cost every view a second connection).
 public final class PostgresProjectionStateStore: ProjectionStateStore {
     private let session: PostgresSession
-    private let url: String
     private let schema: String
 
     /// The states of a store's read models.
     ///
-    /// - Parameters:
-    ///   - store: The store, whose schema holds the tables.
-    ///   - url: Its connection URI (locks take connections of their own).
-    public init(store: PostgresEventStore, url: String) {
+    /// - Parameter store: The store, whose schema holds the tables.
+    public init(store: PostgresEventStore) {
         session = store.session
-        self.url = url
         schema = store.schema
     }
 
@@ -50,14 +48,21 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
     }
 
     public func tryLock(_ name: String) throws -> (any ProjectionLock)? {
-        let lockSession = PostgresSession(url: url, schema: schema, label: "projection-lock")
         let key = "pawtrail.projection.\(schema).\(name)"
+        // A session's advisory locks are re-entrant: this process's own holders are kept apart here.
+        let held = session.heldAdvisoryLocks
+        guard held.keys.withLock({ $0.insert(key).inserted }) else { return nil }
+        let lockSession = session
         // A standby takes advisory locks but no writes: its read models are folded in memory, from the primary's
         // states as they were replicated.
         let taken = try lockSession.performBlocking { c in
             try c.query("SELECT NOT pg_is_in_recovery() AND pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bytes(0, 0).first == 1
         }
-        return taken ? PostgresProjectionLock(session: lockSession, key: key) : nil
+        guard taken else {
+            held.keys.withLock { _ = $0.remove(key) }
+            return nil
+        }
+        return PostgresProjectionLock(session: lockSession, key: key) { [held] in held.keys.withLock { _ = $0.remove(key) } }
     }
 
     public func writer(_ name: String, version: Int, replacing: Bool) throws -> any StateWriter {
@@ -90,13 +95,17 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
 final class PostgresProjectionLock: ProjectionLock, @unchecked Sendable {
     private let session: PostgresSession
     private let key: String
+    private let released: @Sendable () -> Void
 
-    init(session: PostgresSession, key: String) {
+    init(session: PostgresSession, key: String, released: @escaping @Sendable () -> Void) {
         self.session = session
         self.key = key
+        self.released = released
     }
 
     func unlock() {
         _ = try? session.runBlocking { c in try c.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [.text(key)]) }
+        released()
     }
 }
+

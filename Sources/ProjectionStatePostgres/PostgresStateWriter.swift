@@ -36,6 +36,7 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     }
 
     func finish(_ checkpoint: CheckpointInfo) throws {
+        dropOverwritten()
         let (name, version, replacing) = (self.name, self.version, self.replacing)
         let rows: [PostgresValue] = [.byteaArray(keys), .int8Array(positions), .byteaArray(values), .int8Array(absent), .int8Array(keeps)]
         try store.blocking { c in
@@ -86,5 +87,25 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
         values = []
         absent = []
         keeps = []
+    }
+
+    /// Keeps the first of several versions of a row at one position, as every state store does (a catch-up hands
+    /// over a kept snapshot of a row, then its closing version at the same position): one INSERT may not touch a row
+    /// twice.
+    private func dropOverwritten() {
+        var first: [RowAt: Int] = [:]
+        for i in keys.indices where first[RowAt(key: keys[i], position: positions[i])] == nil { first[RowAt(key: keys[i], position: positions[i])] = i }
+        guard first.count < keys.count else { return }
+        let kept = keys.indices.filter { first[RowAt(key: keys[$0], position: positions[$0])] == $0 }
+        keys = kept.map { keys[$0] }
+        positions = kept.map { positions[$0] }
+        values = kept.map { values[$0] }
+        absent = kept.map { absent[$0] }
+        keeps = kept.map { keeps[$0] }
+    }
+
+    private struct RowAt: Hashable {
+        var key: [UInt8]
+        var position: Int64
     }
 }

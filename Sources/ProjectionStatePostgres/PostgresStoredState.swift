@@ -36,25 +36,37 @@ struct PostgresStoredState: StoredProjectionState {
     }
 
     func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
-        try present("substring(key FROM 1 FOR $5::integer) = $6", [.int8(Int64(prefix.count)), .bytea(prefix)], asOf: position)
+        try present(prefix: prefix, asOf: position)
     }
 
     func rows(table: UInt8, asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
-        try present("substring(key FROM 1 FOR 1) = $5", [.bytea([table])], asOf: position)
+        try present(prefix: [table], asOf: position)
     }
 
-    /// The rows present (newest version at or before the position, with a value) whose keys match, in stored order.
-    private func present(_ match: String, _ parameters: [PostgresValue], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
+    /// The rows present (newest version at or before the position, with a value) whose keys start with a prefix, in
+    /// stored order. The keys are a range (`bytea` compares byte by byte), walked from its end through the primary
+    /// key's index backwards: each step is one probe that lands on the next key's newest version at or before the
+    /// position (a loose index scan). The cost follows the rows, not their versions, which every catch-up adds to (a
+    /// busy cart's rows have thousands).
+    private func present(prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
         guard let top = limit(position) else { return [] }
+        // The first key after every key with the prefix: its last byte below 0xFF raised by one.
+        var end = prefix
+        while let last = end.last, last == 0xFF { end.removeLast() }
+        if !end.isEmpty { end[end.count - 1] += 1 }
+        let range = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5"
         let found = try store.blocking { c in
             let r = try c.query(
                 """
-                SELECT key, value FROM (
-                  SELECT DISTINCT ON (key) key, value FROM projection_rows
-                   WHERE name = $1 AND version = $2 AND generation = $3 AND position <= $4 AND \(match)
-                   ORDER BY key, position DESC) newest
-                 WHERE value IS NOT NULL
-                """, scope + [.int8(top)] + parameters)
+                WITH RECURSIVE newest(key, value) AS (
+                  (SELECT r.key, r.value FROM projection_rows r
+                    WHERE \(range) \(end.isEmpty ? "" : "AND r.key < $6") ORDER BY r.key DESC, r.position DESC LIMIT 1)
+                  UNION ALL
+                  SELECT following.key, following.value FROM newest CROSS JOIN LATERAL (
+                    SELECT r.key, r.value FROM projection_rows r
+                     WHERE \(range) AND r.key < newest.key ORDER BY r.key DESC, r.position DESC LIMIT 1) following)
+                SELECT key, value FROM newest WHERE value IS NOT NULL
+                """, scope + [.int8(top), .bytea(prefix)] + (end.isEmpty ? [] : [.bytea(end)]))
             return (0..<r.count).map { (key: RowKey(bytes: r.array($0, 0)), value: r.array($0, 1)) }
         }
         return found.sorted { $0.key < $1.key }

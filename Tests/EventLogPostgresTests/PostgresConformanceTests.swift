@@ -36,6 +36,6 @@ import Testing
     func conformance(_ c: ProjectionStateStoreConformance.Case) throws {
         let h = try PostgresHarness()
         let store = try #require(h.store as? PostgresEventStore)
-        try c.run(PostgresProjectionStateStore(store: store, url: h.url))
+        try c.run(PostgresProjectionStateStore(store: store))
     }
 }

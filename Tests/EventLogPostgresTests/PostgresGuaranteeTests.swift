@@ -152,4 +152,12 @@ import Testing
         try admin.runBlocking { c in try c.execute("UPDATE schema_version SET version = \(PostgresEventStore.schemaVersion)") }
         #expect(try PostgresEventStore.upgrade(url: h.url, schema: h.schema) == (PostgresEventStore.schemaVersion, PostgresEventStore.schemaVersion))
     }
+
+    @Test(arguments: [("off", "on"), ("local", "local"), ("on", "on"), ("remote_apply", "remote_apply")])
+    func `a session asked not to flush at COMMIT flushes anyway, and stronger settings are kept`(asked: String, used: String) throws {
+        let url = try PostgresTestServer.require() + "&options=-c%20synchronous_commit%3D\(asked)"
+        let session = PostgresSession(url: url, schema: "public", label: "durability")
+        let shown = try session.runBlocking { c in try c.simpleQuery("SHOW synchronous_commit").string(0, 0) }
+        #expect(shown == used)
+    }
 }

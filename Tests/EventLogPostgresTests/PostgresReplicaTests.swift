@@ -58,10 +58,10 @@ import Testing
     @Test func `read models on the standby are read, never locked for writing`() async throws {
         let primaryURL = try PostgresTestServer.freshDatabase()
         let primary = try PostgresEventStore.open(url: primaryURL, options: .init(createIfMissing: true))
-        #expect(try PostgresProjectionStateStore(store: primary, url: primaryURL).tryLock("inventory") != nil)
+        #expect(try PostgresProjectionStateStore(store: primary).tryLock("inventory") != nil)
         try PostgresTestServer.waitForStandby(of: primaryURL)
         let standbyURL = try PostgresTestServer.standby(of: primaryURL)
         let standby = try PostgresEventStore.open(url: standbyURL)
-        #expect(try PostgresProjectionStateStore(store: standby, url: standbyURL).tryLock("inventory") == nil)
+        #expect(try PostgresProjectionStateStore(store: standby).tryLock("inventory") == nil)
     }
 }

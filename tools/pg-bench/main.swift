@@ -104,11 +104,14 @@ extension Duration {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: pawtrail-pg-bench URL [--scale X]\n".utf8))
+    FileHandle.standardError.write(Data("usage: pawtrail-pg-bench URL [--scale X] [--ours-only]\n".utf8))
     exit(64)
 }
 let url = arguments[1]
 let scale = arguments.firstIndex(of: "--scale").flatMap { Double(arguments[$0 + 1]) } ?? 1
+// Only the store's own appends (1 event, 1,000 events, the group commit): for comparing server settings, such as
+// synchronous replication (tools/replication-bench.sh).
+let oursOnly = arguments.contains("--ours-only")
 let cases: [(name: String, size: Int, appends: Int, writers: Int, shared: Bool)] = [
     ("1 event an append", 1, Int(2000 * scale), 1, false),
     ("10 events an append", 10, Int(1000 * scale), 1, false),
@@ -117,6 +120,17 @@ let cases: [(name: String, size: Int, appends: Int, writers: Int, shared: Bool)]
     ("1 event an append, 8 writers (connections)", 1, Int(2400 * scale), 8, false),
     ("1 event an append, 8 tasks on one store (group commit)", 1, Int(4000 * scale), 8, true),
 ]
+if oursOnly {
+    print("| appends | events/s | p50 / p99 ms |")
+    print("|---|---|---|")
+    for (n, c) in cases.enumerated() where [0, 3, 5].contains(n) {
+        let schema = "bench_ours_\(n)"
+        try PostgresSession(url: url, schema: "public", label: "drop").runBlocking { s in try s.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
+        let o = try await ours(url: url, schema: schema, size: c.size, appends: c.appends, writers: c.writers, shared: c.shared)
+        print(String(format: "| %@ | %.0f | %.2f / %.2f |", c.name, o.eventsPerSecond, o.p50, o.p99))
+    }
+    exit(0)
+}
 var rows: [Row] = []
 for (n, c) in cases.enumerated() {
     let schema = "bench_ours_\(n)"

@@ -23,6 +23,7 @@ import commands  # noqa: E402
 import execbench  # noqa: E402
 import fixtures  # noqa: E402
 import importbench  # noqa: E402
+import postgres  # noqa: E402
 import rebuildbench  # noqa: E402
 import report  # noqa: E402
 import stores  # noqa: E402
@@ -48,6 +49,8 @@ def parse(argv):
     p.add_argument("--keep", action="store_true", help="keep the working copies of the stores")
     p.add_argument("--skip-build", action="store_true", help="use the binaries as built (handled by the script)")
     p.add_argument("--bin", default="./.build/release", help="directory of the release binaries")
+    p.add_argument("--postgres", metavar="URL", help="also measure each seeded store's commands and views migrated into "
+                   "this PostgreSQL server (a new database each), beside the file store")
     a = p.parse_args(argv)
     try:
         sizes = [stores.parse_size(s) for s in a.sizes.split(",") if s.strip()] + a.events
@@ -117,6 +120,8 @@ def measure_store(a, bins, events, data):
     if "open" in a.sections:
         data["open"][label] = views.open_cost(ctx, a.runs)
         _log_open(data, label)
+    if a.postgres and events > 0 and set(a.sections) & {"commands", "views"}:
+        postgres.measure(a, bins, label, events, source, scratch, data)
     if not a.keep:
         shutil.rmtree(ctx.store, ignore_errors=True)
     return (label, source, ctx.subjects["admin"], ctx.subjects["products"], ctx.base)
@@ -152,7 +157,7 @@ def main(argv):
     if "import" in a.sections:
         data["import"] = importbench.bench(bins, a.import_events, a.dir)
     data["machine"]["load_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    table = report.markdown(data)
+    table = report.markdown(data) + postgres.markdown(data)
     with open(os.path.join(a.dir, "last-run.json"), "w") as f:
         json.dump(data, f, indent=1, default=str)
     with open(os.path.join(a.dir, "last-run.md"), "w") as f:

@@ -15,6 +15,6 @@ public final class PostgresStoreOpener: StoreOpener {
         if case .write = access { options.createIfMissing = true }
         let store = try PostgresEventStore.open(url: location, options: options)
         return OpenedStore(
-            events: store, states: PostgresProjectionStateStore(store: store, url: location), snapshots: PostgresSnapshotStore(store: store))
+            events: store, states: PostgresProjectionStateStore(store: store), snapshots: PostgresSnapshotStore(store: store))
     }
 }

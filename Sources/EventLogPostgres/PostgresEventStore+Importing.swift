@@ -24,7 +24,7 @@ extension PostgresEventStore: EventImporting {
                 // Each stream's versions follow on from what the store holds (the unique index refuses a repeat).
                 var expected: [StreamID: UInt64] = [:]
                 let names = Array(Set(events.map(\.stream.rawValue)))
-                let versions = try c.query("SELECT stream_id, max(version) FROM events WHERE stream_id = ANY($1) GROUP BY stream_id", [.textArray(names)])
+                let versions = try c.query(PostgresAppendGroup.versionsQuery, [.textArray(names)])
                 for i in 0..<versions.count { expected[StreamID(unchecked: versions.string(i, 0))] = UInt64(versions.int64(i, 1) ?? -1) + 1 }
                 for e in events {
                     let want = expected[e.stream] ?? 0

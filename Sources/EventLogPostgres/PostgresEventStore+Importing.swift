@@ -25,7 +25,7 @@ extension PostgresEventStore: EventImporting {
                 var expected: [StreamID: UInt64] = [:]
                 let names = Array(Set(events.map(\.stream.rawValue)))
                 let versions = try c.query(PostgresAppendGroup.versionsQuery, [.textArray(names)])
-                for i in 0..<versions.count { expected[StreamID(unchecked: versions.string(i, 0))] = UInt64(versions.int64(i, 1) ?? -1) + 1 }
+                for i in 0..<versions.count { expected[StreamID(unchecked: versions.string(i, 0))] = versions.int64(i, 1).map { UInt64($0) + 1 } ?? 0 }
                 for e in events {
                     let want = expected[e.stream] ?? 0
                     guard e.version == want else {

@@ -3,8 +3,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 static struct {
     PGconn *(*connectdbParams)(const char *const *, const char *const *, int);
@@ -68,37 +66,6 @@ static void load(void) {
     FIND(putCopyEnd, "PQputCopyEnd");
     FIND(getResult, "PQgetResult");
     loaded = 1;
-}
-
-static int names_postgres(const char *text) {
-    if (text == NULL) return 0;
-    if (strncmp(text, "--store=", 8) == 0 || strncmp(text, "--read-store=", 13) == 0 || strncmp(text, "--to=", 5) == 0 ||
-        strncmp(text, "--from=", 7) == 0)
-        text = strchr(text, '=') + 1;
-    return strncmp(text, "postgresql://", 13) == 0 || strncmp(text, "postgres://", 11) == 0;
-}
-
-static void *load_in_background(void *unused) {
-    (void)unused;
-    pthread_once(&once, load);
-    return NULL;
-}
-
-// Loading libpq and its twenty libraries costs a process about 5 ms (symbol lookups and page faults). A process
-// whose arguments or environment name a PostgreSQL store starts that load on a thread of its own before main runs,
-// while the runtime starts and the arguments are parsed; the first use waits for it (pthread_once). Anything else
-// loads nothing. glibc passes the arguments and environment to constructors.
-__attribute__((constructor)) static void load_early(int argc, char **argv, char **envp) {
-    (void)envp;
-    int wanted = names_postgres(getenv("PAWTRAIL_STORE")) || names_postgres(getenv("PAWTRAIL_READ_STORE"));
-    for (int i = 1; i < argc && !wanted; i++) wanted = names_postgres(argv[i]);
-    if (!wanted) return;
-    pthread_attr_t attributes;
-    pthread_t thread;
-    if (pthread_attr_init(&attributes) != 0) return;
-    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    pthread_create(&thread, &attributes, load_in_background, NULL);
-    pthread_attr_destroy(&attributes);
 }
 
 int CLibPQLoader_available(void) {

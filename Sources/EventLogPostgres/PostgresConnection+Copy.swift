@@ -9,6 +9,7 @@ extension PostgresConnection {
     ///   - rows: The rows.
     /// - Throws: ``PostgresFailure``: the server refused the statement or a row, or the connection was lost.
     package func copyIn(_ sql: String, rows: PostgresCopyRows) throws(PostgresFailure) {
+        if let wire { return try wire.copyIn(sql, data: rows.finished()) }
         guard let started = ptpq_exec(connection, sql) else { throw .connectionLost(Self.trimmed(ptpq_errorMessage(connection))) }
         guard ptpq_resultStatus(started) == PGRES_COPY_IN else {
             _ = try check(started)

@@ -32,10 +32,23 @@ package enum PostgresFailure: Error, CustomStringConvertible {
     }
 }
 
-/// One connection to a PostgreSQL server (a libpq `PGconn`), owned once: finished in `deinit`. Not for use from two
-/// threads at once: ``PostgresSession`` runs every use on its own queue.
+/// Which client library a store's connections speak through.
+public enum PostgresClient: Sendable {
+    /// The wire client where it can serve the URL (a Unix socket, or TCP without TLS; see ``PostgresAddress``),
+    /// else libpq.
+    case automatic
+    /// libpq always.
+    case libpq
+}
+
+/// One connection to a PostgreSQL server, owned once and closed in `deinit`: through the wire client
+/// (``PostgresWire``) where it can serve the URL, else through libpq (a `PGconn`), which is then loaded. Not for
+/// use from two threads at once: ``PostgresSession`` runs every use on its own queue.
 package final class PostgresConnection {
-    let connection: OpaquePointer
+    /// libpq's connection, when libpq serves this one.
+    let connection: OpaquePointer!
+    /// The wire client, when it serves this one.
+    let wire: PostgresWire?
 
     /// Connects, and sets what every session of the store needs.
     ///
@@ -43,9 +56,32 @@ package final class PostgresConnection {
     ///   - url: A libpq connection URI or string.
     ///   - schema: The schema the store's tables live in.
     ///   - lockTimeout: How long a statement waits for a lock.
+    ///   - client: Which client library to speak through.
     /// - Throws: ``EventStoreError/Code/unavailable`` when the server cannot be reached; its message never holds
     ///   the URL (it may hold a password).
-    init(url: String, schema: String, lockTimeout: Duration = .seconds(10)) throws(EventStoreError) {
+    init(url: String, schema: String, lockTimeout: Duration = .seconds(10), client: PostgresClient = .automatic) throws(EventStoreError) {
+        var wire: PostgresWire?
+        if case .automatic = client, let address = PostgresAddress.native(url) {
+            do {
+                wire = try PostgresWire(address)
+            } catch let failure as PostgresFailure {
+                if case .statement(_, let message) = failure { throw .unavailable("cannot connect to PostgreSQL: \(message)") }
+                throw .unavailable("cannot connect to PostgreSQL: \(failure)")
+            } catch {
+                // An authentication the wire client does not speak (or a password only libpq can find): libpq's.
+                wire = nil
+            }
+        }
+        self.wire = wire
+        if wire != nil {
+            connection = nil
+        } else {
+            connection = try Self.connectThroughLibPQ(url)
+        }
+        try prepareSession(schema: schema, lockTimeout: lockTimeout)
+    }
+
+    private static func connectThroughLibPQ(_ url: String) throws(EventStoreError) -> OpaquePointer {
         guard CLibPQLoader_available() == 1 else {
             let why = CLibPQLoader_error().map { String(cString: $0) } ?? "unknown"
             throw .unavailable("cannot use PostgreSQL: libpq could not be loaded (\(why)); apt-get install libpq5")
@@ -55,10 +91,15 @@ package final class PostgresConnection {
         let values = ["5", url, "pawtrail"]
         let made: OpaquePointer? = keywords.withCStrings { k in values.withCStrings { v in ptpq_connectdbParams(k, v, 1) } }
         guard let made else { throw .unavailable("cannot connect to PostgreSQL: out of memory") }
-        connection = made
         guard ptpq_status(made) == CONNECTION_OK else {
-            throw .unavailable("cannot connect to PostgreSQL: \(Self.trimmed(ptpq_errorMessage(made)))")
+            let why = Self.trimmed(ptpq_errorMessage(made))
+            ptpq_finish(made)
+            throw .unavailable("cannot connect to PostgreSQL: \(why)")
         }
+        return made
+    }
+
+    private func prepareSession(schema: String, lockTimeout: Duration) throws(EventStoreError) {
         // Appends hold one lock to COMMIT: waiting for it, a statement, or a session idle inside a transaction that
         // holds it, must end in an error within seconds, never a hang. Durable means flushed at COMMIT: a session
         // set to `off` is turned `on`, and the stronger settings a server or URL may ask for (remote_write, on with a
@@ -76,21 +117,24 @@ package final class PostgresConnection {
     }
 
     deinit {
-        ptpq_finish(connection)
+        if let connection { ptpq_finish(connection) }
     }
 
     /// Whether the connection is still up.
-    package var isUsable: Bool { ptpq_status(connection) == CONNECTION_OK }
+    package var isUsable: Bool { wire?.isUsable ?? (ptpq_status(connection) == CONNECTION_OK) }
 
     /// The process id of the connection's server backend.
-    package var backendPID: Int32 { ptpq_backendPID(connection) }
+    package var backendPID: Int32 { wire?.backendPID ?? ptpq_backendPID(connection) }
+
+    /// Whether libpq serves this connection (rather than the wire client).
+    package var usesLibPQ: Bool { wire == nil }
 
     /// Runs statements without parameters (several may be given, separated by semicolons).
     ///
     /// - Parameter sql: The statements.
     /// - Throws: ``PostgresFailure``.
     package func execute(_ sql: String) throws(PostgresFailure) {
-        _ = try check(ptpq_exec(connection, sql))
+        _ = try simpleQuery(sql)
     }
 
     /// Runs statements without parameters and returns the last one's rows (in text format).
@@ -99,7 +143,8 @@ package final class PostgresConnection {
     /// - Returns: The last statement's rows.
     /// - Throws: ``PostgresFailure``.
     package func simpleQuery(_ sql: String) throws(PostgresFailure) -> PostgresResult {
-        try check(ptpq_exec(connection, sql))
+        if let wire { return try wire.simpleQuery(sql) }
+        return try check(ptpq_exec(connection, sql))
     }
 
     /// Runs one statement with parameters in binary format, and takes its rows in binary format.
@@ -110,6 +155,9 @@ package final class PostgresConnection {
     /// - Returns: The rows.
     /// - Throws: ``PostgresFailure``.
     package func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresFailure) -> PostgresResult {
+        if let wire {
+            return try wire.query(sql, types: parameters.map(\.oid), values: parameters.map { if case .null = $0 { nil } else { $0.bytes } })
+        }
         let encoded = parameters.map(\.bytes)
         let types = parameters.map(\.oid)
         let lengths = encoded.map { Int32($0.count) }
@@ -146,6 +194,7 @@ package final class PostgresConnection {
     /// - Returns: Whether a notification arrived.
     /// - Throws: ``PostgresFailure/connectionLost(_:)``.
     package func waitForNotification(timeout: Duration) throws(PostgresFailure) -> Bool {
+        if let wire { return try wire.waitForNotification(timeout: timeout) }
         if drainNotifications() { return true }
         var fds = pollfd(fd: ptpq_socket(connection), events: Int16(POLLIN), revents: 0)
         let ms = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)

@@ -21,12 +21,15 @@ public final class PostgresEventStore: EventStore {
         /// How long an append waits for the append lock before it fails as timed out (a stuck holder of the lock
         /// must not make every writer hang).
         public var lockTimeout: Duration
+        /// Which client library the connections speak through.
+        public var client: PostgresClient
 
         /// Creates options.
-        public init(schema: String = "pawtrail", createIfMissing: Bool = false, lockTimeout: Duration = .seconds(10)) {
+        public init(schema: String = "pawtrail", createIfMissing: Bool = false, lockTimeout: Duration = .seconds(10), client: PostgresClient = .automatic) {
             self.schema = schema
             self.createIfMissing = createIfMissing
             self.lockTimeout = lockTimeout
+            self.client = client
         }
     }
 
@@ -59,11 +62,11 @@ public final class PostgresEventStore: EventStore {
     ///   schema holds no store and `createIfMissing` is false, `incompatibleFormat` for a newer layout.
     public static func open(url: String, options: Options = Options()) throws -> PostgresEventStore {
         let location = redacted(url)
-        let session = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "store")
+        let session = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "store", client: options.client)
         try session.performBlocking { c in
             try PostgresSchema.prepare(c, schema: options.schema, location: location, create: options.createIfMissing)
         }
-        let listener = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "listener")
+        let listener = PostgresSession(url: url, schema: options.schema, lockTimeout: options.lockTimeout, label: "listener", client: options.client)
         return PostgresEventStore(session: session, listener: listener, location: location, schema: options.schema)
     }
 

@@ -2,32 +2,76 @@ import CLibPQ
 import CLibPQLoader
 import Foundation
 
-/// The rows of a statement, in binary format, owned once: cleared in `deinit`. Read-only once made, which libpq
-/// lets several threads read.
+/// The rows of a statement, owned once and released in `deinit`: libpq's `PGresult`, or the rows the wire client
+/// read (``PostgresWire``) in one buffer. Read-only once made, so several threads may read it.
 package final class PostgresResult: @unchecked Sendable {
-    private let result: OpaquePointer
+    private enum Storage {
+        case libpq(OpaquePointer)
+        /// Every field's bytes in one buffer; per field its start and length (-1: NULL), row by row.
+        case rows(buffer: UnsafeMutableRawBufferPointer, fields: [Int], columns: Int, count: Int)
+    }
+
+    private let storage: Storage
 
     init(_ result: OpaquePointer) {
-        self.result = result
+        storage = .libpq(result)
+    }
+
+    /// Rows read off the wire.
+    ///
+    /// - Parameters:
+    ///   - data: The fields' bytes, one after another.
+    ///   - fields: Per field, its start in `data` and its length (-1 for NULL), row by row.
+    ///   - columns: Fields a row.
+    init(data: [UInt8], fields: [Int], columns: Int) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 8)
+        data.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        storage = .rows(buffer: buffer, fields: fields, columns: columns, count: columns == 0 ? 0 : fields.count / 2 / columns)
     }
 
     deinit {
-        ptpq_clear(result)
+        switch storage {
+        case .libpq(let result): ptpq_clear(result)
+        case .rows(let buffer, _, _, _): buffer.deallocate()
+        }
     }
 
     /// The number of rows.
-    package var count: Int { Int(ptpq_ntuples(result)) }
+    package var count: Int {
+        switch storage {
+        case .libpq(let result): Int(ptpq_ntuples(result))
+        case .rows(_, _, _, let count): count
+        }
+    }
 
     /// Whether a field is SQL NULL.
     package func isNull(_ row: Int, _ column: Int) -> Bool {
-        ptpq_getisnull(result, Int32(row), Int32(column)) != 0
+        switch storage {
+        case .libpq(let result): ptpq_getisnull(result, Int32(row), Int32(column)) != 0
+        case .rows(_, let fields, let columns, let count):
+            // Out of range reads as NULL, as libpq answers.
+            row >= count || column >= columns || fields[(row * columns + column) * 2 + 1] < 0
+        }
     }
 
-    /// A field's bytes as the server sent them.
-    package func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
-        let length = Int(ptpq_getlength(result, Int32(row), Int32(column)))
-        guard length > 0, let value = ptpq_getvalue(result, Int32(row), Int32(column)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return UnsafeRawBufferPointer(start: value, count: length)
+    /// A field's bytes as the server sent them, valid only while this result lives: read them inside a method of
+    /// its own (``bool(_:_:)``, ``array(_:_:)``...), never from a temporary result.
+    func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
+        switch storage {
+        case .libpq(let result):
+            let length = Int(ptpq_getlength(result, Int32(row), Int32(column)))
+            guard length > 0, let value = ptpq_getvalue(result, Int32(row), Int32(column)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            return UnsafeRawBufferPointer(start: value, count: length)
+        case .rows(let buffer, let fields, let columns, let count):
+            let i = (row * columns + column) * 2
+            guard row < count, column < columns, fields[i + 1] > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            return UnsafeRawBufferPointer(rebasing: buffer[fields[i]..<(fields[i] + fields[i + 1])])
+        }
+    }
+
+    /// A `boolean` field (binary format); `nil` when NULL.
+    package func bool(_ row: Int, _ column: Int) -> Bool? {
+        isNull(row, column) ? nil : bytes(row, column).first == 1
     }
 
     /// A `bigint` field; `nil` when NULL.

@@ -115,7 +115,7 @@ enum PostgresSchema {
     static func installedVersion(_ connection: PostgresConnection, schema: String) throws(PostgresFailure) -> Int? {
         let exists = try connection.query(
             "SELECT to_regclass($1) IS NOT NULL", [.text(PostgresConnection.identifier(schema) + ".schema_version")])
-        guard exists.count == 1, exists.bytes(0, 0).first == 1 else { return nil }
+        guard exists.count == 1, exists.bool(0, 0) == true else { return nil }
         let r = try connection.query("SELECT max(version) FROM \(PostgresConnection.identifier(schema)).schema_version")
         return r.int32(0, 0).map(Int.init)
     }

@@ -9,6 +9,7 @@ package final class PostgresSession: @unchecked Sendable {
     private let url: String
     private let schema: String
     private let lockTimeout: Duration
+    private let client: PostgresClient
     private let queue: DispatchQueue
     /// Touched on `queue` only.
     private var connection: PostgresConnection?
@@ -23,10 +24,12 @@ package final class PostgresSession: @unchecked Sendable {
     ///   - schema: The store's schema.
     ///   - lockTimeout: How long a statement waits for a lock.
     ///   - label: Names the queue.
-    package init(url: String, schema: String, lockTimeout: Duration = .seconds(10), label: String) {
+    ///   - client: Which client library the connection speaks through.
+    package init(url: String, schema: String, lockTimeout: Duration = .seconds(10), label: String, client: PostgresClient = .automatic) {
         self.url = url
         self.schema = schema
         self.lockTimeout = lockTimeout
+        self.client = client
         self.queue = DispatchQueue(label: "pawtrail.postgres.\(label)")
     }
 
@@ -62,7 +65,7 @@ package final class PostgresSession: @unchecked Sendable {
     private func connected() throws -> PostgresConnection {
         if let c = connection, c.isUsable { return c }
         connection = nil
-        let c = try PostgresConnection(url: url, schema: schema, lockTimeout: lockTimeout)
+        let c = try PostgresConnection(url: url, schema: schema, lockTimeout: lockTimeout, client: client)
         connection = c
         return c
     }

@@ -58,7 +58,7 @@ extension PostgresTestServer {
         let (copied, copyOut) = run([bin + "/pg_basebackup", "-d", primary, "-D", dir + "/standby-data", "-R", "-X", "stream", "-c", "fast"])
         guard copied == 0 else { return .failure(ServerUnavailable(description: "pg_basebackup failed: \(copyOut.suffix(300))")) }
         let standbyPort = port + 1
-        let options = "-p \(standbyPort) -k \(dir)/sock -c listen_addresses='' -c hot_standby_feedback=on -c max_connections=200"
+        let options = "-p \(standbyPort) -k \(dir)/sock -c listen_addresses='' -c hot_standby_feedback=on -c max_connections=500"
         let (started, startOut) = run([bin + "/pg_ctl", "-D", dir + "/standby-data", "-l", dir + "/standby-log", "-w", "-o", options, "start"])
         guard started == 0 else { return .failure(ServerUnavailable(description: "the standby did not start: \(startOut.suffix(300))")) }
         return .success("postgresql://postgres@/postgres?host=\(dir)/sock&port=\(standbyPort)")

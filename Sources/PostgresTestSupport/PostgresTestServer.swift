@@ -111,7 +111,7 @@ public enum PostgresTestServer {
         }
         let (initStatus, initOut) = run([bin + "/initdb", "-D", dir + "/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
         guard initStatus == 0 else { return .failure(ServerUnavailable(description: "initdb failed: \(initOut.suffix(300))")) }
-        let options = "-p \(port) -k \(dir)/sock -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=200"
+        let options = "-p \(port) -k \(dir)/sock -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=500"
         let (startStatus, startOut) = run([bin + "/pg_ctl", "-D", dir + "/data", "-l", dir + "/log", "-w", "-o", options, "start"])
         guard startStatus == 0 else { return .failure(ServerUnavailable(description: "pg_ctl start failed: \(startOut.suffix(300))")) }
         stopAtExit.withLock { $0 = (bin, dir, asRoot) }

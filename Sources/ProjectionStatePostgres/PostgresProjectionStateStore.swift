@@ -56,7 +56,7 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
         // A standby takes advisory locks but no writes: its read models are folded in memory, from the primary's
         // states as they were replicated.
         let taken = try lockSession.performBlocking { c in
-            try c.query("SELECT NOT pg_is_in_recovery() AND pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bytes(0, 0).first == 1
+            try c.query("SELECT NOT pg_is_in_recovery() AND pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bool(0, 0) == true
         }
         guard taken else {
             held.keys.withLock { _ = $0.remove(key) }

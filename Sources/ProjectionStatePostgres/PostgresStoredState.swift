@@ -31,7 +31,7 @@ struct PostgresStoredState: StoredProjectionState {
                  ORDER BY position DESC LIMIT 1
                 """, scope + [.bytea(key.bytes), .int8(top)])
             guard r.count == 1, let p = r.int64(0, 0) else { return nil }
-            return RowVersion(key: key, position: UInt64(p), value: r.isNull(0, 1) ? nil : r.array(0, 1), keep: r.bytes(0, 2).first == 1)
+            return RowVersion(key: key, position: UInt64(p), value: r.isNull(0, 1) ? nil : r.array(0, 1), keep: r.bool(0, 2) == true)
         }
     }
 

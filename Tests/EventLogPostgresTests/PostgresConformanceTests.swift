@@ -12,6 +12,15 @@ import Testing
     }
 }
 
+/// The store conformance kit through libpq, which serves the URLs the wire client does not (TLS, several hosts,
+/// target_session_attrs, password files): the same cases on the same server.
+@Suite struct PostgresLibPQConformanceTests {
+    @Test(arguments: EventStoreConformance.cases)
+    func conformance(_ c: EventStoreConformance.Case) async throws {
+        try await c.run(PostgresHarness(client: .libpq))
+    }
+}
+
 /// The import kit, which `store migrate` relies on, on the PostgreSQL store (COPY in binary).
 @Suite struct PostgresImportingTests {
     @Test(arguments: EventImportingConformance.cases)

@@ -10,11 +10,13 @@ import Testing
 final class PostgresHarness: StoreHarness, @unchecked Sendable {
     let url: String
     let schema = "pt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    let client: PostgresClient
     private(set) var store: any EventStore
 
-    init() throws {
+    init(client: PostgresClient = .automatic) throws {
         url = try PostgresTestServer.require()
-        store = try PostgresEventStore.open(url: url, options: .init(schema: schema, createIfMissing: true))
+        self.client = client
+        store = try PostgresEventStore.open(url: url, options: .init(schema: schema, createIfMissing: true, client: client))
     }
 
     deinit {
@@ -25,6 +27,6 @@ final class PostgresHarness: StoreHarness, @unchecked Sendable {
     func checkpoint() throws { try reopen() }
 
     func reopen() throws {
-        store = try PostgresEventStore.open(url: url, options: .init(schema: schema))
+        store = try PostgresEventStore.open(url: url, options: .init(schema: schema, client: client))
     }
 }

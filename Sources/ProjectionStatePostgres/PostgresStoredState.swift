@@ -44,33 +44,54 @@ struct PostgresStoredState: StoredProjectionState {
     }
 
     /// The rows present (newest version at or before the position, with a value) whose keys start with a prefix, in
-    /// stored order. The keys are a range (`bytea` compares byte by byte), walked from its end through the primary
-    /// key's index backwards: each step is one probe that lands on the next key's newest version at or before the
-    /// position (a loose index scan). The cost follows the rows, not their versions, which every catch-up adds to (a
-    /// busy cart's rows have thousands).
+    /// stored order. The keys are a range (`bytea` compares byte by byte) of the primary key's index, read one of two
+    /// ways by its shape, which a look at its first entries tells (an index-only count):
+    /// - rows with few versions each (an activity history: one per entry): every version in the range, keeping
+    ///   each key's newest (`DISTINCT ON`);
+    /// - rows with many versions (a busy cart's few rows have thousands, one per catch-up that changed them): key by
+    ///   key from the range's end, each step one probe that lands on the next key's newest version (a loose index
+    ///   scan), so the cost follows the rows, not their versions.
     private func present(prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
         guard let top = limit(position) else { return [] }
         // The first key after every key with the prefix: its last byte below 0xFF raised by one.
         var end = prefix
         while let last = end.last, last == 0xFF { end.removeLast() }
         if !end.isEmpty { end[end.count - 1] += 1 }
-        let range = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5"
+        let range = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5 \(end.isEmpty ? "" : "AND r.key < $6")"
+        let step = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5"
+        let parameters = scope + [.int8(top), .bytea(prefix)] + (end.isEmpty ? [] : [.bytea(end)])
         let found = try store.blocking { c in
-            let r = try c.query(
+            let shape = try c.query(
+                "SELECT count(*), count(DISTINCT key) FROM (SELECT r.key FROM projection_rows r WHERE \(range) LIMIT \(Self.shapeSample)) sample",
+                parameters)
+            let versions = shape.int64(0, 0) ?? 0
+            let keys = max(shape.int64(0, 1) ?? 0, 1)
+            let sql =
+                versions < Self.shapeSample || versions <= keys * Self.versionsPerKeyForProbes
+                ? """
+                SELECT key, value FROM (
+                  SELECT DISTINCT ON (r.key) r.key, r.value FROM projection_rows r WHERE \(range) ORDER BY r.key DESC, r.position DESC) newest
+                 WHERE value IS NOT NULL
                 """
+                : """
                 WITH RECURSIVE newest(key, value) AS (
-                  (SELECT r.key, r.value FROM projection_rows r
-                    WHERE \(range) \(end.isEmpty ? "" : "AND r.key < $6") ORDER BY r.key DESC, r.position DESC LIMIT 1)
+                  (SELECT r.key, r.value FROM projection_rows r WHERE \(range) ORDER BY r.key DESC, r.position DESC LIMIT 1)
                   UNION ALL
                   SELECT following.key, following.value FROM newest CROSS JOIN LATERAL (
                     SELECT r.key, r.value FROM projection_rows r
-                     WHERE \(range) AND r.key < newest.key ORDER BY r.key DESC, r.position DESC LIMIT 1) following)
+                     WHERE \(step) AND r.key < newest.key ORDER BY r.key DESC, r.position DESC LIMIT 1) following)
                 SELECT key, value FROM newest WHERE value IS NOT NULL
-                """, scope + [.int8(top), .bytea(prefix)] + (end.isEmpty ? [] : [.bytea(end)]))
+                """
+            let r = try c.query(sql, parameters)
             return (0..<r.count).map { (key: RowKey(bytes: r.array($0, 0)), value: r.array($0, 1)) }
         }
         return found.sorted { $0.key < $1.key }
     }
+
+    /// How many index entries tell a range's shape; a range smaller than this is read whole.
+    static let shapeSample: Int64 = 2000
+    /// From how many versions a row (in the sample) the range is read key by key.
+    static let versionsPerKeyForProbes: Int64 = 4
 
     func newestKept(_ key: RowKey) throws -> UInt64? {
         guard let top = limit(nil) else { return nil }

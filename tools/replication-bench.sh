@@ -41,7 +41,7 @@ measure() {
   echo
   "$bin/pawtrail-pg-bench" "$primary" --scale "$scale" --ours-only
   cli "$primary"
-  sql "DROP SCHEMA IF EXISTS pawtrail CASCADE" >/dev/null
+  psql -X -q "$primary" -c "SET client_min_messages = warning; DROP SCHEMA IF EXISTS pawtrail CASCADE" >/dev/null
 }
 
 echo "tools/replication-bench.sh $* — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), PostgreSQL $(sql 'show server_version')"

@@ -14,6 +14,7 @@ public enum FavouritesView: ProjectionView {
         // Someone who never marked a favourite has none: that is an empty list, not an unknown key.
         let owner = state.owners[user] ?? FavouritesProjection.Favourites()
         let favourites = owner.products.sorted { ($0.value.order, $0.key) < ($1.value.order, $1.key) }
+        state.products.prefetch(favourites.map(\.key))
         var footer = ["\(favourites.count) favourite\(favourites.count == 1 ? "" : "s")"]
         if let into = owner.mergedInto, let at = owner.mergedAt {
             footer.append("\(owner.mergedCount) merged into \(into) at \(PetCareText.minute(at))")

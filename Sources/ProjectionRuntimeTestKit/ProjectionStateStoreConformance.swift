@@ -28,6 +28,7 @@ public enum ProjectionStateStoreConformance {
         Case(name: "a finished writer's rows and checkpoint read back", run: roundTrip),
         Case(name: "nothing is visible before finish, and a reader keeps the state it opened", run: isolation),
         Case(name: "a row as of a position is its newest version at or before it", run: asOf),
+        Case(name: "several rows read together answer as they do one by one", run: severalAtOnce),
         Case(name: "a catch-up adds to the stored rows, a rebuild replaces them", run: addsAndReplaces),
         Case(name: "two versions of a row at one position in one write: the first one stands", run: firstVersionStands),
         Case(name: "group and table reads give present rows as of a position, in stored order", run: groupsAndTables),
@@ -95,6 +96,19 @@ public enum ProjectionStateStoreConformance {
         try require(try before.version(of: a, asOf: nil)?.value == [1], "a reader opened before a commit saw its rows")
         try require(try before.version(of: b, asOf: nil) == nil, "a reader opened before a commit saw a new row")
         try require(try open(store).version(of: b, asOf: nil)?.value == [2], "the commit's rows are not visible after it")
+    }
+
+    static func severalAtOnce(_ store: any ProjectionStateStore) throws {
+        let c = RowKey(table: 1, key: "c")
+        try commit(store, [v(a, 10, [10]), v(a, 20, [20]), v(b, 15, [15]), v(b, 25, nil), v(c, 30, [30])], at: 30, replacing: true)
+        let s = try open(store)
+        for position in [nil, 5, 10, 16, 20, 25, 30] as [UInt64?] {
+            let together = try s.versions(of: [a, b, c, RowKey(table: 1, key: "never")], asOf: position)
+            for key in [a, b, c, RowKey(table: 1, key: "never")] {
+                let alone = try s.version(of: key, asOf: position)
+                try require(together[key] == alone, "row \(key) as of \(String(describing: position)): \(String(describing: together[key])) together, \(String(describing: alone)) alone")
+            }
+        }
     }
 
     static func firstVersionStands(_ store: any ProjectionStateStore) throws {

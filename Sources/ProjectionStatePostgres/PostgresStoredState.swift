@@ -35,6 +35,26 @@ struct PostgresStoredState: StoredProjectionState {
         }
     }
 
+    func versions(of keys: [RowKey], asOf position: UInt64?) throws -> [RowKey: RowVersion] {
+        guard let top = limit(position), !keys.isEmpty else { return [:] }
+        return try store.blocking { c in
+            let r = try c.query(
+                """
+                SELECT k.key, v.position, v.value, v.keep FROM unnest($5::bytea[]) AS k(key) CROSS JOIN LATERAL (
+                  SELECT r.position, r.value, r.keep FROM projection_rows r
+                   WHERE r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.key = k.key AND r.position <= $4
+                   ORDER BY r.position DESC LIMIT 1) v
+                """, scope + [.int8(top), .byteaArray(keys.map(\.bytes))])
+            var out: [RowKey: RowVersion] = [:]
+            for i in 0..<r.count {
+                guard let p = r.int64(i, 1) else { continue }
+                let key = RowKey(bytes: r.array(i, 0))
+                out[key] = RowVersion(key: key, position: UInt64(p), value: r.isNull(i, 2) ? nil : r.array(i, 2), keep: r.bool(i, 3) == true)
+            }
+            return out
+        }
+    }
+
     func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
         try present(prefix: prefix, asOf: position)
     }

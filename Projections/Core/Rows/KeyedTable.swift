@@ -194,6 +194,16 @@ public struct KeyedTable<Record: FieldCodable & Equatable>: StoredTable, Sendabl
         return source
     }
 
+    /// Reads the stored rows of several entries at once, ahead of looking them up one by one (see
+    /// ``RowSource/prefetch(_:)``); entries in memory are not read again.
+    ///
+    /// - Parameter keys: The entries about to be looked up.
+    public func prefetch(_ keys: some Sequence<String>) {
+        guard let source = readable else { return }
+        let wanted = keys.filter { loaded[$0] == nil && !removed.contains($0) }.map { RowKey(table: tableID, key: $0) }
+        if wanted.count > 1 { source.prefetch(wanted) }
+    }
+
     /// An entry read from the stored rows, `nil` when they hold none (or none that decodes).
     private func fetch(_ key: String) -> Record? {
         guard let source = readable, !removed.contains(key), let bytes = source.row(RowKey(table: tableID, key: key)) else { return nil }

@@ -17,4 +17,11 @@ public protocol RowSource: AnyObject, Sendable {
     var isPast: Bool { get }
     /// The first failure to read a stored row, if any.
     var failure: (any Error)? { get }
+    /// Reads several rows at once ahead of their lookups (`row(_:)` then answers from what was read): a view about
+    /// to look up many entries asks for them together, which a store on a server answers in one round trip.
+    func prefetch(_ keys: [RowKey])
+}
+
+extension RowSource {
+    public func prefetch(_ keys: [RowKey]) {}
 }

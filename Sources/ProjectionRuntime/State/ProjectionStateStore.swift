@@ -54,6 +54,10 @@ public protocol StoredProjectionState: Sendable {
     /// version may be returned as `nil` too: either way the row is not there).
     func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion?
 
+    /// ``version(of:asOf:)`` of several rows; a row with no version is left out. Stores on a server answer it in one
+    /// round trip; the default asks row by row.
+    func versions(of keys: [RowKey], asOf position: UInt64?) throws -> [RowKey: RowVersion]
+
     /// The rows whose keys start with a prefix (a group's: see ``RowKey/groupPrefix(table:group:)``) as of a
     /// position, present ones only, in stored order.
     func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])]
@@ -67,6 +71,14 @@ public protocol StoredProjectionState: Sendable {
 
     /// How many row versions are stored, and their bytes.
     var size: (versions: Int, bytes: Int) { get }
+}
+
+extension StoredProjectionState {
+    public func versions(of keys: [RowKey], asOf position: UInt64?) throws -> [RowKey: RowVersion] {
+        var out: [RowKey: RowVersion] = [:]
+        for key in keys { if let v = try version(of: key, asOf: position) { out[key] = v } }
+        return out
+    }
 }
 
 /// Adds rows to a projection's stored state, all of which become visible together.

@@ -51,6 +51,8 @@ final class StateRowSource: RowSource, @unchecked Sendable {
     /// The moment read: `nil` for the newest of everything.
     let position: UInt64?
     private let firstFailure = Mutex<(any Error)?>(nil)
+    /// Stored rows read ahead (``prefetch(_:)``): a key's newest version at the moment, or `nil` for none.
+    private let readAhead = Mutex<[RowKey: RowVersion?]>([:])
 
     init(stored: (any StoredProjectionState)?, memory: MemoryRows = MemoryRows([]), asOf position: UInt64?) {
         self.stored = stored
@@ -68,11 +70,24 @@ final class StateRowSource: RowSource, @unchecked Sendable {
 
     func row(_ key: RowKey) -> [UInt8]? {
         if let v = memory.version(of: key, asOf: position) { return v.value }
+        if let ahead = readAhead.withLock({ $0[key] }) { return ahead?.value }
         do {
             return try stored?.version(of: key, asOf: position)?.value
         } catch {
             record(error)
             return nil
+        }
+    }
+
+    func prefetch(_ keys: [RowKey]) {
+        guard let stored else { return }
+        do {
+            let found = try stored.versions(of: keys, asOf: position)
+            readAhead.withLock { ahead in
+                for key in keys { ahead[key] = .some(found[key]) }
+            }
+        } catch {
+            record(error)
         }
     }
 

@@ -120,7 +120,7 @@ def measure_store(a, bins, events, data):
     if "open" in a.sections:
         data["open"][label] = views.open_cost(ctx, a.runs)
         _log_open(data, label)
-    if a.postgres and events > 0 and set(a.sections) & {"commands", "views"}:
+    if a.postgres and events > 0 and set(a.sections) & {"commands", "views", "rebuild"}:
         postgres.measure(a, bins, label, events, source, scratch, data)
     if not a.keep:
         shutil.rmtree(ctx.store, ignore_errors=True)
@@ -147,7 +147,7 @@ def main(argv):
                                      "import_events": a.import_events, "rebuild_runs": a.rebuild_runs,
                                      "sizes": a.sizes, "sections": a.sections}}
     exec_targets = [measure_store(a, bins, events, data) for events in a.sizes
-                    if set(a.sections) & {"commands", "views", "open", "exec"}]
+                    if set(a.sections) & {"commands", "views", "open", "exec"} or (a.postgres and "rebuild" in a.sections)]
     if "rebuild" in a.sections:
         data["rebuild"] = rebuildbench.bench(bins, a.sizes, a.rebuild_runs, a.dir)
     if "exec" in a.sections:

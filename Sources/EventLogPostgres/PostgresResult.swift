@@ -109,7 +109,8 @@ package final class PostgresResult: @unchecked Sendable {
     package func uuid(_ row: Int, _ column: Int) -> UUID? {
         let b = bytes(row, column)
         guard b.count == 16 else { return nil }
-        var u = UUID().uuid
+        // A zero template: UUID() would draw 16 random bytes (an open of /dev/urandom) for every event read.
+        var u: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: b) }
         return UUID(uuid: u)
     }

@@ -33,6 +33,12 @@ package final class PostgresSession: @unchecked Sendable {
         self.queue = DispatchQueue(label: "pawtrail.postgres.\(label)")
     }
 
+    /// A new session to the same server and schema, with a connection of its own (for a transaction that must not
+    /// share this one's connection).
+    package func sibling(label: String) -> PostgresSession {
+        PostgresSession(url: url, schema: schema, lockTimeout: lockTimeout, label: label, client: client)
+    }
+
     /// Runs `body` with the connection, connecting first if there is none or the last one broke.
     ///
     /// - Parameter body: The work; it may throw anything.

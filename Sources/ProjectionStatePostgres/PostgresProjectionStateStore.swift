@@ -16,7 +16,7 @@ import Synchronization
 /// of any position. The lock of a projection is a session advisory lock on the store's connection (a connection of
 /// its own would cost every view a second connection).
 public final class PostgresProjectionStateStore: ProjectionStateStore {
-    private let session: PostgresSession
+    let session: PostgresSession
     private let schema: String
 
     /// The states of a store's read models.

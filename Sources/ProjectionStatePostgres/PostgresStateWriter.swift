@@ -4,11 +4,14 @@ import Foundation
 import ProjectionRuntime
 import Projections
 
-/// Writes a catch-up or a rebuild: its rows are kept until `finish`, which commits them and the checkpoint in one
-/// transaction. A rebuild writes a new generation and deletes the old one in that transaction; a catch-up adds to
-/// the current generation, after clearing what a catch-up that never finished left past the checkpoint.
+/// Writes a catch-up or a rebuild in one transaction on a connection of its own, so that a rebuild's rows go to the
+/// server in batches as they come instead of all at `finish` (a 2M-event rebuild held 2.2 GB of rows): the
+/// transaction starts at the first batch, and `finish` commits the rows with the checkpoint. A rebuild writes a new
+/// generation and deletes the old one at the end; a catch-up adds to the current generation, after clearing what a
+/// catch-up that never finished left past the checkpoint. Readers see the old state until the commit. Of two
+/// versions of a row at one position the first stands, as in every state store (`ON CONFLICT DO NOTHING`).
 final class PostgresStateWriter: StateWriter, @unchecked Sendable {
-    private let store: PostgresProjectionStateStore
+    private let session: PostgresSession
     private let name: String
     private let version: Int
     private let replacing: Bool
@@ -17,12 +20,24 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     private var values: [[UInt8]] = []
     private var absent: [Int64] = []
     private var keeps: [Int64] = []
+    private var bufferedBytes = 0
+    /// The generation written, once the transaction has begun.
+    private var generation: Int64?
+
+    /// Rows sent to the server together.
+    static let batchRows = 20_000
+    static let batchBytes = 16 << 20
 
     init(store: PostgresProjectionStateStore, name: String, version: Int, replacing: Bool) {
-        self.store = store
+        session = store.session.sibling(label: "state-writer")
         self.name = name
         self.version = version
         self.replacing = replacing
+    }
+
+    deinit {
+        // Not finished: the transaction, if begun, is rolled back.
+        if generation != nil { try? session.runBlocking { c in try c.execute("ROLLBACK") } }
     }
 
     func add(_ versions: RowVersions) throws {
@@ -32,36 +47,63 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
             values.append(v.value ?? [])
             absent.append(v.value == nil ? 1 : 0)
             keeps.append(v.keep ? 1 : 0)
+            bufferedBytes += v.key.bytes.count + (v.value?.count ?? 0) + 24
         }
+        if keys.count >= Self.batchRows || bufferedBytes >= Self.batchBytes { try send() }
     }
 
-    func finish(_ checkpoint: CheckpointInfo) throws {
-        dropOverwritten()
+    /// Begins the transaction if it has not, and sends the rows buffered.
+    private func send() throws {
         let (name, version, replacing) = (self.name, self.version, self.replacing)
+        let started = generation
         let rows: [PostgresValue] = [.byteaArray(keys), .int8Array(positions), .byteaArray(values), .int8Array(absent), .int8Array(keeps)]
-        try store.blocking { c in
-            try c.execute("BEGIN")
-            do {
+        generation = try session.performBlocking { c in
+            var generation = started
+            if generation == nil {
+                try c.execute("BEGIN")
                 let current = try c.query(
                     "SELECT generation, position FROM projection_states WHERE name = $1 AND version = $2 FOR UPDATE", [.text(name), .int8(Int64(version))])
                 let old = current.count == 1 ? current.int64(0, 0) : nil
-                let generation = replacing ? (old ?? 0) + 1 : (old ?? 1)
+                let g = replacing ? (old ?? 0) + 1 : (old ?? 1)
                 if replacing {
-                    _ = try c.query(
-                        "DELETE FROM projection_rows WHERE name = $1 AND version = $2 AND generation <> $3",
-                        [.text(name), .int8(Int64(version)), .int8(generation)])
+                    // Rows of a generation that never committed (a rebuild killed before its end).
+                    _ = try c.query("DELETE FROM projection_rows WHERE name = $1 AND version = $2 AND generation = $3", [.text(name), .int8(Int64(version)), .int8(g)])
                 } else if let from = current.count == 1 ? current.int64(0, 1) : nil {
                     _ = try c.query(
                         "DELETE FROM projection_rows WHERE name = $1 AND version = $2 AND generation = $3 AND position > $4",
-                        [.text(name), .int8(Int64(version)), .int8(generation), .int8(from)])
+                        [.text(name), .int8(Int64(version)), .int8(g), .int8(from)])
                 }
+                generation = g
+            }
+            if !rows.isEmpty {
                 _ = try c.query(
                     """
                     INSERT INTO projection_rows (name, version, generation, key, position, value, keep)
                     SELECT $1, $2, $3, r.key, r.position, CASE WHEN r.absent = 1 THEN NULL ELSE r.value END, r.keep = 1
                       FROM unnest($4::bytea[], $5::bigint[], $6::bytea[], $7::bigint[], $8::bigint[]) AS r(key, position, value, absent, keep)
-                    ON CONFLICT (name, version, generation, key, position) DO UPDATE SET value = excluded.value, keep = excluded.keep
-                    """, [.text(name), .int8(Int64(version)), .int8(generation)] + rows)
+                    ON CONFLICT (name, version, generation, key, position) DO NOTHING
+                    """, [.text(name), .int8(Int64(version)), .int8(generation!)] + rows)
+            }
+            return generation
+        }
+        keys = []
+        positions = []
+        values = []
+        absent = []
+        keeps = []
+        bufferedBytes = 0
+    }
+
+    func finish(_ checkpoint: CheckpointInfo) throws {
+        try send()
+        let (name, version, replacing, generation) = (self.name, self.version, self.replacing, self.generation!)
+        do {
+            try session.performBlocking { c in
+                if replacing {
+                    _ = try c.query(
+                        "DELETE FROM projection_rows WHERE name = $1 AND version = $2 AND generation <> $3",
+                        [.text(name), .int8(Int64(version)), .int8(generation)])
+                }
                 _ = try c.query(
                     """
                     INSERT INTO projection_states (name, version, generation, schema_version, position, events_applied, rebuilt_at, rebuild_microseconds, saved_at, event_id)
@@ -77,35 +119,12 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
                         .uuidArray(checkpoint.eventID.map { [$0] } ?? []),
                     ])
                 try c.execute("COMMIT")
-            } catch {
-                if c.isUsable { try? c.execute("ROLLBACK") }
-                throw error
             }
+        } catch {
+            if self.generation != nil { try? session.runBlocking { c in try c.execute("ROLLBACK") } }
+            self.generation = nil
+            throw error
         }
-        keys = []
-        positions = []
-        values = []
-        absent = []
-        keeps = []
-    }
-
-    /// Keeps the first of several versions of a row at one position, as every state store does (a catch-up hands
-    /// over a kept snapshot of a row, then its closing version at the same position): one INSERT may not touch a row
-    /// twice.
-    private func dropOverwritten() {
-        var first: [RowAt: Int] = [:]
-        for i in keys.indices where first[RowAt(key: keys[i], position: positions[i])] == nil { first[RowAt(key: keys[i], position: positions[i])] = i }
-        guard first.count < keys.count else { return }
-        let kept = keys.indices.filter { first[RowAt(key: keys[$0], position: positions[$0])] == $0 }
-        keys = kept.map { keys[$0] }
-        positions = kept.map { positions[$0] }
-        values = kept.map { values[$0] }
-        absent = kept.map { absent[$0] }
-        keeps = kept.map { keeps[$0] }
-    }
-
-    private struct RowAt: Hashable {
-        var key: [UInt8]
-        var position: Int64
+        self.generation = nil
     }
 }

@@ -12,15 +12,15 @@ import Foundation
 /// owned once and closed in `deinit`; a failed read or write leaves the client broken (``isUsable`` false). Not for
 /// use from two threads at once.
 final class PostgresWire {
-    private let fd: Int32
+    let fd: Int32
     private var input: [UInt8] = []
     private var inputStart = 0
     /// What one `recv` reads into, before it joins `input`.
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-    private(set) var isUsable = true
+    var isUsable = true
     private(set) var backendPID: Int32 = 0
     /// Notifications that arrived while a statement ran, not yet taken by ``waitForNotification(timeout:)``.
-    private var notified = false
+    var notified = false
 
     /// Why the wire client cannot connect where libpq could: the caller falls back to libpq.
     struct Unsupported: Error {
@@ -226,44 +226,6 @@ final class PostgresWire {
         try send(MessageWriter().bytes(type: UInt8(ascii: "c")))
     }
 
-    // MARK: - Notifications
-
-    /// Waits up to `timeout` for a notification on a channel this connection listens to, and takes what came.
-    ///
-    /// - Parameter timeout: The longest wait.
-    /// - Returns: Whether a notification arrived.
-    /// - Throws: ``PostgresFailure/connectionLost(_:)``.
-    func waitForNotification(timeout: Duration) throws(PostgresFailure) -> Bool {
-        if takeNotified() { return true }
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            // Whole messages already read come first.
-            while let type = peekType() {
-                guard let message = try? receive() else { throw .connectionLost("the connection to PostgreSQL was lost") }
-                if type == UInt8(ascii: "A") { notified = true }
-                _ = message
-            }
-            if takeNotified() { return true }
-            let left = deadline - ContinuousClock.now
-            let ms = Int32(clamping: max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, ms)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return false }
-            do {
-                guard try fill() else { throw PostgresFailure.connectionLost("the server closed the connection") }
-            } catch {
-                isUsable = false
-                throw .connectionLost("\(error)")
-            }
-        }
-    }
-
-    private func takeNotified() -> Bool {
-        defer { notified = false }
-        return notified
-    }
-
     // MARK: - Messages and the socket
 
     private func sendOrFail(_ bytes: [UInt8]) throws(PostgresFailure) {
@@ -290,14 +252,14 @@ final class PostgresWire {
     }
 
     /// The type of the next message when it is whole in the buffer.
-    private func peekType() -> UInt8? {
+    func peekType() -> UInt8? {
         let available = input.count - inputStart
         guard available >= 5 else { return nil }
         let length = Int(UInt32(input[inputStart + 1]) << 24 | UInt32(input[inputStart + 2]) << 16 | UInt32(input[inputStart + 3]) << 8 | UInt32(input[inputStart + 4]))
         return available >= 1 + length ? input[inputStart] : nil
     }
 
-    private func receive() throws -> (type: UInt8, body: ArraySlice<UInt8>) {
+    func receive() throws -> (type: UInt8, body: ArraySlice<UInt8>) {
         while peekType() == nil {
             guard try fill() else {
                 isUsable = false
@@ -312,7 +274,7 @@ final class PostgresWire {
     }
 
     /// Reads what the socket has; `false` at its end.
-    private func fill() throws -> Bool {
+    func fill() throws -> Bool {
         if inputStart > 0 && inputStart == input.count {
             input.removeAll(keepingCapacity: true)
             inputStart = 0

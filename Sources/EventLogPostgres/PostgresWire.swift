@@ -36,24 +36,21 @@ final class PostgresWire {
         do {
             fd = try Self.open(address)
         } catch {
+            // Not every property is set yet, so deinit will not run: the buffer is freed here. From the next line on
+            // every property is set, and a throw runs deinit, which closes the socket and frees the buffer (doing it
+            // here too would close a descriptor number another thread may have been given meanwhile).
             chunk.deallocate()
             throw error
         }
-        do {
-            var startup = MessageWriter()
-            startup.int32(196_608)
-            for (key, value) in address.startupParameters {
-                startup.cString(key)
-                startup.cString(value)
-            }
-            startup.byte(0)
-            try send(startup.bytes(type: nil))
-            try login(password: address.password)
-        } catch {
-            close(fd)
-            chunk.deallocate()
-            throw error
+        var startup = MessageWriter()
+        startup.int32(196_608)
+        for (key, value) in address.startupParameters {
+            startup.cString(key)
+            startup.cString(value)
         }
+        startup.byte(0)
+        try send(startup.bytes(type: nil))
+        try login(password: address.password)
     }
 
     deinit {

@@ -1,4 +1,6 @@
 @testable import EventLogPostgres
+import Foundation
+import PostgresTestSupport
 import Testing
 
 /// Which connection URIs the wire client serves, and what it reads from them; the rest go to libpq.
@@ -38,5 +40,20 @@ import Testing
         for url in libpq { #expect(PostgresAddress.native(url, environment: [:]) == nil, "\(url)") }
         #expect(PostgresAddress.native("postgresql:///shop", environment: ["PGPASSFILE": "/x"]) == nil)
         #expect(PostgresAddress.native("postgresql://db.example:6432/shop?sslmode=disable", environment: [:])?.port == 6432)
+    }
+}
+
+/// A login the server refuses leaves no socket behind and closes nothing else.
+@Suite struct PostgresWireLoginTests {
+    @Test func `a refused login is an error, and the descriptors of the process stay as they were`() throws {
+        let server = try PostgresTestServer.require()
+        let missing = PostgresTestServer.database("pt_no_such_database", in: server)
+        // A descriptor of our own, open across the failed logins: it must still be ours afterwards.
+        let probe = open("/dev/null", O_RDONLY)
+        defer { close(probe) }
+        for _ in 0..<20 {
+            #expect(throws: (any Error).self) { _ = try PostgresConnection(url: missing, schema: "public") }
+        }
+        #expect(fcntl(probe, F_GETFD) != -1, "a descriptor the failed logins did not own was closed")
     }
 }

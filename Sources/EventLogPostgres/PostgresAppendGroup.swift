@@ -135,20 +135,11 @@ struct PostgresAppendGroup {
         if planned.count >= copyThreshold {
             var rows = PostgresCopyRows(capacity: planned.reduce(0) { $0 + $1.event.data.count + $1.event.metadata.encoded.count + 120 })
             for (i, e) in planned.enumerated() {
-                rows.row(fields: 9)
-                rows.int8(head.next + Int64(i))
-                rows.text(e.stream.rawValue)
-                rows.int8(Int64(e.version))
-                rows.uuid(e.event.id.uuid)
-                rows.text(e.event.type)
-                rows.int8(at)
-                rows.bytes(e.event.metadata.encoded)
-                rows.int4(Int32(e.event.metadata.count))
-                rows.bytes(e.event.data)
+                rows.event(
+                    position: head.next + Int64(i), stream: e.stream, version: e.version, id: e.event.id, type: e.event.type,
+                    recordedAt: at, metadata: e.event.metadata, data: e.event.data)
             }
-            try c.copyIn(
-                "COPY events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data) FROM STDIN (FORMAT binary)",
-                rows: rows)
+            try c.copyIn(PostgresCopyRows.copyEvents, rows: rows)
             _ = try c.query("UPDATE head SET next_position = $1, last_recorded_at = $2", [.int8(head.next + Int64(planned.count)), .int8(at)])
         } else {
             _ = try c.query(

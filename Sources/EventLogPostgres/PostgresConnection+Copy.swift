@@ -1,5 +1,7 @@
 import CLibPQ
 import CLibPQLoader
+import EventLog
+import Foundation
 
 extension PostgresConnection {
     /// Runs a `COPY ... FROM STDIN (FORMAT binary)` and sends it rows encoded in PostgreSQL's binary copy format.
@@ -41,6 +43,27 @@ extension PostgresConnection {
 
 /// Rows in PostgreSQL's binary COPY format: a signature, rows of length-prefixed big-endian fields, a trailer.
 package struct PostgresCopyRows {
+    /// The statement that copies rows of ``event(position:stream:version:id:type:recordedAt:metadata:data:)`` into the
+    /// store's events.
+    package static let copyEvents =
+        "COPY events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data) FROM STDIN (FORMAT binary)"
+
+    /// One row of the events table, in ``copyEvents``'s column order.
+    package mutating func event(
+        position: Int64, stream: StreamID, version: UInt64, id: UUID, type: String, recordedAt: Int64, metadata: EventMetadata, data: [UInt8]
+    ) {
+        row(fields: 9)
+        int8(position)
+        text(stream.rawValue)
+        int8(Int64(version))
+        uuid(id.uuid)
+        text(type)
+        int8(recordedAt)
+        bytes(metadata.encoded)
+        int4(Int32(metadata.count))
+        bytes(data)
+    }
+
     private var bytes: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
 
     package init(capacity: Int = 0) {

@@ -36,20 +36,11 @@ extension PostgresEventStore: EventImporting {
                 // COPY in binary: the bulk path, row by row without building arrays on the server.
                 var rows = PostgresCopyRows(capacity: events.reduce(0) { $0 + $1.data.count + $1.metadata.encoded.count + 120 })
                 for e in events {
-                    rows.row(fields: 9)
-                    rows.int8(Int64(e.position))
-                    rows.text(e.stream.rawValue)
-                    rows.int8(Int64(e.version))
-                    rows.uuid(e.id.uuid)
-                    rows.text(e.type)
-                    rows.int8(e.recordedAt.microsecondsSinceEpoch)
-                    rows.bytes(e.metadata.encoded)
-                    rows.int4(Int32(e.metadata.count))
-                    rows.bytes(e.data)
+                    rows.event(
+                        position: Int64(e.position), stream: e.stream, version: e.version, id: e.id, type: e.type,
+                        recordedAt: e.recordedAt.microsecondsSinceEpoch, metadata: e.metadata, data: e.data)
                 }
-                try c.copyIn(
-                    "COPY events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data) FROM STDIN (FORMAT binary)",
-                    rows: rows)
+                try c.copyIn(PostgresCopyRows.copyEvents, rows: rows)
                 _ = try c.query(
                     "UPDATE head SET next_position = $1, last_recorded_at = $2",
                     [.int8(Int64(events.last!.position) + 1), .int8(max(last, events.last!.recordedAt.microsecondsSinceEpoch))])

@@ -52,17 +52,16 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
         // A session's advisory locks are re-entrant: this process's own holders are kept apart here.
         let held = session.heldAdvisoryLocks
         guard held.keys.withLock({ $0.insert(key).inserted }) else { return nil }
-        let lockSession = session
         // A standby takes advisory locks but no writes: its read models are folded in memory, from the primary's
         // states as they were replicated.
-        let taken = try lockSession.performBlocking { c in
+        let taken = try session.performBlocking { c in
             try c.query("SELECT NOT pg_is_in_recovery() AND pg_try_advisory_lock(hashtextextended($1, 0))", [.text(key)]).bool(0, 0) == true
         }
         guard taken else {
             held.keys.withLock { _ = $0.remove(key) }
             return nil
         }
-        return PostgresProjectionLock(session: lockSession, key: key) { [held] in held.keys.withLock { _ = $0.remove(key) } }
+        return PostgresProjectionLock(session: session, key: key) { [held] in held.keys.withLock { _ = $0.remove(key) } }
     }
 
     public func writer(_ name: String, version: Int, replacing: Bool) throws -> any StateWriter {

@@ -55,28 +55,34 @@ import Testing
         #expect(try all(url).split(separator: "\n").count == 1)
     }
 
+    /// Starts `store migrate --from --to --batch`, kills it (SIGKILL) once the destination holds some events and not
+    /// all of `total` (bounded by tries, not by time), and returns how many it saw there.
+    private func migrateKilledMidway(from: String, to: String, batch: Int, total: Int) throws -> Int {
+        let p = Process()
+        p.executableURL = PawtrailProcess.executable
+        p.arguments = ["store", "migrate", "--from", from, "--to", to, "--batch", String(batch)]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        var seen = 0
+        for _ in 0..<2000 where p.isRunning {
+            let stats = try PawtrailProcess.run(["--store", to, "log", "stats", "--json"])
+            if let range = stats.stdout.range(of: #""events":"#) {
+                seen = Int(stats.stdout[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            }
+            if seen > 0 && seen < total { break }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        return seen
+    }
+
     @Test func `a migration killed midway resumes where it stopped when run again`() throws {
         let dir = try TemporaryDirectory()
         let file = try fileStore(dir, batches: 12)
         let url = try PostgresTestServer.freshDatabase()
         #expect(try PawtrailProcess.run(["store", "init", url]).status == 0)
-        let p = Process()
-        p.executableURL = PawtrailProcess.executable
-        p.arguments = ["store", "migrate", "--from", file, "--to", url, "--batch", "50"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        // Killed as soon as some events are there and not all (bounded by tries, not by time).
-        var seen = 0
-        for _ in 0..<2000 where p.isRunning {
-            let stats = try PawtrailProcess.run(["--store", url, "log", "stats", "--json"])
-            if let range = stats.stdout.range(of: #""events":"#) {
-                seen = Int(stats.stdout[range.upperBound...].prefix { $0.isNumber }) ?? 0
-            }
-            if seen > 0 && seen < 12_000 { break }
-        }
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        let seen = try migrateKilledMidway(from: file, to: url, batch: 50, total: 12_000)
         let resumed = try PawtrailProcess.run(["store", "migrate", "--from", file, "--to", url])
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         #expect(try all(url) == all(file))
@@ -115,22 +121,7 @@ import Testing
         let url = try PostgresTestServer.freshDatabase()
         #expect(try PawtrailProcess.run(["store", "migrate", "--from", file, "--to", url]).status == 0)
         let back = dir.path("back")
-        let p = Process()
-        p.executableURL = PawtrailProcess.executable
-        p.arguments = ["store", "migrate", "--from", url, "--to", back, "--batch", "20"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        var seen = 0
-        for _ in 0..<2000 where p.isRunning {
-            let stats = try PawtrailProcess.run(["--store", back, "log", "stats", "--json"])
-            if let range = stats.stdout.range(of: #""events":"#) {
-                seen = Int(stats.stdout[range.upperBound...].prefix { $0.isNumber }) ?? 0
-            }
-            if seen > 0 && seen < 12_000 { break }
-        }
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        let seen = try migrateKilledMidway(from: url, to: back, batch: 20, total: 12_000)
         let resumed = try PawtrailProcess.run(["store", "migrate", "--from", url, "--to", back])
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         #expect(try all(back) == all(file))

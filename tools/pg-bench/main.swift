@@ -1,5 +1,6 @@
 // pawtrail-pg-bench: the PostgreSQL store against a plain identity-keyed event table (the gappy baseline most
-// stores on PostgreSQL use) in one run, on one server, through the library. See tools/pg-bench.sh.
+// stores on PostgreSQL use) in one run, on one server, through the library. See tools/pg-bench.sh. `--only CASE` runs
+// one row (0 to 5, in table order); `--baseline-first` runs the baseline before ours, to see what the order costs.
 import EventLog
 import EventLogPostgres
 import Foundation
@@ -104,7 +105,7 @@ extension Duration {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: pawtrail-pg-bench URL [--scale X] [--ours-only]\n".utf8))
+    FileHandle.standardError.write(Data("usage: pawtrail-pg-bench URL [--scale X] [--ours-only] [--only CASE] [--baseline-first]\n".utf8))
     exit(64)
 }
 let url = arguments[1]
@@ -132,11 +133,16 @@ if oursOnly {
     exit(0)
 }
 var rows: [Row] = []
-for (n, c) in cases.enumerated() {
+let only = arguments.firstIndex(of: "--only").flatMap { Int(arguments[$0 + 1]) }
+let baselineFirst = arguments.contains("--baseline-first")
+for (n, c) in cases.enumerated() where only == nil || only == n {
     let schema = "bench_ours_\(n)"
     try PostgresSession(url: url, schema: "public", label: "drop").runBlocking { s in try s.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
+    var b0: Result?
+    if baselineFirst { b0 = try await baseline(url: url, size: c.size, appends: c.appends, writers: c.writers) }
     let o = try await ours(url: url, schema: schema, size: c.size, appends: c.appends, writers: c.writers, shared: c.shared)
-    let b = try await baseline(url: url, size: c.size, appends: c.appends, writers: c.writers)
+    let b: Result
+    if let b0 { b = b0 } else { b = try await baseline(url: url, size: c.size, appends: c.appends, writers: c.writers) }
     rows.append(Row(name: c.name, ours: o, baseline: b))
     FileHandle.standardError.write(Data("\(c.name): ours \(Int(o.eventsPerSecond)) events/s, baseline \(Int(b.eventsPerSecond))\n".utf8))
 }

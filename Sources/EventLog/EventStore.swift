@@ -1,3 +1,5 @@
+public import Foundation
+
 /// An append-only store of events: the one protocol every backend (file log, in memory, PostgreSQL) implements.
 ///
 /// # Implementation requirements
@@ -56,6 +58,14 @@ public protocol EventStore: Sendable {
     /// - Throws: An I/O or corruption error.
     func event(at position: UInt64) async throws -> RecordedEvent?
 
+    /// The committed event with an id, looked up in the store's index of ids: what tells a re-sent command (whose
+    /// event ids derive from its command id) from a new one.
+    ///
+    /// - Parameter id: The event id.
+    /// - Returns: The event, `nil` when no committed event has that id.
+    /// - Throws: An I/O or corruption error.
+    func event(withID id: UUID) async throws -> RecordedEvent?
+
     /// The position of the last committed event.
     ///
     /// - Returns: The position, `nil` for an empty store.
@@ -96,6 +106,20 @@ extension EventStore {
     /// A read of the whole log from the position: correct for any store.
     public func event(at position: UInt64) async throws -> RecordedEvent? {
         try await read(ReadRequest(source: .all, from: position, limit: 1)).events.first { $0.position == position }
+    }
+}
+
+extension EventStore {
+    /// A scan of the whole log: correct for any store, and meant only for test doubles; a backend answers from its
+    /// index of ids.
+    public func event(withID id: UUID) async throws -> RecordedEvent? {
+        var from: UInt64 = 0
+        while true {
+            let batch = try await read(ReadRequest(source: .all, from: from, limit: 4096))
+            if let e = batch.events.first(where: { $0.id == id }) { return e }
+            guard let next = batch.next else { return nil }
+            from = next
+        }
     }
 }
 

@@ -99,6 +99,10 @@ public final class InMemoryEventStore: EventStore {
         state.withLock { s in s.streams[stream].map { UInt64($0.count - 1) } }
     }
 
+    public func event(withID id: UUID) async throws -> RecordedEvent? {
+        state.withLock { s in s.byID[id].map { s.events[$0] } }
+    }
+
     public func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {
         state.withLock { s in
             guard let indices = s.streams[stream], version < UInt64(indices.count) else { return nil }

@@ -74,6 +74,13 @@ extension PostgresEventStore {
         }
     }
 
+    public func event(withID id: UUID) async throws -> RecordedEvent? {
+        try await run { c in
+            let rows = try c.query("SELECT \(Self.columns) FROM events WHERE event_id = $1", [.uuid(id)])
+            return rows.count == 0 ? nil : try Self.event(rows, 0)
+        }
+    }
+
     /// The event of a row of ``columns``.
     static func event(_ rows: PostgresResult, _ i: Int) throws -> RecordedEvent {
         guard let position = rows.int64(i, 0), let version = rows.int64(i, 2), let id = rows.uuid(i, 4), let at = rows.int64(i, 5),

@@ -9,6 +9,7 @@ package enum PostgresValue: Sendable {
     case int8Array([Int64])
     case textArray([String])
     case byteaArray([[UInt8]])
+    case uuid(UUID)
     case uuidArray([UUID])
     /// SQL NULL, as a `bigint`.
     case null
@@ -22,6 +23,7 @@ package enum PostgresValue: Sendable {
         case .int8Array: 1016
         case .textArray: 1009
         case .byteaArray: 1001
+        case .uuid: 2950
         case .uuidArray: 2951
         case .null: 20
         }
@@ -54,6 +56,8 @@ package enum PostgresValue: Sendable {
                 Self.append(UInt32(v.count), to: &out)
                 out.append(contentsOf: v)
             }
+        case .uuid(let v):
+            withUnsafeBytes(of: v.uuid) { out.append(contentsOf: $0) }
         case .uuidArray(let values):
             Self.arrayHeader(count: values.count, element: 2950, to: &out)
             for v in values {

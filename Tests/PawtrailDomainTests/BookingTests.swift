@@ -49,7 +49,7 @@ struct BookingTests {
         try await s.then(W.owner, command, id: id, appends: [])
         try await s.then(
             W.owner, RequestBooking(petId: "rex", service: .bath, slot: Self.slot), id: id,
-            throws: .alreadyExists("booking '\(bookingId)' exists already"))
+            throws: .invalid(field: "commandId", reason: "command id \(id.uuidString.lowercased()) was used by booking.request with other fields already; a command id names one command"))
     }
 
     @Test func aRequestMayNameItsBooking() async throws {

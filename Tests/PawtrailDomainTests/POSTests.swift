@@ -23,7 +23,7 @@ struct POSTests {
     }
 
     static func sell(_ s: DomainScenario, as user: String = Shop.staff, _ command: SellInStore) async throws -> [(StreamID, any DomainEvent)] {
-        try await s.handler.handle(command, as: user, now: DomainScenario.now, commandID: commandID).events.map { ($0.stream, $0.event) }
+        try await s.handler.handle(command, as: user, now: DomainScenario.now, commandID: commandID).appendedNow.map { ($0.stream, $0.event) }
     }
 
     @Test func staffSellOverTheCounterFromTheSameStock() async throws {

@@ -48,7 +48,7 @@ struct PetHealthTests {
         try await s.then(W.owner, command, id: id, appends: [])
         try await s.then(
             W.owner, OpenHealthIssue(petId: "rex", title: "Other"), id: id,
-            throws: .alreadyExists("health issue '\(issueId)' of pet 'rex' exists already"))
+            throws: .invalid(field: "commandId", reason: "command id \(id.uuidString.lowercased()) was used by pet.open-health-issue with other fields already; a command id names one command"))
         try await s.then(W.owner, ResolveHealthIssue(petId: "rex", issueId: issueId), appends: [(stream("pet-rex"), HealthIssueResolved(petId: "rex", issueId: issueId))])
         try await s.then(
             W.owner, ResolveHealthIssue(petId: "rex", issueId: issueId),
@@ -112,7 +112,7 @@ struct PetHealthTests {
         try await s.then(W.owner, command, id: id, appends: [])
         try await s.then(
             W.owner, StartTreatment(petId: "rex", kind: .supplement, name: "Fish oil", dosage: "1", schedule: "daily", startDate: t("2026-12-01")), id: id,
-            throws: .alreadyExists("treatment plan '\(planId)' of pet 'rex' exists already"))
+            throws: .invalid(field: "commandId", reason: "command id \(id.uuidString.lowercased()) was used by pet.start-treatment with other fields already; a command id names one command"))
         try await s.then(W.owner, EndTreatment(petId: "rex", planId: planId), appends: [(stream("pet-rex"), TreatmentEnded(petId: "rex", planId: planId))])
         try await s.then(
             W.owner, EndTreatment(petId: "rex", planId: planId),

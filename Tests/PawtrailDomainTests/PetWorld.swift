@@ -68,7 +68,8 @@ extension DomainScenario {
         -> [(StreamID, any DomainEvent)]
     {
         let outcome = try await handler.handle(command, as: userID, now: now, commandID: id)
-        return outcome.events.map { ($0.stream, $0.event) }
+        // A re-send appends nothing now; its outcome repeats what the first one appended.
+        return outcome.replayed ? [] : outcome.events.map { ($0.stream, $0.event) }
     }
 
     /// Expects the command, under a fixed command id, to append exactly these events.

@@ -45,7 +45,7 @@ struct VetRequestTests {
         try await s.then(W.owner, command, id: id, appends: [])
         try await s.then(
             W.owner, SubmitVetRequest(petId: "rex", symptoms: "Other", urgency: .low), id: id,
-            throws: .alreadyExists("vet request '\(requestId)' exists already"))
+            throws: .invalid(field: "commandId", reason: "command id \(id.uuidString.lowercased()) was used by vet.submit with other fields already; a command id names one command"))
         let other = W.generated("v", W.commandID(42))
         try await s.then(
             W.owner, SubmitVetRequest(petId: "rex", symptoms: "Sneezing", urgency: .low), id: W.commandID(42),

@@ -179,6 +179,13 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         }
     }
 
+    public func event(withID id: UUID) async throws -> RecordedEvent? {
+        try withState(writer: false) { s in
+            try s.requireIntact()
+            return try s.committedEvent(id)
+        }
+    }
+
     public func streamVersion(of stream: StreamID) async throws -> UInt64? {
         try withState(writer: false) { s in
             try s.requireIntact()

@@ -110,6 +110,7 @@ public enum EventStoreConformance {
         Case("idempotency", "gregYoungsPartialRetry", IdempotencyCases.gregYoungsPartialRetry),
         Case("idempotency", "retryIgnoresCheckOnlyConditionsThatNoLongerHold", IdempotencyCases.retryIgnoresCheckOnlyConditionsThatNoLongerHold),
         Case("idempotency", "concurrentIdenticalAppendsWriteOnce", IdempotencyCases.concurrentIdenticalAppendsWriteOnce),
+        Case("idempotency", "eachCommittedEventIsFoundByItsID", IdempotencyCases.eachCommittedEventIsFoundByItsID),
         // multi-stream appends
         Case("multi-stream appends", "allStreamsCommitTogether", MultiStreamAppendCases.allStreamsCommitTogether),
         Case("multi-stream appends", "oneFailingExpectationLeavesNoTraceOnAnyStream", MultiStreamAppendCases.oneFailingExpectationLeavesNoTraceOnAnyStream),

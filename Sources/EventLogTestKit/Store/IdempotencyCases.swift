@@ -223,3 +223,25 @@ struct IdempotencyCases {
         #expect(try await store.events(of: "pet-1").map(\.id) == request.entries.map(\.event.id))
     }
 }
+
+extension IdempotencyCases {
+    /// What a re-sent command is told apart by: every committed event found by its id, in the active part of the
+    /// log and in what a checkpoint or a reopen moved out of it; an id never committed (or refused) finds nothing.
+    static func eachCommittedEventIsFoundByItsID(_ h: any StoreHarness) async throws {
+        let pad = noise(200)
+        for round in 0..<12 {
+            try await h.store.append(to: StreamID(unchecked: "pet-\(round % 4)"), [event("Step", "{\"round\":\(round),\"pad\":\"\(pad)\"}"), event()])
+            if round == 5 { try h.checkpoint() }
+        }
+        let refused = event()
+        await #expect(throws: EventStoreError.self) { try await h.store.append(to: "pet-0", expected: .noStream, [refused]) }
+        for pass in 0..<2 {
+            for e in try await h.store.readAll() {
+                #expect(try await h.store.event(withID: e.id) == e, "event \(e.position), pass \(pass)")
+            }
+            #expect(try await h.store.event(withID: UUID()) == nil, "an id never committed")
+            #expect(try await h.store.event(withID: refused.id) == nil, "the id of a refused append")
+            try h.reopen()
+        }
+    }
+}

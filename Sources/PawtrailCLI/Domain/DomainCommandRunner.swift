@@ -13,7 +13,8 @@ enum DomainCommandRunner {
     struct Envelope {
         var userID: String
         var now: Timestamp
-        var commandID: UUID
+        /// The id given (`--command-id`, `"commandId"`); `nil` for a random one.
+        var commandID: UUID?
         var correlationID: String?
     }
 
@@ -29,7 +30,7 @@ enum DomainCommandRunner {
         let envelope = Envelope(
             userID: try arguments.required("as", "user"),
             now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
-            commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) } ?? .random(),
+            commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) },
             correlationID: try correlationOption(arguments))
         let handler = try context.commandHandler()
         let outcome = try await handle(command, envelope, handler: handler)

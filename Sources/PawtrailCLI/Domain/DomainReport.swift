@@ -5,7 +5,7 @@ import PawtrailJSON
 
 /// How a handled command is printed: the events it appended, as lines for people or one JSON object.
 enum DomainReport {
-    /// `{"ok":true,"command":...,"actor":...,"role":...,"attempts":N,"events":[{position,stream,version,type,data}]}`.
+    /// `{"ok":true,"command":...,"actor":...,"role":...,"attempts":N,"replayed":B,"events":[{position,stream,version,type,data}]}`.
     static func json(_ outcome: CommandOutcome) -> JSONValue {
         .object([
             "ok": .bool(true),
@@ -13,6 +13,7 @@ enum DomainReport {
             "actor": .string(outcome.actor.userID),
             "role": .string(outcome.actor.role.rawValue),
             "attempts": .int(Int64(outcome.attempts)),
+            "replayed": .bool(outcome.replayed),
             "events": .array(
                 outcome.events.map { e in
                     .object([
@@ -32,7 +33,7 @@ enum DomainReport {
         guard !outcome.events.isEmpty else { return ["\(who): nothing to change (already done)"] }
         let count = outcome.events.count == 1 ? "1 event" : "\(outcome.events.count) events"
         let retried = outcome.attempts > 1 ? " after \(outcome.attempts - 1) conflict retries" : ""
-        var lines = ["\(who): appended \(count)\(retried)"]
+        var lines = [outcome.replayed ? "\(who): applied before under this command id (\(count), nothing appended now)" : "\(who): appended \(count)\(retried)"]
         for e in outcome.events {
             let head = "  #\(e.position)  \(e.stream)@\(e.version)  \(e.event.eventType)  "
             lines.append(head + EventFormatter.truncated(JSONFieldWriter.json(e.event).serialized, to: max(24, 120 - head.count)))

@@ -26,7 +26,9 @@ enum DomainVerbs {
     static let commonOptions: [OptionSpec] = [
         .value("as", "user", help: "The user issuing the command (guests: an id starting 'guest-').", required: true),
         .value("now", "time", help: "The command's clock, UTC ISO-8601.", default: "the current time"),
-        .value("command-id", "uuid", help: "The command's id, recorded as the causation id of its events.", default: "a random UUID"),
+        .value(
+            "command-id", "uuid", help: "The command's id: a command re-sent with the id of one applied before answers as it did then and appends nothing.",
+            default: "a random UUID"),
         .value("correlation-id", "id", help: "The id tying together the events of one user action.", default: "the command id"),
         .flag("json", help: "Print the result as JSON."),
     ]

@@ -235,7 +235,7 @@ enum ExecCommand {
             }
             now = t
         }
-        var commandID = UUID.random()
+        var commandID: UUID?
         if let v = value["commandId"] {
             guard case .string(let text) = v, let id = UUID(uuidString: text) else {
                 throw FieldError(field: "commandId", message: "expected a UUID")

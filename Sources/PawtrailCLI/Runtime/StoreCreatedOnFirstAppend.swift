@@ -1,3 +1,4 @@
+import Foundation
 import EventLog
 import Synchronization
 
@@ -42,6 +43,10 @@ final class StoreCreatedOnFirstAppend: EventStore {
 
     func streamVersion(of stream: StreamID) async throws -> UInt64? {
         try await store?.streamVersion(of: stream)
+    }
+
+    func event(withID id: UUID) async throws -> RecordedEvent? {
+        try await store?.event(withID: id)
     }
 
     func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {

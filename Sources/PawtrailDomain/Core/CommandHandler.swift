@@ -50,15 +50,23 @@ public struct CommandHandler: Sendable {
     ///   - command: The command.
     ///   - userID: Who issues it; the role comes from the store.
     ///   - now: The command's clock.
-    ///   - commandID: The command's id (causation id of its events).
+    ///   - commandID: The command's id (causation id of its events, and the seed of their ids); a random one when
+    ///     `nil`. A command re-sent with the id of one already applied is not decided again: its first outcome comes
+    ///     back, marked ``CommandOutcome/replayed``.
     ///   - correlationID: The user action's id; the command id by default.
     /// - Returns: What was appended.
-    /// - Throws: ``DomainError`` when rejected or after `maxAttempts` conflicts; store errors.
+    /// - Throws: ``DomainError`` when rejected or after `maxAttempts` conflicts, or `invalid` on `commandId` when
+    ///   the id was used by another command or user; store errors.
     public func handle<C: DomainCommand>(
-        _ command: C, as userID: String, now: Timestamp = .now(), commandID: UUID = .random(),
+        _ command: C, as userID: String, now: Timestamp = .now(), commandID: UUID? = nil,
         correlationID: String? = nil
     ) async throws -> CommandOutcome {
         try Validate.id(userID, field: "as")
+        // A random id cannot name an earlier command: only a given one is looked up.
+        if let commandID, let earlier = try await CommandReplay.earlierOutcome(of: command, commandID: commandID, as: userID, in: store) {
+            return earlier
+        }
+        let commandID = commandID ?? .random()
         var attempt = 0
         var stats = LoadStats()
         while true {
@@ -82,7 +90,7 @@ public struct CommandHandler: Sendable {
                 await keep(loader, written: [:])
                 return CommandOutcome(command: C.name, actor: actor, events: [], attempts: attempt, loadStats: stats)
             }
-            var request = Self.request(decision, context: context, loader: loader)
+            var request = Self.request(decision, context: context, loader: loader, digest: CommandReplay.digest(command))
             request.defersFlush = defersFlush
             do {
                 let result = try await store.append(request)
@@ -191,7 +199,7 @@ public struct CommandHandler: Sendable {
         return actor
     }
 
-    private static func request(_ decision: Decision, context: DecisionContext, loader: StreamLoader) -> AppendRequest {
+    private static func request(_ decision: Decision, context: DecisionContext, loader: StreamLoader, digest: String) -> AppendRequest {
         var entries: [AppendRequest.Entry] = []
         var expectations: [AppendRequest.Expectation] = []
         var written: Set<StreamID> = []
@@ -218,10 +226,14 @@ public struct CommandHandler: Sendable {
                 expectations.append(AppendRequest.Expectation(stream: write.stream, expected: expected))
             }
             for event in write.events {
+                // The first event also names the command's fields by a digest: a re-send must be the same command.
+                var metadata = metadata
+                if entries.isEmpty { metadata[CommandReplay.digestKey] = digest }
                 entries.append(
                     AppendRequest.Entry(
                         stream: write.stream,
                         event: ProposedEvent(
+                            id: DecisionContext.eventID(commandID: context.commandID, index: entries.count),
                             type: event.eventType, data: DomainEventCodec.encode(event), metadata: metadata)))
             }
         }

@@ -25,13 +25,22 @@ public struct CommandOutcome: Sendable {
     public var attempts: Int
     /// What loading the streams cost, over every attempt.
     public var loadStats = LoadStats()
+    /// Whether the command had been applied before under the same command id: `events` are what it appended then,
+    /// and nothing was appended now (`attempts` is 0).
+    public var replayed = false
+
+    /// The events this handling appended: `events`, or none for a replayed command.
+    public var appendedNow: [Appended] { replayed ? [] : events }
 
     /// Creates an outcome.
-    public init(command: String, actor: Actor, events: [Appended], attempts: Int, loadStats: LoadStats = LoadStats()) {
+    public init(
+        command: String, actor: Actor, events: [Appended], attempts: Int, loadStats: LoadStats = LoadStats(), replayed: Bool = false
+    ) {
         self.command = command
         self.actor = actor
         self.events = events
         self.attempts = attempts
         self.loadStats = loadStats
+        self.replayed = replayed
     }
 }

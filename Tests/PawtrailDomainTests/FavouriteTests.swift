@@ -5,8 +5,28 @@ import Testing
 
 @Suite("Favourites")
 struct FavouriteTests {
+    /// A scenario whose catalog lists these products.
+    static func listing(_ s: DomainScenario, _ ids: String...) async throws -> DomainScenario {
+        for id in ids {
+            try await s.given(Streams.product(id), ProductListed(productId: id, name: id, price: Money(10_000, "BDT"), category: "cat", imageRef: "img_\(id)"))
+        }
+        return s
+    }
+
+    @Test func onlyAListedProductOnSaleBecomesAFavourite() async throws {
+        let s = try await Self.listing(DomainScenario.signedUp("u-ann"), "litter")
+        try await s.then("u-ann", AddFavourite(productId: "ghost"), throws: .notFound("product 'ghost' does not exist"))
+        try await s.then("guest-7", AddFavourite(productId: "ghost"), throws: .notFound("product 'ghost' does not exist"))
+        try await s.then("u-ann", AddFavourite(productId: "litter"), appends: [(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))])
+        try await s.given(Streams.product("litter"), ProductDelisted(productId: "litter"))
+        // A favourite already kept stays; it can be removed, and not added again while delisted.
+        try await s.then("u-ann", AddFavourite(productId: "litter"), appends: [])
+        try await s.then("u-ann", RemoveFavourite(productId: "litter"), appends: [(stream("favourites-u-ann"), FavouriteRemoved(ownerId: "u-ann", productId: "litter"))])
+        try await s.then("u-ann", AddFavourite(productId: "litter"), throws: .invalidState("product 'litter' (litter) is delisted; it cannot be added to favourites"))
+    }
+
     @Test func addingIsIdempotentAndRemovingNeedsTheFavourite() async throws {
-        let s = try await DomainScenario.signedUp("u-ann")
+        let s = try await Self.listing(DomainScenario.signedUp("u-ann"), "litter")
         try await s.then(
             "u-ann", AddFavourite(productId: "litter"), appends: [(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))])
         try await s.then("u-ann", AddFavourite(productId: "litter"), appends: [])
@@ -18,7 +38,7 @@ struct FavouriteTests {
     }
 
     @Test func favouritesAreBoundedAndSoIsTheirMerge() async throws {
-        let s = try await DomainScenario.signedUp("u-ann")
+        let s = try await Self.listing(DomainScenario.signedUp("u-ann"), "one-more")
         let many = (0..<FavouritesState.maxFavourites).map { FavouriteAdded(ownerId: "guest-7", productId: "p\($0)") }
         try await s.given(stream("favourites-guest-7"), events: many)
         try await s.then(
@@ -31,7 +51,7 @@ struct FavouriteTests {
     }
 
     @Test func guestsKeepFavouritesToo() async throws {
-        let s = DomainScenario()
+        let s = try await Self.listing(DomainScenario(), "bowl")
         try await s.then(
             "guest-7", AddFavourite(productId: "bowl"), appends: [(stream("favourites-guest-7"), FavouriteAdded(ownerId: "guest-7", productId: "bowl"))])
         try await s.then(
@@ -39,7 +59,7 @@ struct FavouriteTests {
     }
 
     @Test func eachActorHasTheirOwnFavourites() async throws {
-        let s = try await DomainScenario.signedUp("u-ann", "u-bob", "u-sam")
+        let s = try await Self.listing(DomainScenario.signedUp("u-ann", "u-bob", "u-sam"), "litter")
         try await s.given(Streams.roles, AdminBootstrapped(userId: "u-sam"))
         try await s.given(stream("favourites-u-ann"), FavouriteAdded(ownerId: "u-ann", productId: "litter"))
         for other in ["u-bob", "u-sam", "guest-7"] {

@@ -95,7 +95,7 @@ struct OrderTests {
         try await s.then(Shop.ann, c, throws: .invalid(field: "recipientName", reason: "must not be empty"))
         c = Self.place("o-1")
         c.recipientPhone = "call me"
-        try await s.then(Shop.ann, c, throws: .invalid(field: "recipientPhone", reason: "'call me' is not a phone number (digits, spaces, dashes, a leading +)"))
+        try await s.then(Shop.ann, c, throws: .invalid(field: "recipientPhone", reason: "'call me' is not a phone number; use digits, spaces, - . ( ) and an optional leading +"))
         c.recipientPhone = "12345"
         try await s.then(Shop.ann, c, throws: .invalid(field: "recipientPhone", reason: "'12345' has 5 digits; a phone number has 6 to 15"))
         c = Self.place("o 1")

@@ -44,7 +44,7 @@ public struct UpdateProfile: DomainCommand, Hashable {
             throw .invalid(field: "profile", reason: "give at least one of name, phone and address")
         }
         let cleanName = try name.map { (n) throws(DomainError) in try Validate.text(n, field: "name", max: 100) }
-        let cleanPhone = try phone.map { (p) throws(DomainError) in try Self.validatePhone(p) }
+        let cleanPhone = try phone.map { (p) throws(DomainError) in try Validate.phone(p, field: "phone", allowEmpty: true) }
         let cleanAddress = try address.map { (a) throws(DomainError) in
             try Validate.text(a, field: "address", max: 300, allowEmpty: true)
         }
@@ -56,32 +56,5 @@ public struct UpdateProfile: DomainCommand, Hashable {
             address: cleanAddress == account.address ? nil : cleanAddress)
         guard event.name != nil || event.phone != nil || event.address != nil else { return .nothing }
         return .append(Streams.account(userID), event)
-    }
-
-    /// Checks a phone number as people write it: digits with spaces, `-`, `.`, `(`, `)` and an optional leading
-    /// `+`, 6 to 15 digits (E.164's most); empty clears the phone.
-    ///
-    /// - Parameter phone: The text.
-    /// - Returns: The trimmed text.
-    /// - Throws: ``DomainError/invalid(field:reason:)`` naming `phone`.
-    static func validatePhone(_ phone: String) throws(DomainError) -> String {
-        let trimmed = phone.trimmingWhitespace
-        guard !trimmed.isEmpty else { return "" }
-        var digits = 0
-        for (i, c) in trimmed.unicodeScalars.enumerated() {
-            switch c {
-            case "0"..."9": digits += 1
-            case " ", "-", ".", "(", ")": break
-            case "+" where i == 0: break
-            default:
-                throw .invalid(
-                    field: "phone",
-                    reason: "'\(phone)' is not a phone number; use digits, spaces, - . ( ) and an optional leading +")
-            }
-        }
-        guard (6...15).contains(digits) else {
-            throw .invalid(field: "phone", reason: "'\(phone)' has \(digits) digits; a phone number has 6 to 15")
-        }
-        return trimmed
     }
 }

@@ -1,6 +1,6 @@
 public import Events
 
-/// Field checks of the shop: prices, tags, phone numbers.
+/// Field checks of the shop: prices and tags.
 extension Validate {
     /// The largest price in minor units: 1 000 000 000 in major units. It keeps every line total (at most 999
     /// units) and every order total (at most 100 lines) far inside `Int64`.
@@ -40,26 +40,5 @@ extension Validate {
         }
         guard out.count <= 20 else { throw .invalid(field: field, reason: "at most 20 tags, got \(out.count)") }
         return out
-    }
-
-    /// A phone number: digits with optional spaces, dashes and a leading `+`; 6 to 15 digits.
-    ///
-    /// - Returns: The trimmed number.
-    @discardableResult
-    public static func phone(_ value: String, field: String) throws(DomainError) -> String {
-        let trimmed = value.trimmingWhitespace
-        var digits = 0
-        for (n, c) in trimmed.unicodeScalars.enumerated() {
-            switch c {
-            case "0"..."9": digits += 1
-            case " ", "-": continue
-            case "+" where n == 0: continue
-            default: throw .invalid(field: field, reason: "'\(trimmed)' is not a phone number (digits, spaces, dashes, a leading +)")
-            }
-        }
-        guard (6...15).contains(digits) else {
-            throw .invalid(field: field, reason: "'\(trimmed)' has \(digits) digits; a phone number has 6 to 15")
-        }
-        return trimmed
     }
 }

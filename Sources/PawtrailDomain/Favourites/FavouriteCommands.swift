@@ -22,19 +22,26 @@ public struct AddFavourite: DomainCommand, Hashable {
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(productId, field: "productId")
-        return try decide(context, favourites: try await loader.load(FavouritesState.self, Streams.favourites(context.actor.userID)))
+        let favourites = try await loader.load(FavouritesState.self, Streams.favourites(context.actor.userID))
+        // Read-only: a product delisted while this decides makes the append fail and the decision run again.
+        let product = try await loader.load(ProductState.self, Streams.product(productId))
+        return try decide(context, favourites: favourites, product: product)
     }
 
-    /// The pure decision; a product that is a favourite already appends nothing (the heart is simply on).
+    /// The pure decision; a product that is a favourite already appends nothing (the heart is simply on), and only
+    /// a listed product on sale becomes one.
     ///
     /// - Parameters:
     ///   - context: The actor and clock.
     ///   - favourites: The actor's favourites.
+    ///   - product: The product.
     /// - Returns: ``FavouriteAdded``, or nothing.
-    /// - Throws: ``DomainError/rejected(_:)`` when the owner keeps ``FavouritesState/maxFavourites`` already.
-    public func decide(_ context: DecisionContext, favourites: FavouritesState) throws(DomainError) -> Decision {
+    /// - Throws: ``DomainError/notFound(_:)`` for a product never listed, ``DomainError/invalidState(_:)`` for a
+    ///   delisted one, ``DomainError/rejected(_:)`` when the owner keeps ``FavouritesState/maxFavourites`` already.
+    public func decide(_ context: DecisionContext, favourites: FavouritesState, product: ProductState) throws(DomainError) -> Decision {
         let owner = context.actor.userID
         guard !favourites.contains(productId) else { return .nothing }
+        try product.checkOnSale(productId, refusal: "added to favourites")
         guard favourites.productIds.count < FavouritesState.maxFavourites else {
             throw .rejected("the favourites hold \(FavouritesState.maxFavourites) products already, the most they may hold")
         }

@@ -166,7 +166,7 @@ public struct SetVet: PetCommand, Hashable {
     public func decide(_ context: DecisionContext, pet: PetState) throws(DomainError) -> Decision {
         let cleanVet = try Validate.text(vetName, field: "vetName", max: 100)
         let cleanClinic = try Validate.text(clinic, field: "clinic", max: 100)
-        let cleanPhone = try phone.map { (p) throws(DomainError) in try PetRules.phone(p) }
+        let cleanPhone = try phone.map { (p) throws(DomainError) in try Validate.phone(p, field: "phone") }
         try pet.checkActive(petId, actor: context.actor)
         let event = VetContactSet(petId: petId, vetName: cleanVet, clinic: cleanClinic, phone: cleanPhone)
         guard pet.vet != event else { return .nothing }

@@ -38,19 +38,6 @@ public enum PetRules {
         if let ageMonths { try age(ageMonths) }
     }
 
-    /// A phone number: 5 to 20 characters of digits, spaces and `+ - ( )`, with at least 5 digits.
-    ///
-    /// - Returns: The trimmed number.
-    public static func phone(_ value: String) throws(DomainError) -> String {
-        let trimmed = value.trimmingWhitespace
-        let allowed = trimmed.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || " +-()".unicodeScalars.contains($0) }
-        let digits = trimmed.unicodeScalars.filter { ("0"..."9").contains($0) }.count
-        guard allowed, (5...20).contains(trimmed.count), digits >= 5 else {
-            throw .invalid(field: "phone", reason: "'\(value)' is not a phone number (5 to 20 digits, spaces and + - ( ))")
-        }
-        return trimmed
-    }
-
     /// Feeding times of day: each `HH:MM` from 00:00 to 23:59; 1 to ``maxFeedingTimes`` distinct ones.
     ///
     /// - Returns: The times, sorted and without duplicates.

@@ -71,5 +71,8 @@ struct CommandReplayTests {
         #expect(DecisionContext.eventID(commandID: Self.id, index: 3) == ids[3])
         #expect(ids.allSatisfy { $0.uuidString.dropFirst(14).first == "8" })
         #expect(DecisionContext.eventID(commandID: UUID(), index: 0) != ids[0])
+        // Pinned: the log holds ids made this way, and a re-send must find them.
+        #expect(ids[0] == UUID(uuidString: "716dd01a-d664-8b8b-bfa1-0128031694a5"))
+        #expect(ids[3] == UUID(uuidString: "4e28aa49-0672-86c9-9862-e86a4a578fcc"))
     }
 }

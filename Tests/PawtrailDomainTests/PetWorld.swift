@@ -69,7 +69,7 @@ extension DomainScenario {
     {
         let outcome = try await handler.handle(command, as: userID, now: now, commandID: id)
         // A re-send appends nothing now; its outcome repeats what the first one appended.
-        return outcome.replayed ? [] : outcome.events.map { ($0.stream, $0.event) }
+        return outcome.appendedNow.map { ($0.stream, $0.event) }
     }
 
     /// Expects the command, under a fixed command id, to append exactly these events.

@@ -62,8 +62,11 @@ public struct CommandHandler: Sendable {
         correlationID: String? = nil
     ) async throws -> CommandOutcome {
         try Validate.id(userID, field: "as")
+        let digest = CommandReplay.digest(command)
         // A random id cannot name an earlier command: only a given one is looked up.
-        if let commandID, let earlier = try await CommandReplay.earlierOutcome(of: command, commandID: commandID, as: userID, in: store) {
+        if let commandID,
+            let earlier = try await CommandReplay.earlierOutcome(of: command, digest: digest, commandID: commandID, as: userID, in: store)
+        {
             return earlier
         }
         let commandID = commandID ?? .random()
@@ -90,7 +93,7 @@ public struct CommandHandler: Sendable {
                 await keep(loader, written: [:])
                 return CommandOutcome(command: C.name, actor: actor, events: [], attempts: attempt, loadStats: stats)
             }
-            var request = Self.request(decision, context: context, loader: loader, digest: CommandReplay.digest(command))
+            var request = Self.request(decision, context: context, loader: loader, digest: digest)
             request.defersFlush = defersFlush
             do {
                 let result = try await store.append(request)
@@ -210,6 +213,9 @@ public struct CommandHandler: Sendable {
         metadata["role"] = context.actor.role.rawValue
         metadata["command"] = context.commandName
         metadata["occurredAt"] = context.now.iso8601
+        // The first event also names the command's fields by a digest: a re-send must be the same command.
+        var firstMetadata = metadata
+        firstMetadata[CommandReplay.digestKey] = digest
         var explicit: [StreamID: ExpectedVersion] = [:]
         for write in decision.writes {
             if let e = write.expected {
@@ -226,15 +232,13 @@ public struct CommandHandler: Sendable {
                 expectations.append(AppendRequest.Expectation(stream: write.stream, expected: expected))
             }
             for event in write.events {
-                // The first event also names the command's fields by a digest: a re-send must be the same command.
-                var metadata = metadata
-                if entries.isEmpty { metadata[CommandReplay.digestKey] = digest }
                 entries.append(
                     AppendRequest.Entry(
                         stream: write.stream,
                         event: ProposedEvent(
                             id: DecisionContext.eventID(commandID: context.commandID, index: entries.count),
-                            type: event.eventType, data: DomainEventCodec.encode(event), metadata: metadata)))
+                            type: event.eventType, data: DomainEventCodec.encode(event),
+                            metadata: entries.isEmpty ? firstMetadata : metadata)))
             }
         }
         // Every stream the decision read but does not write is still a condition: if it changed, the decision

@@ -16,14 +16,14 @@ enum CommandReplay {
     static func digest(_ command: some DomainCommand) -> String {
         var hash = StableHash()
         Array(JSONFieldWriter.json(command).serialized.utf8).withUnsafeBytes { hash.combine($0) }
-        let hex = String(hash.value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return String(format: "%016llx", hash.value)
     }
 
     /// The outcome of the command applied earlier under this id, `nil` when none was.
     ///
     /// - Parameters:
     ///   - command: The command now sent.
+    ///   - digest: Its ``digest(_:)``.
     ///   - commandID: Its id.
     ///   - userID: Who sends it.
     ///   - store: The store.
@@ -31,7 +31,7 @@ enum CommandReplay {
     /// - Throws: ``DomainError/invalid(field:reason:)`` on `commandId` when the id was used by another command or
     ///   another user; store errors.
     static func earlierOutcome<C: DomainCommand>(
-        of command: C, commandID: UUID, as userID: String, in store: any EventStore
+        of command: C, digest: String, commandID: UUID, as userID: String, in store: any EventStore
     ) async throws -> CommandOutcome? {
         let causation = commandID.uuidString.lowercased()
         guard let first = try await store.event(withID: DecisionContext.eventID(commandID: commandID, index: 0)),
@@ -42,7 +42,7 @@ enum CommandReplay {
             throw DomainError.invalid(
                 field: "commandId", reason: "command id \(causation) was used by \(name) already; a command id names one command")
         }
-        guard first.metadata[digestKey] == digest(command) else {
+        guard first.metadata[digestKey] == digest else {
             throw DomainError.invalid(
                 field: "commandId",
                 reason: "command id \(causation) was used by \(name) with other fields already; a command id names one command")

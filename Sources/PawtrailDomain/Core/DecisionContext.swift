@@ -46,8 +46,9 @@ public struct DecisionContext: Sendable {
     }
 
     /// The id of the command's event at `index` (in the order of its writes): the command id with a mask of the index
-    /// mixed in, as a version-8 UUID. A re-sent command is recognised by its first event's id; ids of one command
-    /// differ by construction, and two random command ids share an event id with odds of about 2^-122.
+    /// mixed in, as a version-8 UUID. A re-sent command is recognised by its first event's id. Part of what the log
+    /// holds: never change it. Two event ids, of one command or of two random command ids, coincide with odds of
+    /// about 2^-122.
     ///
     /// - Parameters:
     ///   - commandID: The command's id.
@@ -60,17 +61,14 @@ public struct DecisionContext: Sendable {
             withUnsafeBytes(of: UInt64(truncatingIfNeeded: index).littleEndian) { hash.combine($0) }
             return hash.value
         }
-        var bytes = withUnsafeBytes(of: commandID.uuid) { Array($0) }
-        let high = mask(0x65)
-        let low = mask(0x76)
-        for i in 0..<8 {
-            bytes[i] ^= UInt8(truncatingIfNeeded: high >> UInt64(8 * i))
-            bytes[8 + i] ^= UInt8(truncatingIfNeeded: low >> UInt64(8 * i))
+        let (high, low) = commandID.words
+        var id = commandID.uuid
+        withUnsafeMutableBytes(of: &id) { bytes in
+            bytes.storeBytes(of: high ^ mask(0x65), as: UInt64.self)
+            bytes.storeBytes(of: low ^ mask(0x76), toByteOffset: 8, as: UInt64.self)
+            bytes[6] = (bytes[6] & 0x0F) | 0x80
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(uuid: id)
     }
 }

@@ -14,7 +14,7 @@ import Foundation
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
     /// The layout this build writes and reads.
-    static let version = 1
+    static let version = 2
 
     /// The statements that create the layout in an empty schema.
     static func creation(_ schema: String) -> String {
@@ -65,6 +65,7 @@ enum PostgresSchema {
               rebuild_microseconds bigint NOT NULL,
               saved_at bigint NOT NULL,
               event_id uuid,
+              event_recorded_at bigint,
               PRIMARY KEY (name, version)
             );
             CREATE TABLE \(s).projection_rows (
@@ -80,8 +81,11 @@ enum PostgresSchema {
             """
     }
 
-    /// The statements that move a store from each version to the next (none yet: version 1 is the first).
-    static let upgrades: [Int: @Sendable (String) -> String] = [:]
+    /// The statements that move a store from each version to the next. 1 -> 2: a read model's checkpoint records when
+    /// the event at its position was recorded, beside its id.
+    static let upgrades: [Int: @Sendable (String) -> String] = [
+        1: { "ALTER TABLE \(PostgresConnection.identifier($0)).projection_states ADD COLUMN event_recorded_at bigint" }
+    ]
 
     /// Moves a store's layout forward to this build's, one version at a time, each step in one transaction.
     ///

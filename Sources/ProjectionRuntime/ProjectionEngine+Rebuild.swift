@@ -76,7 +76,7 @@ extension ProjectionEngine {
         let clock = ContinuousClock()
         let started = clock.now
         let end = try await store.lastPosition()
-        let endID = try await eventID(at: end)
+        let endCommit = try await commit(at: end)
         let states = self.states
         let freeing = discardingStates ? DispatchQueue(label: "pawtrail.rebuild.free-states") : nil
         // Each projection's writer, which takes its versions as they pile up and stores them at the end.
@@ -119,7 +119,7 @@ extension ProjectionEngine {
                 try w.finish(
                     CheckpointInfo(
                         name: f.name, schemaVersion: f.schemaVersion, position: end, eventsApplied: f.applied, rebuiltAt: now,
-                        rebuildMicroseconds: micros, savedAt: now, eventID: endID))
+                        rebuildMicroseconds: micros, savedAt: now, eventID: endCommit.id, eventRecordedAt: endCommit.recordedAt))
                 // Blue/green: the older versions served until now; the new one has caught up. Only older ones: a newer
                 // build's state is not this build's to remove.
                 for v in try states.versions(of: f.name) where v < f.schemaVersion { try states.remove(f.name, version: v) }

@@ -1,7 +1,8 @@
 import EventLog
 import Foundation
 
-/// Whether a stored state may be resumed on this log: its checkpoint's position and the event there.
+/// Whether a stored state may be resumed on this log: its checkpoint's position and the event there (its id and
+/// when it was recorded).
 extension ProjectionEngine {
     /// Whether a checkpoint can belong to this log: one that reflects positions the log does not have, or whose
     /// position holds another event than the one it recorded (a promoted replica that lost the last commits and
@@ -20,17 +21,21 @@ extension ProjectionEngine {
             return false
         }
         guard let recorded = checkpoint.eventID else { return true }
-        let here = try await eventID(at: p)
-        guard here == recorded else {
-            reason = "its checkpoint at position \(p) names event \(recorded.uuidString.lowercased()), and the log holds \(here.map { $0.uuidString.lowercased() } ?? "none") there"
+        let here = try await commit(at: p)
+        guard here.id == recorded else {
+            reason = "its checkpoint at position \(p) names event \(recorded.uuidString.lowercased()), and the log holds \(here.id.map { $0.uuidString.lowercased() } ?? "none") there"
+            return false
+        }
+        if let time = checkpoint.eventRecordedAt, let hereTime = here.recordedAt, time != hereTime {
+            reason = "its checkpoint at position \(p) names event \(recorded.uuidString.lowercased()) recorded at \(time.iso8601), and the log holds it recorded at \(hereTime.iso8601)"
             return false
         }
         return true
     }
 
-    /// The id of the event at a position, `nil` for none.
-    func eventID(at position: UInt64?) async throws -> UUID? {
-        guard let position else { return nil }
-        return try await store.event(at: position)?.id
+    /// The id and commit time of the event at a position, `nil`s for none.
+    func commit(at position: UInt64?) async throws -> (id: UUID?, recordedAt: Timestamp?) {
+        guard let position, let e = try await store.event(at: position) else { return (nil, nil) }
+        return (e.id, e.recordedAt)
     }
 }

@@ -184,7 +184,7 @@ public struct ProjectionEngine: Sendable {
             if lock != nil {
                 var next = c
                 next.position = end
-                next.eventID = try await eventID(at: end)
+                (next.eventID, next.eventRecordedAt) = try await commit(at: end)
                 next.eventsApplied = folder.applied
                 next.savedAt = .now()
                 var versions = folder.takeVersions()
@@ -241,7 +241,7 @@ public struct ProjectionEngine: Sendable {
             if lock != nil {
                 var next = c
                 next.position = end
-                next.eventID = try await eventID(at: end)
+                (next.eventID, next.eventRecordedAt) = try await commit(at: end)
                 next.eventsApplied = folder.applied
                 next.savedAt = .now()
                 saveError = save(K.name, K.schemaVersion, versions, next)

@@ -39,11 +39,12 @@ public enum ProjectionStateStoreConformance {
     ]
 
     static func checkpoint(_ position: UInt64?, name: String = "p", version: Int = 1) -> CheckpointInfo {
-        // The id of the event at the position, which a resume checks: every store keeps it.
+        // The id and time of the event at the position, which a resume checks: every store keeps them.
         CheckpointInfo(
             name: name, schemaVersion: version, position: position, eventsApplied: Int64(position ?? 0), rebuiltAt: Timestamp(microsecondsSinceEpoch: 1),
             rebuildMicroseconds: 5, savedAt: Timestamp(microsecondsSinceEpoch: 2),
-            eventID: position.map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", $0))! })
+            eventID: position.map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", $0))! },
+            eventRecordedAt: position.map { Timestamp(microsecondsSinceEpoch: 1_800_000_000_000_000 + Int64($0)) })
     }
 
     static func v(_ key: RowKey, _ position: UInt64, _ value: [UInt8]?, keep: Bool = true) -> RowVersion {

@@ -10,8 +10,8 @@ import ProjectionRuntime
 /// Layout: magic `PTSTATE1` (8), format version u16, reserved u16; the name (length u16 and UTF-8); schema version
 /// i64; whether a position follows u8, position u64; events applied i64; rebuilt at, rebuild microseconds, saved at
 /// (i64 each); since version 2, whether an event id follows u8 and the id of the event at the position (16 bytes);
-/// the next run's sequence number u64; run count u32, then per run its sequence number, lowest and highest position,
-/// version count and file size (u64 each); CRC-32C of everything before it u32. Version 1 (no event id) is read.
+/// since version 3, when that event was recorded (i64 microseconds; 0 without an id); the next run's sequence number u64; run count u32, then per run its sequence number, lowest and highest position,
+/// version count and file size (u64 each); CRC-32C of everything before it u32. Versions 1 (no event id) and 2 (no time) are read.
 struct StateManifest: Hashable {
     struct Run: Hashable {
         var sequence: UInt64
@@ -29,7 +29,7 @@ struct StateManifest: Hashable {
     }
 
     static let magic: [UInt8] = Array("PTSTATE1".utf8)
-    static let version: UInt16 = 2
+    static let version: UInt16 = 3
     static let fileName = "MANIFEST"
 
     var checkpoint: CheckpointInfo
@@ -53,6 +53,7 @@ struct StateManifest: Hashable {
         w.write(checkpoint.savedAt.microsecondsSinceEpoch)
         w.write(UInt8(checkpoint.eventID == nil ? 0 : 1))
         withUnsafeBytes(of: (checkpoint.eventID ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))).uuid) { w.write(bytes: Array($0)) }
+        w.write(checkpoint.eventRecordedAt?.microsecondsSinceEpoch ?? 0)
         w.write(nextSequence)
         w.write(UInt32(runs.count))
         for r in runs {
@@ -76,7 +77,7 @@ struct StateManifest: Hashable {
             do {
                 guard Array(try r.readView(8)) == magic else { return nil }
                 let format = try r.read(UInt16.self)
-                guard format == 1 || format == version else { return nil }
+                guard (1...version).contains(format) else { return nil }
                 _ = try r.read(UInt16.self)
                 let nameLength = Int(try r.read(UInt16.self))
                 guard let name = String(validating: try r.readView(nameLength), as: UTF8.self) else { return nil }
@@ -88,13 +89,16 @@ struct StateManifest: Hashable {
                 let micros = try r.read(Int64.self)
                 let savedAt = Timestamp(microsecondsSinceEpoch: try r.read(Int64.self))
                 var eventID: UUID?
+                var eventRecordedAt: Timestamp?
                 if format >= 2 {
                     let hasID = try r.read(UInt8.self) == 1
                     let raw = Array(try r.readView(16))
+                    let recordedAt = format >= 3 ? try r.read(Int64.self) : nil
                     if hasID {
                         var u = UUID().uuid
                         withUnsafeMutableBytes(of: &u) { $0.copyBytes(from: raw) }
                         eventID = UUID(uuid: u)
+                        eventRecordedAt = recordedAt.map(Timestamp.init(microsecondsSinceEpoch:))
                     }
                 }
                 let next = try r.read(UInt64.self)
@@ -112,7 +116,8 @@ struct StateManifest: Hashable {
                 return StateManifest(
                     checkpoint: CheckpointInfo(
                         name: name, schemaVersion: schema, position: hasPosition ? position : nil, eventsApplied: applied,
-                        rebuiltAt: rebuiltAt, rebuildMicroseconds: micros, savedAt: savedAt, eventID: eventID),
+                        rebuiltAt: rebuiltAt, rebuildMicroseconds: micros, savedAt: savedAt, eventID: eventID,
+                        eventRecordedAt: eventRecordedAt),
                     nextSequence: next, runs: runs)
             } catch {
                 return nil

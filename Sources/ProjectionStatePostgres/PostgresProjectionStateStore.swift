@@ -34,7 +34,7 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
     public func open(_ name: String, version: Int) throws -> (any StoredProjectionState)? {
         try blocking { c in
             let r = try c.query(
-                "SELECT generation, schema_version, position, events_applied, rebuilt_at, rebuild_microseconds, saved_at, event_id FROM projection_states WHERE name = $1 AND version = $2",
+                "SELECT generation, schema_version, position, events_applied, rebuilt_at, rebuild_microseconds, saved_at, event_id, event_recorded_at FROM projection_states WHERE name = $1 AND version = $2",
                 [.text(name), .int8(Int64(version))])
             guard r.count == 1, let generation = r.int64(0, 0), let schemaVersion = r.int32(0, 1), let applied = r.int64(0, 3),
                 let rebuiltAt = r.int64(0, 4), let took = r.int64(0, 5), let savedAt = r.int64(0, 6)
@@ -42,7 +42,7 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
             let checkpoint = CheckpointInfo(
                 name: name, schemaVersion: Int(schemaVersion), position: r.int64(0, 2).map(UInt64.init), eventsApplied: applied,
                 rebuiltAt: Timestamp(microsecondsSinceEpoch: rebuiltAt), rebuildMicroseconds: took, savedAt: Timestamp(microsecondsSinceEpoch: savedAt),
-                eventID: r.uuid(0, 7))
+                eventID: r.uuid(0, 7), eventRecordedAt: r.int64(0, 8).map(Timestamp.init(microsecondsSinceEpoch:)))
             return PostgresStoredState(store: self, name: name, version: version, generation: generation, checkpoint: checkpoint)
         }
     }

@@ -106,17 +106,19 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
                 }
                 _ = try c.query(
                     """
-                    INSERT INTO projection_states (name, version, generation, schema_version, position, events_applied, rebuilt_at, rebuild_microseconds, saved_at, event_id)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ($10::uuid[])[1])
+                    INSERT INTO projection_states (name, version, generation, schema_version, position, events_applied, rebuilt_at, rebuild_microseconds, saved_at, event_id, event_recorded_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ($10::uuid[])[1], $11)
                     ON CONFLICT (name, version) DO UPDATE SET generation = excluded.generation, schema_version = excluded.schema_version,
                       position = excluded.position, events_applied = excluded.events_applied, rebuilt_at = excluded.rebuilt_at,
-                      rebuild_microseconds = excluded.rebuild_microseconds, saved_at = excluded.saved_at, event_id = excluded.event_id
+                      rebuild_microseconds = excluded.rebuild_microseconds, saved_at = excluded.saved_at, event_id = excluded.event_id,
+                      event_recorded_at = excluded.event_recorded_at
                     """,
                     [
                         .text(name), .int8(Int64(version)), .int8(generation), .int8(Int64(checkpoint.schemaVersion)),
                         checkpoint.position.map { .int8(Int64(clamping: $0)) } ?? .null, .int8(checkpoint.eventsApplied),
                         .int8(checkpoint.rebuiltAt.microsecondsSinceEpoch), .int8(checkpoint.rebuildMicroseconds), .int8(checkpoint.savedAt.microsecondsSinceEpoch),
                         .uuidArray(checkpoint.eventID.map { [$0] } ?? []),
+                        checkpoint.eventRecordedAt.map { .int8($0.microsecondsSinceEpoch) } ?? .null,
                     ])
                 try c.execute("COMMIT")
             }

@@ -21,11 +21,16 @@ public struct CheckpointInfo: Sendable, Hashable {
     /// was folded from (a promoted replica that lost the last commits, a restore from an older backup, another
     /// store's states) is caught and the state rebuilt. `nil` in states written before it was recorded.
     public var eventID: UUID?
+    /// When the event at ``position`` was recorded: checked with ``eventID``. Event ids derived from command ids are
+    /// the same in every log the same commands went into, so the id alone would take a log where those commands
+    /// landed in another order for the one the state was folded from; the commit time tells them apart, and a copy
+    /// of the log (`store migrate`, a replica, a backup) keeps it. `nil` in states written before it was recorded.
+    public var eventRecordedAt: Timestamp?
 
     /// Creates a checkpoint.
     public init(
         name: String, schemaVersion: Int, position: UInt64?, eventsApplied: Int64, rebuiltAt: Timestamp, rebuildMicroseconds: Int64,
-        savedAt: Timestamp, eventID: UUID? = nil
+        savedAt: Timestamp, eventID: UUID? = nil, eventRecordedAt: Timestamp? = nil
     ) {
         self.name = name
         self.schemaVersion = schemaVersion
@@ -35,5 +40,6 @@ public struct CheckpointInfo: Sendable, Hashable {
         self.rebuildMicroseconds = rebuildMicroseconds
         self.savedAt = savedAt
         self.eventID = eventID
+        self.eventRecordedAt = eventRecordedAt
     }
 }

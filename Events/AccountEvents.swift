@@ -294,19 +294,40 @@ public struct PasswordResetRequested: DomainEvent {
 public struct PasswordChanged: DomainEvent {
     public static let eventType = "PasswordChanged"
     public static let area = "accounts"
-    public static let summary = "A user changed their password (the password itself is never recorded)."
+    public static let summary = "A user changed their password after reauthenticating (the password itself is never recorded)."
+    /// Version 2 added `reauthenticatedAt`.
+    public static let schemaVersion = 2
     public var userId: String
+    /// When the user reauthenticated for the change; `nil` for changes recorded before it was required.
+    public var reauthenticatedAt: Timestamp?
 
-    public init(userId: String) {
+    public init(userId: String, reauthenticatedAt: Timestamp?) {
         self.userId = userId
+        self.reauthenticatedAt = reauthenticatedAt
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         userId = try r.string("userId")
+        reauthenticatedAt = try r.optionalTimestamp("reauthenticatedAt")
     }
 
     public func write(to w: inout some FieldWriter) {
         w.string("userId", userId)
+        w.optionalTimestamp("reauthenticatedAt", reauthenticatedAt)
+    }
+
+    /// Reads a version 1 change, which had no reauthentication.
+    ///
+    /// - Parameters:
+    ///   - version: The version the data was written with.
+    ///   - reader: A reader at the first field.
+    /// - Returns: The event in the version 2 shape.
+    /// - Throws: ``FieldError`` for an unknown version or a malformed field.
+    public static func upcast(from version: Int, reading r: inout BinaryFieldReader) throws(FieldError) -> PasswordChanged {
+        guard version == 1 else {
+            throw FieldError(field: "", message: "\(eventType) has no schema version \(version)")
+        }
+        return PasswordChanged(userId: try r.string("userId"), reauthenticatedAt: nil)
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
         let cli = InProcessCLI()
         let out = await cli.run("account", "signup", "--as", "u-ann", "--name", "Ann", "--email", "Ann@Example.com", "--language", "bn-BD")
         #expect(out.status == 0)
-        #expect(out.lines.first == "account.signup by customer 'u-ann': appended 2 events")
+        #expect(out.lines.first == "account.signup by customer 'u-ann': appended 3 events")
         #expect(out.stdout.contains(#"AccountSignedUp  {"userId":"u-ann","name":"Ann","email":"ann@example.com","language":"bn-BD"}"#))
         let read = await cli.run("log", "read", "--stream", "account-u-ann", "--json")
         let event = try JSONValue.parse(Array(read.lines[0].utf8))
@@ -129,6 +129,6 @@ import Testing
 
                 """)
         #expect(out.status == 0)
-        #expect(out.stdout.contains(#""events":[{"position":4,"stream":"cart-guest-1","version":0,"type":"CartItemAdded","data":{"ownerId":"guest-1","productId":"litter","quantity":3}}]"#))
+        #expect(out.stdout.contains(#""events":[{"position":5,"stream":"cart-guest-1","version":0,"type":"CartItemAdded","data":{"ownerId":"guest-1","productId":"litter","quantity":3}}]"#))
     }
 }

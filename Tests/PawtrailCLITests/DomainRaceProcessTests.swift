@@ -197,10 +197,11 @@ import Testing
             #expect(stock.count <= 1 && stock.allSatisfy { $0["type"] as? String == "StockReceived" }, "\(productId)")
             inventoryEvents += stock.count
         }
-        // The winner's append is all there is: account, email claim, role, then one seed's events.
+        // The winner's append is all there is: account (signed up and logged in), email claim, role, then one seed's
+        // events.
         let winner = appended.first { !$0.isEmpty } ?? []
         #expect(winner.count == 1 + productIds.count + inventoryEvents)
-        #expect(try store.allEvents().count == 3 + winner.count)
+        #expect(try store.allEvents().count == 4 + winner.count)
         try store.verify()
     }
 

@@ -5,13 +5,27 @@ import Testing
 
 @Suite("Accounts: sign-up and roles")
 struct AccountsTests {
-    @Test func signUpCreatesTheAccountAndClaimsTheEmail() async throws {
-        try await DomainScenario().then(
-            "u-ann", SignUp(name: " Ann ", email: "Ann@Example.com", language: .bnBD),
-            appends: [
+    @Test func signUpCreatesTheAccountLogsInAndClaimsTheEmail() async throws {
+        let (session, appended) = try await DomainScenario().signUp(
+            "u-ann", SignUp(name: " Ann ", email: "Ann@Example.com", language: .bnBD))
+        #expect(session.hasPrefix("ss-"))
+        expectAppended(
+            appended,
+            [
                 (stream("account-u-ann"), AccountSignedUp(userId: "u-ann", name: "Ann", email: "ann@example.com", language: .bnBD)),
+                (stream("account-u-ann"), LoggedIn(userId: "u-ann", sessionId: session)),
                 (stream("email-ann@example.com"), EmailClaimed(email: "ann@example.com", userId: "u-ann")),
             ])
+    }
+
+    @Test func theSessionSignUpOpensIsOpenUntilLoggedOut() async throws {
+        let s = DomainScenario()
+        let (session, _) = try await s.signUp("u-ann", SignUp(name: "Ann", email: "ann@example.com"))
+        try await s.then(
+            "u-ann", Logout(sessionId: session), appends: [(stream("account-u-ann"), LoggedOut(userId: "u-ann", sessionId: session))])
+        try await s.then(
+            "u-ann", Logout(sessionId: session),
+            throws: .invalidState("session '\(session)' of 'u-ann' is logged out; only an open session can be logged out"))
     }
 
     @Test func signUpDefaultsToEnglish() async throws {
@@ -46,7 +60,7 @@ struct AccountsTests {
     @Test func theLongestEmailStillMakesAValidClaimStream() async throws {
         let email = String(repeating: "a", count: 238) + "@example.com"
         let appended = try await DomainScenario().when("u-ann", SignUp(name: "Ann", email: email))
-        #expect(appended.count == 2)
+        #expect(appended.count == 3 && appended.last?.0 == Streams.email(email))
     }
 
     @Test func anEmptyNameIsRejected() async throws {

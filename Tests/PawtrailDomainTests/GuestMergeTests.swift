@@ -56,10 +56,13 @@ struct GuestMergeTests {
     @Test func signUpMergesTheGuestIntoTheNewAccount() async throws {
         let s = DomainScenario()
         try await Self.guestHas(s)
-        try await s.then(
-            "u-bob", SignUp(name: "Bob", email: "bob@example.com", language: .bnBD, guestId: "guest-7"),
-            appends: [
+        let (session, appended) = try await s.signUp(
+            "u-bob", SignUp(name: "Bob", email: "bob@example.com", language: .bnBD, guestId: "guest-7"))
+        expectAppended(
+            appended,
+            [
                 (stream("account-u-bob"), AccountSignedUp(userId: "u-bob", name: "Bob", email: "bob@example.com", language: .bnBD)),
+                (stream("account-u-bob"), LoggedIn(userId: "u-bob", sessionId: session)),
                 (stream("email-bob@example.com"), EmailClaimed(email: "bob@example.com", userId: "u-bob")),
                 (stream("cart-u-bob"), CartItemAdded(ownerId: "u-bob", productId: "litter", quantity: 3)),
                 (stream("cart-u-bob"), CartItemAdded(ownerId: "u-bob", productId: "food", quantity: 1)),
@@ -83,10 +86,12 @@ struct GuestMergeTests {
         let s = try await DomainScenario.signedUp("u-ann")
         let (session, appended) = try await s.logIn("u-ann", guestId: "guest-9")
         expectAppended(appended, [(stream("account-u-ann"), LoggedIn(userId: "u-ann", sessionId: session))])
-        try await s.then(
-            "u-bob", SignUp(name: "Bob", email: "bob@example.com", guestId: "guest-9"),
-            appends: [
+        let (bobSession, bobAppended) = try await s.signUp("u-bob", SignUp(name: "Bob", email: "bob@example.com", guestId: "guest-9"))
+        expectAppended(
+            bobAppended,
+            [
                 (stream("account-u-bob"), AccountSignedUp(userId: "u-bob", name: "Bob", email: "bob@example.com", language: .enUS)),
+                (stream("account-u-bob"), LoggedIn(userId: "u-bob", sessionId: bobSession)),
                 (stream("email-bob@example.com"), EmailClaimed(email: "bob@example.com", userId: "u-bob")),
             ])
     }

@@ -47,7 +47,7 @@ struct ActivityProjectionTests {
         var s = Self.ann()
         s.given(
             "account-u-ann", PasswordResetRequested(userId: "u-ann", email: "ann@mail.example"), at: Self.t("09:00:00"))
-        s.given("account-u-ann", PasswordChanged(userId: "u-ann"), at: Self.t("09:01:00"))
+        s.given("account-u-ann", PasswordChanged(userId: "u-ann", reauthenticatedAt: nil), at: Self.t("09:01:00"))
         s.given(
             "account-u-ann",
             EmailChanged(
@@ -274,7 +274,7 @@ struct ActivityProjectionTests {
 
     @Test func logOutsCollapseLikeLogIns() throws {
         var s = Self.ann()
-        s.given("account-u-ann", PasswordChanged(userId: "u-ann"), at: Self.t("09:00:00"))
+        s.given("account-u-ann", PasswordChanged(userId: "u-ann", reauthenticatedAt: nil), at: Self.t("09:00:00"))
         s.given("account-u-ann", LoggedOut(userId: "u-ann", sessionId: "s1"), at: Self.t("09:05:00"))
         s.given("account-u-ann", LoggedOut(userId: "u-ann", sessionId: "s2"), at: Self.t("09:06:00"))
         s.given("account-u-ann", LoggedOut(userId: "u-ann", sessionId: "s3"), at: Self.t("09:35:01"))
@@ -301,7 +301,7 @@ struct ActivityProjectionTests {
         var s = Self.ann()
         s.given("account-u-ann", ProfileUpdated(userId: "u-ann", name: "Ann C"), at: Self.t("09:00:00"))
         s.given("account-u-ann", ProfileUpdated(userId: "u-ann", phone: "+880 1711 100037"), at: Self.t("09:10:01"))
-        s.given("account-u-ann", PasswordChanged(userId: "u-ann"), at: Self.t("09:11:00"))
+        s.given("account-u-ann", PasswordChanged(userId: "u-ann", reauthenticatedAt: nil), at: Self.t("09:11:00"))
         s.given("account-u-ann", ProfileUpdated(userId: "u-ann", address: "Dhaka"), at: Self.t("09:12:00"))
         #expect(
             try Self.texts(s) == [
@@ -344,7 +344,7 @@ struct ActivityProjectionTests {
         s.given("account-u-ann", LanguageChanged(userId: "u-ann", language: .bnBD), at: Self.t("09:00:00"))
         s.given("account-u-ann", LanguageChanged(userId: "u-ann", language: .enUS), at: Self.t("09:10:01"))
         s.given("account-u-ann", LanguageChanged(userId: "u-ann", language: .bnBD), at: Self.t("10:00:00"))
-        s.given("account-u-ann", PasswordChanged(userId: "u-ann"), at: Self.t("10:01:00"))
+        s.given("account-u-ann", PasswordChanged(userId: "u-ann", reauthenticatedAt: nil), at: Self.t("10:01:00"))
         s.given("account-u-ann", LanguageChanged(userId: "u-ann", language: .enUS), at: Self.t("10:02:00"))
         #expect(
             try Self.texts(s) == [
@@ -360,7 +360,7 @@ struct ActivityProjectionTests {
         var s = Self.ann()
         s.given("cart-u-ann", CartItemAdded(ownerId: "u-ann", productId: "litter", quantity: 1), at: Self.t("09:00:00"))
         s.given("cart-u-ann", CartItemAdded(ownerId: "u-ann", productId: "bowl", quantity: 2), at: Self.t("09:01:00"))
-        s.given("account-u-ann", PasswordChanged(userId: "u-ann"), at: Self.t("09:02:00"))
+        s.given("account-u-ann", PasswordChanged(userId: "u-ann", reauthenticatedAt: nil), at: Self.t("09:02:00"))
         s.given("cart-u-ann", CartItemRemoved(ownerId: "u-ann", productId: "litter"), at: Self.t("09:05:00"))
         #expect(
             try Self.texts(s) == ["Changed password", "Added 2 × Steel Bowl to the cart", "Signed up"],
@@ -629,7 +629,7 @@ struct ActivityProjectionTests {
     @Test func eachUserKeepsTheNewest200Entries() throws {
         var s = Self.ann()
         for n in 0..<260 {
-            s.given("account-u-ann", PasswordChanged(userId: "u-ann"), at: n == 0 ? Self.t("09:00:00") : nil)
+            s.given("account-u-ann", PasswordChanged(userId: "u-ann", reauthenticatedAt: nil), at: n == 0 ? Self.t("09:00:00") : nil)
         }
         let entries = try s.state(ActivityProjection.self).users["u-ann"]!.entries
         // 261 entries: at 251 the oldest 51 went in one move, leaving 200; 10 more since.

@@ -121,7 +121,7 @@ extension Business {
             customers[c].language = language
             command("account.change-language", as: id, role: .customer, [(account, LanguageChanged(userId: id, language: language))])
         case 20..<45:
-            command("account.change-password", as: id, role: .customer, [(account, PasswordChanged(userId: id))])
+            command("account.change-password", as: id, role: .customer, [(account, PasswordChanged(userId: id, reauthenticatedAt: Timestamp(microsecondsSinceEpoch: now - 40_000_000)))])
         case 45..<70:
             customers[c].imageCount += 1
             let hash = hex16(rng.next()) + hex16(rng.next()) + hex16(rng.next()) + hex16(rng.next())

@@ -86,7 +86,7 @@ def _(c, i, n):
 
 @spec("account.change-password")
 def _(c, i, n):
-    return _customer(c), {}
+    return _customer(c), {"reauthenticatedAt": c.clock(-60)}
 
 
 @spec("account.change-email")

@@ -1,7 +1,8 @@
 public import Events
 
-/// `account.signup`: the actor's id becomes a new account with a unique email; a guest's cart and favourites
-/// (`guestId`) move into it in the same append.
+/// `account.signup`: the actor's id becomes a new account with a unique email, logged in with a first session
+/// (the apps go straight on as the new user); a guest's cart and favourites (`guestId`) move into it in the same
+/// append.
 public struct SignUp: DomainCommand, Hashable {
     public static let name = "account.signup"
     public static let summary = "Sign up: create the actor's account with a name, a unique email and a language."
@@ -53,7 +54,8 @@ public struct SignUp: DomainCommand, Hashable {
     ///   - account: The actor's account stream (must be empty).
     ///   - claim: The claim of the email address (must be free).
     ///   - merge: The guest's and the account's carts and favourites, when `guestId` is given.
-    /// - Returns: ``AccountSignedUp`` and ``EmailClaimed``, then the guest merge's events.
+    /// - Returns: ``AccountSignedUp`` and ``LoggedIn`` (a session whose id derives from the command id, as a log-in's),
+    ///   ``EmailClaimed``, then the guest merge's events.
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a malformed name;
     ///   ``DomainError/alreadyExists(_:)`` when the user has an account or the email is taken.
     public func decide(
@@ -70,7 +72,10 @@ public struct SignUp: DomainCommand, Hashable {
             [
                 StreamWrite(
                     Streams.account(userID),
-                    [AccountSignedUp(userId: userID, name: cleanName, email: address, language: language ?? .enUS)]),
+                    [
+                        AccountSignedUp(userId: userID, name: cleanName, email: address, language: language ?? .enUS),
+                        LoggedIn(userId: userID, sessionId: context.newID("ss")),
+                    ]),
                 StreamWrite(Streams.email(address), [EmailClaimed(email: address, userId: userID)]),
             ] + (merge?.writes(into: userID) ?? []))
     }

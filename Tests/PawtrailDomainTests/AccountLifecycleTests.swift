@@ -421,3 +421,22 @@ struct AccountLifecycleTests {
         try await s.then("u-ann", command, throws: .forbidden("the account of 'u-ann' is deleted"))
     }
 }
+
+/// `PasswordChanged` version 1 had no reauthentication; version 2 records it.
+@Suite("Accounts: PasswordChanged schema evolution")
+struct PasswordChangedUpcastTests {
+    @Test func version1ReadsAsAChangeWithoutAReauthentication() throws {
+        var w = BinaryFieldWriter()
+        w.varint(UInt64(DomainEventCodec.marker))
+        w.varint(1)
+        w.string("userId", "u-ann")
+        let event = try #require(try EventCatalog.domain.decode(type: "PasswordChanged", data: w.bytes) as? PasswordChanged)
+        #expect(event == PasswordChanged(userId: "u-ann", reauthenticatedAt: nil))
+        let json = try #require(try EventCatalog.domain.json(type: "PasswordChanged", data: w.bytes))
+        #expect(json["userId"] == .string("u-ann"))
+        let proof = beforeNow(seconds: 10)
+        let current = PasswordChanged(userId: "u-ann", reauthenticatedAt: proof)
+        #expect(DomainEventCodec.encode(current).prefix(2) == [0, 2])
+        #expect(try EventCatalog.domain.decode(type: "PasswordChanged", data: DomainEventCodec.encode(current)) as? PasswordChanged == current)
+    }
+}

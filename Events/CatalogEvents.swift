@@ -3,15 +3,16 @@
 
 /// A product was put on sale in the catalog.
 ///
-/// Schema version 2. Version 1 was the seed app's product record as the first importer wrote it: the price in
-/// whole taka as a bare integer (`620`), no currency, no compare-at price and no tags. ``upcast(from:reading:)``
-/// turns it into version 2 on read, so version 1 events in a log are never rewritten.
+/// Schema version 3 added `description`. Version 2 had no description; version 1 was the seed app's product record
+/// as the first importer wrote it: the price in whole taka as a bare integer (`620`), no currency, no compare-at
+/// price and no tags. ``upcast(from:reading:)`` turns both into version 3 on read, so older events in a log are
+/// never rewritten.
 public struct ProductListed: DomainEvent {
     public static let eventType = "ProductListed"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public static let area = "catalog"
     public static let summary =
-        "A product was listed with its name, price and optional compare-at price, category, tags and image."
+        "A product was listed with its name, price and optional compare-at price, category, tags, image and description."
     public var productId: String
     public var name: String
     /// The selling price.
@@ -22,10 +23,12 @@ public struct ProductListed: DomainEvent {
     public var tags: [String]
     /// The image's reference (an asset name or a content address), not the image itself.
     public var imageRef: String
+    /// What the product page says about it; empty when none was given.
+    public var description: String
 
     public init(
         productId: String, name: String, price: Money, compareAtPrice: Money? = nil, category: String,
-        tags: [String] = [], imageRef: String
+        tags: [String] = [], imageRef: String, description: String = ""
     ) {
         self.productId = productId
         self.name = name
@@ -34,16 +37,12 @@ public struct ProductListed: DomainEvent {
         self.category = category
         self.tags = tags
         self.imageRef = imageRef
+        self.description = description
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
-        productId = try r.string("productId")
-        name = try r.string("name")
-        price = try r.money("price")
-        compareAtPrice = try r.optionalMoney("compareAtPrice")
-        category = try r.string("category")
-        tags = try r.strings("tags")
-        imageRef = try r.string("imageRef")
+        self = try Self.version2Fields(&r)
+        description = try r.optionalString("description") ?? ""
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -54,20 +53,30 @@ public struct ProductListed: DomainEvent {
         w.string("category", category)
         w.strings("tags", tags)
         w.string("imageRef", imageRef)
+        w.optionalString("description", description.isEmpty ? nil : description)
+    }
+
+    /// The fields version 2 had, in its order, with no description.
+    private static func version2Fields(_ r: inout some FieldReader) throws(FieldError) -> ProductListed {
+        ProductListed(
+            productId: try r.string("productId"), name: try r.string("name"), price: try r.money("price"),
+            compareAtPrice: try r.optionalMoney("compareAtPrice"), category: try r.string("category"),
+            tags: try r.strings("tags"), imageRef: try r.string("imageRef"))
     }
 
     /// The currency of version 1 prices: the seed app sold in Bangladeshi taka only.
     public static let version1Currency = "BDT"
 
-    /// Reads version 1: `productId`, `name`, `price` (an integer of whole taka), `category`, `imageRef`, and
-    /// turns the price into minor units of BDT (1 taka = 100 poisha).
+    /// Reads version 2 (the current fields without `description`) and version 1: `productId`, `name`, `price` (an
+    /// integer of whole taka), `category`, `imageRef`, whose price becomes minor units of BDT (1 taka = 100 poisha).
     ///
     /// - Parameters:
-    ///   - version: The stored version; only 1 is older than the current one.
+    ///   - version: The stored version, 1 or 2.
     ///   - reader: A reader at the first field.
-    /// - Returns: The event in the version 2 shape.
+    /// - Returns: The event in the version 3 shape, with an empty description.
     /// - Throws: ``FieldError`` for an unknown version, malformed fields, or a price too large for minor units.
     public static func upcast(from version: Int, reading r: inout BinaryFieldReader) throws(FieldError) -> ProductListed {
+        if version == 2 { return try version2Fields(&r) }
         guard version == 1 else {
             throw FieldError(field: "", message: "\(eventType) has no schema version \(version)")
         }
@@ -83,6 +92,47 @@ public struct ProductListed: DomainEvent {
         return ProductListed(
             productId: productId, name: name, price: Money(minor, version1Currency), compareAtPrice: nil,
             category: category, tags: [], imageRef: imageRef)
+    }
+}
+
+/// A product's details changed after listing: the event carries all of them as they are now, so a reader needs no
+/// earlier event to know them.
+public struct ProductDetailsChanged: DomainEvent {
+    public static let eventType = "ProductDetailsChanged"
+    public static let area = "catalog"
+    public static let summary = "A product was renamed, described, recategorized, retagged or given another image (all its details as they are now)."
+    public var productId: String
+    public var name: String
+    public var description: String
+    public var category: String
+    public var tags: [String]
+    public var imageRef: String
+
+    public init(productId: String, name: String, description: String, category: String, tags: [String], imageRef: String) {
+        self.productId = productId
+        self.name = name
+        self.description = description
+        self.category = category
+        self.tags = tags
+        self.imageRef = imageRef
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        productId = try r.string("productId")
+        name = try r.string("name")
+        description = try r.optionalString("description") ?? ""
+        category = try r.string("category")
+        tags = try r.strings("tags")
+        imageRef = try r.string("imageRef")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("productId", productId)
+        w.string("name", name)
+        w.optionalString("description", description.isEmpty ? nil : description)
+        w.string("category", category)
+        w.strings("tags", tags)
+        w.string("imageRef", imageRef)
     }
 }
 
@@ -179,6 +229,6 @@ public struct CatalogSeeded: DomainEvent {
 /// The catalog area's event types, in catalog order.
 public enum CatalogEvents {
     public static let all: [any DomainEvent.Type] = [
-        ProductListed.self, ProductRepriced.self, ProductDelisted.self, ProductRelisted.self, CatalogSeeded.self,
+        ProductListed.self, ProductRepriced.self, ProductDelisted.self, ProductRelisted.self, ProductDetailsChanged.self, CatalogSeeded.self,
     ]
 }

@@ -16,7 +16,7 @@ public enum ProjectionCatalog {
     /// The views.
     public static let views: [any ProjectionView.Type] = [
         InventoryView.self, LowStockView.self,
-        CatalogView.self,
+        CatalogView.self, ProductView.self,
         CartView.self,
         ActivityView.self,
         CustomerOrdersView.self, OrderDetailView.self,

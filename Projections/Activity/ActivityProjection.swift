@@ -15,7 +15,7 @@ public enum ActivityProjection: KeyedProjection {
     public typealias State = ActivityState
 
     public static let name = "activity"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public static let foldCost = 2600  // alone it folds about as long as the other eight together
     public static let summary =
         "Each user's meaningful account activity in words, with noise filtered by written rules."
@@ -29,7 +29,7 @@ public enum ActivityProjection: KeyedProjection {
         BookingRequested.self, BookingConfirmed.self, BookingCompleted.self, BookingCancelled.self,
         BookingRescheduled.self,
         VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self,
-        ProductListed.self,
+        ProductListed.self, ProductDetailsChanged.self,
         CartItemAdded.self, CartItemQuantityChanged.self, CartItemRemoved.self, CartCleared.self,
         FavouriteAdded.self, FavouriteRemoved.self,
         OrderPlaced.self, OrderConfirmed.self, OrderShipped.self, OrderDelivered.self, OrderCancelled.self,
@@ -105,7 +105,7 @@ extension ActivityState {
         case treatmentEnded, appointment, foodPlan, weight
         case bookingRequested, bookingConfirmed, bookingCompleted, bookingCancelled, bookingRescheduled
         case vetSubmitted, vetAnswered, vetClosed
-        case productListed, cartAdded, cartQuantity, cartRemoved, cartCleared, favouriteAdded, favouriteRemoved
+        case productListed, productDetailsChanged, cartAdded, cartQuantity, cartRemoved, cartCleared, favouriteAdded, favouriteRemoved
         case orderPlaced, orderConfirmed, orderShipped, orderDelivered, orderCancelled
         case conversationStarted, messageSent
     }
@@ -128,7 +128,7 @@ extension ActivityState {
             (BookingRescheduled.self, .bookingRescheduled),
             (VetRequestSubmitted.self, .vetSubmitted), (VetRequestAnswered.self, .vetAnswered),
             (VetRequestClosed.self, .vetClosed),
-            (ProductListed.self, .productListed),
+            (ProductListed.self, .productListed), (ProductDetailsChanged.self, .productDetailsChanged),
             (CartItemAdded.self, .cartAdded), (CartItemQuantityChanged.self, .cartQuantity),
             (CartItemRemoved.self, .cartRemoved), (CartCleared.self, .cartCleared),
             (FavouriteAdded.self, .favouriteAdded), (FavouriteRemoved.self, .favouriteRemoved),
@@ -385,6 +385,10 @@ extension ActivityState {
         // Carts and favourites.
         case .productListed:
             let x = e.event as! ProductListed
+            products[x.productId] = Label(x.name)
+        case .productDetailsChanged:
+            // Entries from now on name the product as it is called now; earlier entries keep the name of their time.
+            let x = e.event as! ProductDetailsChanged
             products[x.productId] = Label(x.name)
         case .cartAdded:
             let x = e.event as! CartItemAdded

@@ -3,8 +3,9 @@ public import Events
 /// Every owner's cart (customers and guests, stream `cart-<owner>`) as quantities by product, with the products
 /// they may hold kept once for all carts, so a cart is always shown at the products' current prices.
 ///
-/// The state is two dictionaries: the products (the catalog's own fold, ``CatalogProjection/applyProductEvent(_:_:)``,
-/// for names, prices, compare-at prices, categories, listing and units sold) and the carts. Each event updates one
+/// The state is three tables: the products (the catalog's own fold, ``CatalogProjection/applyProductEvent(_:_:)``,
+/// for names, prices, compare-at prices, categories, listing and units sold), their stock (``ProductStock``) and the
+/// carts. Each event updates one
 /// entry by key; line totals, subtotal, savings and recommendations are computed by ``CartView``, because a reprice
 /// changes every cart holding the product and recomputing them in the fold would touch every cart.
 ///
@@ -71,32 +72,37 @@ public enum CartProjection: KeyedProjection {
     public struct State: KeyedProjectionState {
         public var products = KeyedTable<CatalogProjection.Product>(id: 1, history: .exact)
         public var carts = KeyedTable<Cart>(id: 2, history: .exact)
+        /// Each product's stock, apart from its details: a reservation writes a small row, not the product again.
+        public var stock = KeyedTable<ProductStock>(id: 3, history: .exact)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             products = KeyedTable(id: 1, history: .exact, rows: try r.keyed("products", CatalogProjection.Product.self))
             carts = KeyedTable(id: 2, history: .exact, rows: try r.keyed("carts", Cart.self))
+            stock = KeyedTable(id: 3, history: .exact, rows: try r.keyed("stock", ProductStock.self))
         }
 
         public func write(to w: inout some FieldWriter) {
             w.keyed("products", products.entries)
             w.keyed("carts", carts.entries)
+            w.keyed("stock", stock.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
             visitor.visit(&products)
             visitor.visit(&carts)
+            visitor.visit(&stock)
         }
     }
 
     public static let name = "cart"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 400
     public static let summary =
         "Every cart at current prices: lines, subtotal, savings against compare-at prices, total and recommendations."
     /// The cart events, and the catalog's product and sale events (prices, listing, popularity).
-    public static let eventTypes = CatalogProjection.productEventTypes.union(
+    public static let eventTypes = CatalogProjection.productEventTypes.union(ProductStock.eventTypes).union(
         types(CartItemAdded.self, CartItemQuantityChanged.self, CartItemRemoved.self, CartCleared.self))
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
@@ -116,6 +122,7 @@ public enum CartProjection: KeyedProjection {
             state.carts[x.ownerId, default: Cart()].lines.removeAll()
         default:
             CatalogProjection.applyProductEvent(&state.products, e.event)
+            ProductStock.apply(&state.stock, e.event)
         }
     }
 }

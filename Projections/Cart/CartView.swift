@@ -12,6 +12,9 @@ import Events
 ///   unknown to the catalog (`unknown`), or is priced in another currency than the cart's (`other-currency`; the
 ///   cart's currency is that of its first sellable line) is shown but left out, as the checkout refuses it.
 ///   An empty cart's totals are zero in ``ProductListed/version1Currency`` (the shop's currency).
+/// - Each line shows its product's stock (``ProductStock``: "in stock", "only 3 left", "out of stock"), and a line
+///   that wants more than is available says so, so the customer learns before checkout; the footer names them. The
+///   totals still count the line: the checkout decides, against the stock of that moment.
 /// - Recommendations: up to 5 listed products of the categories of the cart's lines (delisted lines included:
 ///   someone who wanted a product that went off sale wants its alternatives) that are not in the cart, most
 ///   units sold first, then by name and id.
@@ -51,16 +54,23 @@ public enum CartView: ProjectionView {
         var rows: [[String]] = []
         var jsonLines: [JSONValue] = []
         var categories: Set<String> = []
+        var short: [String] = []
         for line in lines {
             guard let p = line.product, p.catalogued else {
-                rows.append([line.id, "(unknown product)", String(line.quantity), "", "", "", ""])
+                rows.append([line.id, "(unknown product)", String(line.quantity), "", "", "", "", ""])
                 jsonLines.append(
                     .object([
                         "productId": .string(line.id), "name": .null, "category": .null, "imageRef": .null,
                         "quantity": .int(line.quantity), "unitPrice": .null, "compareAtPrice": .null, "lineTotal": .null,
-                        "saving": .null, "status": .string(LineStatus.unknown.rawValue),
+                        "saving": .null, "status": .string(LineStatus.unknown.rawValue), "stock": .null,
                     ]))
                 continue
+            }
+            let stock = state.stock[line.id] ?? ProductStock()
+            var stockText = stock.label
+            if p.listed, stock.available < line.quantity {
+                if stock.available > 0 { stockText += " (you have \(line.quantity))" }
+                short.append("\(p.name) (\(line.quantity) wanted, \(max(0, stock.available)) available)")
             }
             categories.insert(p.category)
             let status: LineStatus = !p.listed ? .delisted : p.price.currency != currency ? .otherCurrency : .ok
@@ -78,14 +88,14 @@ public enum CartView: ProjectionView {
             }
             rows.append([
                 line.id, p.name + note, String(line.quantity), Format.money(p.price), p.compareAtPrice.map(Format.money) ?? "",
-                Format.money(lineTotal), saving.map(Format.money) ?? "",
+                Format.money(lineTotal), saving.map(Format.money) ?? "", stockText,
             ])
             jsonLines.append(
                 .object([
                     "productId": .string(line.id), "name": .string(p.name), "category": .string(p.category),
                     "imageRef": .string(p.imageRef), "quantity": .int(line.quantity), "unitPrice": Format.json(p.price),
                     "compareAtPrice": p.compareAtPrice.map(Format.json) ?? .null, "lineTotal": Format.json(lineTotal),
-                    "saving": saving.map(Format.json) ?? .null, "status": .string(status.rawValue),
+                    "saving": saving.map(Format.json) ?? .null, "status": .string(status.rawValue), "stock": stock.json,
                 ]))
         }
 
@@ -98,18 +108,19 @@ public enum CartView: ProjectionView {
         let sub = Money(subtotal, currency)
         let saved = Money(savings, currency)
         var footer = ["Subtotal: \(Format.money(sub))", "Savings: \(Format.money(saved))", "Total: \(Format.money(sub))"]
+        if !short.isEmpty { footer.append("Short of stock at checkout: " + short.joined(separator: ", ")) }
         if !recommended.isEmpty {
             footer.append("Recommended: " + recommended.map { "\($0.product.name) (\($0.id))" }.joined(separator: ", "))
         }
         return ViewOutput(
             title: "Cart of \(owner)" + (lines.isEmpty ? " (empty)" : ""),
-            header: ["PRODUCT", "NAME", "QTY", "UNIT PRICE", "WAS", "LINE TOTAL", "SAVING"],
+            header: ["PRODUCT", "NAME", "QTY", "UNIT PRICE", "WAS", "LINE TOTAL", "SAVING", "STOCK"],
             rows: rows,
             rightAligned: [2, 3, 4, 5, 6],
             footer: footer,
             json: .object([
                 "owner": .string(owner), "lines": .array(jsonLines), "subtotal": Format.json(sub),
-                "savings": Format.json(saved), "total": Format.json(sub),
+                "savings": Format.json(saved), "total": Format.json(sub), "shortOfStock": .array(short.map { .string($0) }),
                 "recommendations": .array(
                     recommended.map {
                         .object([

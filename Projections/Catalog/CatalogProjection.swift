@@ -1,7 +1,7 @@
 public import Events
 
-/// The shop's catalog as customers browse it: every product with its name, price, compare-at price, category,
-/// tags, image, whether it is on sale, and its popularity.
+/// The shop's catalog as customers browse it: every product with its name, description, price, compare-at price,
+/// category, tags, image, whether it is on sale, its popularity, and its stock (``ProductStock``: "only 3 left").
 ///
 /// Popularity is **units sold**: units that left the shop, i.e. ``StockReservationFulfilled`` (an online order
 /// was shipped) plus ``StockSoldInStore`` (a till sale). Placed orders that have not shipped do not count, even
@@ -24,6 +24,8 @@ public enum CatalogProjection: Projection {
         public var category: String
         public var tags: [String]
         public var imageRef: String
+        /// What the product page says about it (empty for none).
+        public var description: String
         /// Listed at least once. A product known only from sales (whose listing the log does not hold) is not, and
         /// no view shows it; it exists only to keep its units sold for a listing that comes later.
         public var catalogued: Bool
@@ -34,8 +36,8 @@ public enum CatalogProjection: Projection {
 
         public init(
             name: String = "", price: Money = Money(0, ""), compareAtPrice: Money? = nil, category: String = "",
-            tags: [String] = [], imageRef: String = "", catalogued: Bool = true, listed: Bool = false,
-            unitsSold: Int64 = 0
+            tags: [String] = [], imageRef: String = "", description: String = "", catalogued: Bool = true,
+            listed: Bool = false, unitsSold: Int64 = 0
         ) {
             self.name = name
             self.price = price
@@ -43,6 +45,7 @@ public enum CatalogProjection: Projection {
             self.category = category
             self.tags = tags
             self.imageRef = imageRef
+            self.description = description
             self.catalogued = catalogued
             self.listed = listed
             self.unitsSold = unitsSold
@@ -55,6 +58,7 @@ public enum CatalogProjection: Projection {
             category = try r.string("category")
             tags = try r.strings("tags")
             imageRef = try r.string("imageRef")
+            description = try r.string("description")
             catalogued = try r.bool("catalogued")
             listed = try r.bool("listed")
             unitsSold = try r.int("unitsSold")
@@ -67,42 +71,48 @@ public enum CatalogProjection: Projection {
             w.string("category", category)
             w.strings("tags", tags)
             w.string("imageRef", imageRef)
+            w.string("description", description)
             w.bool("catalogued", catalogued)
             w.bool("listed", listed)
             w.int("unitsSold", unitsSold)
         }
     }
 
-    /// Every product, by product id.
+    /// Every product, and its stock, by product id.
     public struct State: ProjectionState {
         public var products: [String: Product] = [:]
+        public var stock: [String: ProductStock] = [:]
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             products = try r.keyed("products", Product.self)
+            stock = try r.keyed("stock", ProductStock.self)
         }
 
         public func write(to w: inout some FieldWriter) {
             w.keyed("products", products)
+            w.keyed("stock", stock)
         }
     }
 
     public static let name = "catalog"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 85
     public static let summary =
         "Every product with price, compare-at price, category, tags, image, listing and units sold; searchable and paged."
-    /// The product events and the two stock events that mean units were sold.
-    public static let eventTypes = productEventTypes
+    /// The product events, the two stock events that mean units were sold, and those that change the stock.
+    public static let eventTypes = productEventTypes.union(ProductStock.eventTypes)
 
     /// The events ``applyProductEvent(_:_:)`` reads (shared with ``CartProjection``).
     public static let productEventTypes = types(
-        ProductListed.self, ProductRepriced.self, ProductDelisted.self, ProductRelisted.self,
+        ProductListed.self, ProductRepriced.self, ProductDelisted.self, ProductRelisted.self, ProductDetailsChanged.self,
         StockReservationFulfilled.self, StockSoldInStore.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
+        // A till sale is both: units sold, and units gone from stock.
         applyProductEvent(&state.products, e.event)
+        ProductStock.apply(&state.stock, e.event)
     }
 
     /// The entry of a product sold before (or without) its listing.
@@ -124,7 +134,16 @@ public enum CatalogProjection: Projection {
             let sold = products[x.productId]?.unitsSold ?? 0
             products[x.productId] = Product(
                 name: x.name, price: x.price, compareAtPrice: x.compareAtPrice, category: x.category, tags: x.tags,
-                imageRef: x.imageRef, catalogued: true, listed: true, unitsSold: sold)
+                imageRef: x.imageRef, description: x.description, catalogued: true, listed: true, unitsSold: sold)
+        case ProductDetailsChanged.typeID:
+            let x = event as! ProductDetailsChanged
+            guard var p = products[x.productId], p.catalogued else { break }
+            p.name = x.name
+            p.description = x.description
+            p.category = x.category
+            p.tags = x.tags
+            p.imageRef = x.imageRef
+            products[x.productId] = p
         case ProductRepriced.typeID:
             let x = event as! ProductRepriced
             // An absent compare-at price in a reprice removes it (the event's contract).

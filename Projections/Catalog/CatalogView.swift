@@ -2,9 +2,10 @@ import PawtrailJSON
 
 /// `pawtrail view catalog`: search, filter, sort and page the products on sale.
 ///
-/// - `--search WORDS`: every word of the query must equal (ignoring case) a word of the product's name or of one of
-///   its tags. Words are runs of letters and digits, so `1.2kg` is the words `1` and `2kg` on both sides and
-///   `Me-O` is `me` and `o`. Whole words, not prefixes: `lit` does not find "Litter".
+/// - `--search WORDS`: every word of the query must begin (ignoring case) a word of the product's name, of one of its
+///   tags or of its category, so `lit` finds "Litter" and `cat` finds every product of the category `cat`. Words
+///   are runs of letters and digits, so `1.2kg` is the words `1` and `2kg` on both sides and `Me-O` is `me` and `o`.
+/// - Each product shows its stock (``ProductStock``): "in stock", "only 3 left" (5 or fewer), "out of stock".
 /// - `--category`, `--tag`: equal ignoring case (the domain stores both lowercased).
 /// - `--min-price`, `--max-price`: bounds, inclusive, on the selling price in minor units, whatever the currency.
 /// - `--sort name|price|popularity` (default `name`), `--desc` reverses it. Ties always fall back to the name, then
@@ -21,7 +22,7 @@ public enum CatalogView: ProjectionView {
     public static let name = "catalog"
     public static let summary = "Products on sale: search by words of name and tags, filter, sort and page."
     public static let options = [
-        ViewOption("search", "words", help: "Every word must match a word of the name or a tag (ignoring case)."),
+        ViewOption("search", "words", help: "Every word must begin a word of the name, a tag or the category (ignoring case)."),
         ViewOption("category", "name", help: "Only products of this category."),
         ViewOption("tag", "tag", help: "Only products with this tag."),
         ViewOption("min-price", "minor-units", help: "Only products priced at least this (minor units)."),
@@ -66,9 +67,9 @@ public enum CatalogView: ProjectionView {
             if let category, p.category.lowercased() != category { return false }
             if let tag, !p.tags.contains(where: { $0.lowercased() == tag }) { return false }
             if !query.isEmpty {
-                var own = Set(words(p.name))
-                for t in p.tags { own.formUnion(words(t)) }
-                guard query.allSatisfy(own.contains) else { return false }
+                var own = words(p.name) + words(p.category)
+                for t in p.tags { own += words(t) }
+                guard query.allSatisfy({ q in own.contains { $0.hasPrefix(q) } }) else { return false }
             }
             return true
         }
@@ -89,29 +90,30 @@ public enum CatalogView: ProjectionView {
         if !query.isEmpty { title += " matching '\(query.joined(separator: " "))'" }
         return ViewOutput(
             title: title,
-            header: ["PRODUCT", "NAME", "PRICE", "WAS", "CATEGORY", "TAGS", "SOLD"],
+            header: ["PRODUCT", "NAME", "PRICE", "WAS", "CATEGORY", "TAGS", "SOLD", "STOCK"],
             rows: shown.map {
                 [
                     $0.id, $0.product.name + ($0.product.listed ? "" : " (delisted)"), Format.money($0.product.price),
                     $0.product.compareAtPrice.map(Format.money) ?? "", $0.product.category,
                     $0.product.tags.joined(separator: ", "), String($0.product.unitsSold),
+                    (state.stock[$0.id] ?? ProductStock()).label,
                 ]
             },
             rightAligned: [2, 3, 6],
             footer: ["page \(page) of \(pages), \(total) \(total == 1 ? "match" : "matches")"],
             json: .object([
                 "page": .int(page), "pageSize": .int(pageSize), "pages": .int(Int64(pages)), "total": .int(Int64(total)),
-                "products": .array(shown.map { json($0.id, $0.product) }),
+                "products": .array(shown.map { json($0.id, $0.product, stock: state.stock[$0.id] ?? ProductStock()) }),
             ]))
     }
 
     /// A product as JSON.
-    static func json(_ id: String, _ p: CatalogProjection.Product) -> JSONValue {
+    static func json(_ id: String, _ p: CatalogProjection.Product, stock: ProductStock) -> JSONValue {
         .object([
-            "productId": .string(id), "name": .string(p.name), "price": Format.json(p.price),
-            "compareAtPrice": p.compareAtPrice.map(Format.json) ?? .null, "category": .string(p.category),
-            "tags": .array(p.tags.map { .string($0) }), "imageRef": .string(p.imageRef), "listed": .bool(p.listed),
-            "unitsSold": .int(p.unitsSold),
+            "productId": .string(id), "name": .string(p.name), "description": .string(p.description),
+            "price": Format.json(p.price), "compareAtPrice": p.compareAtPrice.map(Format.json) ?? .null,
+            "category": .string(p.category), "tags": .array(p.tags.map { .string($0) }), "imageRef": .string(p.imageRef),
+            "listed": .bool(p.listed), "unitsSold": .int(p.unitsSold), "stock": stock.json,
         ])
     }
 

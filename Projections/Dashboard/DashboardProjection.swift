@@ -307,14 +307,14 @@ public enum DashboardProjection: Projection {
     }
 
     public static let name = "dashboard"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public static let foldCost = 550
     public static let summary =
         "Orders by status, revenue and sign-ups per day, low stock, bookings awaiting confirmation, open vet requests, top products."
     public static let eventTypes = types(
         OrderPlaced.self, OrderConfirmed.self, OrderShipped.self, OrderDelivered.self, OrderCancelled.self,
         InStoreSaleCompleted.self, AccountSignedUp.self,
-        ProductListed.self, ProductDelisted.self, ProductRelisted.self,
+        ProductListed.self, ProductDetailsChanged.self, ProductDelisted.self, ProductRelisted.self,
         StockReceived.self, StockAdjusted.self, StockReserved.self, StockReleased.self, StockReservationFulfilled.self,
         StockSoldInStore.self,
         BookingRequested.self, BookingConfirmed.self, BookingRescheduled.self, BookingCancelled.self,
@@ -445,6 +445,9 @@ public enum DashboardProjection: Projection {
                 $0.name = x.name
                 $0.listed = true
             }
+        case ProductDetailsChanged.typeID:
+            let x = e.event as! ProductDetailsChanged
+            state.stock[x.productId, default: Stock()].name = x.name
         case ProductDelisted.typeID:
             state.stock[(e.event as! ProductDelisted).productId, default: Stock()].listed = false
         case ProductRelisted.typeID:

@@ -110,11 +110,11 @@ public enum FavouritesProjection: KeyedProjection {
     }
 
     public static let name = "favourites"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 200
     public static let summary = "Favourite products per customer or guest, in the order added; a guest's are emptied by a merge."
     public static let eventTypes = types(
-        FavouriteAdded.self, FavouriteRemoved.self, FavouritesMerged.self, ProductListed.self, ProductDelisted.self,
+        FavouriteAdded.self, FavouriteRemoved.self, FavouritesMerged.self, ProductListed.self, ProductDetailsChanged.self, ProductDelisted.self,
         ProductRelisted.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
@@ -137,6 +137,9 @@ public enum FavouritesProjection: KeyedProjection {
         case ProductListed.typeID:
             let x = e.event as! ProductListed
             state.products[x.productId] = Product(name: x.name)
+        case ProductDetailsChanged.typeID:
+            let x = e.event as! ProductDetailsChanged
+            state.products[x.productId]?.name = x.name
         case ProductDelisted.typeID:
             let x = e.event as! ProductDelisted
             state.products[x.productId]?.listed = false

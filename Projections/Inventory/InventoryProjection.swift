@@ -58,11 +58,12 @@ public enum InventoryProjection: Projection {
     }
 
     public static let name = "inventory"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 160
     public static let summary = "Stock per product: on hand, reserved, available, sold; and the low-stock list."
     public static let eventTypes = types(
-        ProductListed.self, ProductDelisted.self, ProductRelisted.self, StockReceived.self, StockAdjusted.self,
+        ProductListed.self, ProductDetailsChanged.self, ProductDelisted.self, ProductRelisted.self, StockReceived.self,
+        StockAdjusted.self,
         StockReserved.self, StockReleased.self, StockReservationFulfilled.self, StockSoldInStore.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
@@ -73,6 +74,12 @@ public enum InventoryProjection: Projection {
             row.name = x.name
             row.category = x.category
             row.listed = true
+            state.products[x.productId] = row
+        case ProductDetailsChanged.typeID:
+            let x = e.event as! ProductDetailsChanged
+            guard var row = state.products[x.productId] else { return }
+            row.name = x.name
+            row.category = x.category
             state.products[x.productId] = row
         case ProductDelisted.typeID:
             let x = e.event as! ProductDelisted

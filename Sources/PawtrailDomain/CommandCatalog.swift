@@ -20,7 +20,7 @@ public enum CommandCatalog {
         // favourites
         AddFavourite.self, RemoveFavourite.self,
         // catalog and inventory
-        AddProduct.self, RepriceProduct.self, DelistProduct.self, RelistProduct.self, SeedCatalog.self,
+        AddProduct.self, EditProduct.self, RepriceProduct.self, DelistProduct.self, RelistProduct.self, SeedCatalog.self,
         ReceiveStock.self, AdjustStock.self,
         // checkout and orders
         PlaceOrder.self, ConfirmOrder.self, ShipOrder.self, DeliverOrder.self, CancelOrder.self,

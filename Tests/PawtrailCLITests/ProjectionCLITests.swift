@@ -52,7 +52,7 @@ import Testing
     @Test func `status rebuild and audit`() async throws {
         let cli = await Self.demo()
         let fresh = await cli.run("projections", "status", "--json")
-        #expect(fresh.stdout.contains(#""projection":"inventory","schemaVersion":1,"built":false"#))
+        #expect(fresh.stdout.contains(#""projection":"inventory","schemaVersion":2,"built":false"#))
         let rebuilt = await cli.run("projections", "rebuild", "--all")
         #expect(rebuilt.status == 0 && rebuilt.stdout.hasPrefix("Rebuilt inventory"))
         let status = await cli.run("projections", "status", "--json")

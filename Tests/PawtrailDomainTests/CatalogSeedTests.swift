@@ -12,7 +12,8 @@ struct CatalogSeedTests {
         #expect(Set(products.map(\.id)).count == products.count, "ids are unique")
         #expect(products.first == BundledCatalog.Product(
             id: "product_cat_001", name: "Black Sand Bentonite Cat Litter 10L", priceTaka: 620, category: "cat",
-            imageURL: "img_black_sand_carbon_bentonite_cat_litter_10l_600x588", stock: 15), "the seed app's sample record")
+            imageURL: "img_black_sand_carbon_bentonite_cat_litter_10l_600x588", stock: 15,
+            tags: ["litter", "bentonite", "clumping"]), "the seed app's sample record, with our tags")
         #expect(Set(products.map(\.category)).isSuperset(of: ["cat", "dog", "accessories"]))
         for p in products {
             // Every bundled record passes the rules `product.add` applies.
@@ -22,6 +23,8 @@ struct CatalogSeedTests {
             #expect(try Validate.text(p.category, field: "category", max: 40).lowercased() == p.category)
             #expect(p.stock >= 0)
             #expect(p.listing.price == Money(p.priceTaka * 100, "BDT"))
+            let tags = try Validate.tags(p.tags)
+            #expect(!p.tags.isEmpty && tags == p.tags && p.listing.tags == p.tags, "\(p.id) is tagged")
         }
         #expect(products.first { $0.id == "product_cat_007" }?.stock == BundledCatalog.defaultStock, "a record without stock gets 50")
     }

@@ -146,12 +146,43 @@ struct ProductListedUpcastTests {
         return s
     }
 
-    @Test func theCurrentVersionIs2() {
-        #expect(ProductListed.schemaVersion == 2)
-        #expect(EventCatalog.domain.entries.first { $0.type == "ProductListed" }?.schemaVersion == 2)
+    @Test func theCurrentVersionIs3() {
+        #expect(ProductListed.schemaVersion == 3)
+        #expect(EventCatalog.domain.entries.first { $0.type == "ProductListed" }?.schemaVersion == 3)
     }
 
-    @Test func version1ReadsBackThroughTheCatalogAsVersion2() async throws {
+    /// Version 2 bytes: version 3's fields without `description`.
+    static func version2(_ listed: ProductListed) -> [UInt8] {
+        var w = BinaryFieldWriter()
+        w.varint(UInt64(DomainEventCodec.marker))
+        w.varint(2)
+        w.string("productId", listed.productId)
+        w.string("name", listed.name)
+        w.money("price", listed.price)
+        w.optionalMoney("compareAtPrice", listed.compareAtPrice)
+        w.string("category", listed.category)
+        w.strings("tags", listed.tags)
+        w.string("imageRef", listed.imageRef)
+        return w.bytes
+    }
+
+    @Test func version2ReadsAsVersion3WithoutADescription() throws {
+        let v2 = ProductListed(
+            productId: "p-2", name: "Bowl", price: Money(35_000, "BDT"), compareAtPrice: Money(40_000, "BDT"),
+            category: "accessories", tags: ["bowl"], imageRef: "img_bowl")
+        let bytes = Self.version2(v2)
+        #expect(try ProductListed.decoded(from: bytes) == v2)
+        #expect(try EventCatalog.domain.json(type: "ProductListed", data: bytes)?["description"] == nil, "no description is shown as none")
+        var described = v2
+        described.description = "Steel, dishwasher safe."
+        #expect(DomainEventCodec.encode(described).prefix(2) == [0, 3])
+        #expect(try ProductListed.decoded(from: DomainEventCodec.encode(described)) == described)
+        for cut in 2..<bytes.count {
+            #expect(throws: FieldError.self) { try ProductListed.decoded(from: Array(bytes.prefix(cut))) }
+        }
+    }
+
+    @Test func version1ReadsBackThroughTheCatalogAsVersion3() async throws {
         let s = try await Self.floorWithVersion1Product()
         let page = try await s.store.read(ReadRequest(source: .stream(Streams.product("product_cat_001"))))
         let recorded = try #require(page.events.first)
@@ -161,8 +192,8 @@ struct ProductListedUpcastTests {
         let json = try #require(try EventCatalog.domain.json(type: recorded.type, data: recorded.data))
         #expect(json["price"] == .object(["amount": .int(62_000), "currency": .string("BDT")]))
         #expect(json["tags"] == .array([]))
-        // Re-encoding writes version 2, which decodes to the same value.
-        #expect(DomainEventCodec.encode(event).prefix(2) == [0, 2])
+        // Re-encoding writes version 3, which decodes to the same value.
+        #expect(DomainEventCodec.encode(event).prefix(2) == [0, 3])
         #expect(try ProductListed.decoded(from: DomainEventCodec.encode(event)) == event)
     }
 

@@ -20,7 +20,7 @@ struct EngineRegressionTests {
             _ = try await engine.load(InventoryProjection.self)
         }
         // Kept versions of the whole state are its snapshots: one at least every 10 positions or so.
-        let stored = try #require(try w.states.open("inventory", version: 1))
+        let stored = try #require(try w.states.open("inventory", version: InventoryProjection.schemaVersion))
         var kept: Set<UInt64> = []
         for n in stride(from: UInt64(0), through: 56, by: 1) {
             if let v = try stored.version(of: wholeStateKey, asOf: n), v.keep { kept.insert(v.position) }
@@ -52,7 +52,7 @@ struct EngineRegressionTests {
         let w = try World()
         try await w.shop(orders: 5)  // positions 0...6
         let first = try await w.engine().load(InventoryProjection.self)
-        let stored = try #require(try w.states.open("inventory", version: 1))
+        let stored = try #require(try w.states.open("inventory", version: InventoryProjection.schemaVersion))
         let recorded = try #require(stored.checkpoint.eventID)
         #expect(try await w.store.read(ReadRequest(source: .all, from: 6, limit: 1)).events.first?.id == recorded)
         #expect(first.state.products["litter"]?.reserved ?? 0 > 0)

@@ -87,7 +87,7 @@ struct EngineTests {
         try await w.shop(orders: 40)
         let engine = w.engine(snapshotInterval: 7)
         _ = try await engine.rebuild([InventoryProjection.self])
-        #expect(try #require(try w.states.open("inventory", version: 1)).newestKept(wholeStateKey) != nil, "a snapshot was kept")
+        #expect(try #require(try w.states.open("inventory", version: InventoryProjection.schemaVersion)).newestKept(wholeStateKey) != nil, "a snapshot was kept")
         let all = try await w.store.readAll()
         for n in [0, 1, 2, 6, 7, 8, 13, 14, 20, 41, 100] as [UInt64] {
             let expected = try InventoryProjection.folded(
@@ -106,12 +106,12 @@ struct EngineTests {
         let clean = try await engine.audit(InventoryProjection.self)
         #expect(clean.differences.isEmpty && clean.keysCompared == 6)
         // Plant a wrong number in the stored state, as a bug in an older build might have.
-        let checkpoint = try #require(try w.states.open("inventory", version: 1)).checkpoint
+        let checkpoint = try #require(try w.states.open("inventory", version: InventoryProjection.schemaVersion)).checkpoint
         var state = InventoryProjection.State()
         state.products["litter"] = InventoryProjection.Row(name: "Litter", category: "cat", onHand: 1_000, reserved: 7)
         state.products["ghost"] = InventoryProjection.Row(name: "Ghost")
         let lock = try #require(try w.states.tryLock("inventory"))
-        let writer = try w.states.writer("inventory", version: 1, replacing: false)
+        let writer = try w.states.writer("inventory", version: InventoryProjection.schemaVersion, replacing: false)
         try writer.add([RowVersion(key: wholeStateKey, position: try #require(checkpoint.position), value: state.encoded(), keep: false)])
         try writer.finish(checkpoint)
         lock.unlock()
@@ -274,7 +274,7 @@ struct SnapshotDamageTests {
         let expected = try await engine.state(InventoryProjection.self, atPosition: 25)
         let live = try await engine.load(InventoryProjection.self).state
         // Damage every run's blocks (the bytes after the header).
-        let dir = w.scratch.path + "/projections/inventory/v1/"
+        let dir = w.scratch.path + "/projections/inventory/v\(InventoryProjection.schemaVersion)/"
         for run in try FileManager.default.contentsOfDirectory(atPath: dir) where run.hasSuffix(".run") {
             var bytes = try Data(contentsOf: URL(fileURLWithPath: dir + run))
             bytes[20] ^= 0xFF

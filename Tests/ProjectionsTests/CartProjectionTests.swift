@@ -6,12 +6,16 @@ import Testing
 struct CartProjectionTests {
     static func bdt(_ minor: Int64) -> Money { Money(minor, "BDT") }
 
-    static func list(_ s: inout ProjectionScenario, _ id: String, _ name: String, _ price: Int64, was: Int64? = nil, _ category: String) {
+    static func list(
+        _ s: inout ProjectionScenario, _ id: String, _ name: String, _ price: Int64, was: Int64? = nil, _ category: String,
+        stock: Int64 = 20
+    ) {
         s.given(
             "product-\(id)",
             ProductListed(
                 productId: id, name: name, price: bdt(price), compareAtPrice: was.map(bdt), category: category, tags: [],
                 imageRef: "img_\(id)"))
+        s.given("inventory-\(id)", StockReceived(productId: id, quantity: stock))
     }
 
     static func add(_ s: inout ProjectionScenario, _ owner: String, _ product: String, _ quantity: Int64 = 1) {
@@ -21,10 +25,11 @@ struct CartProjectionTests {
     /// The position the next event will have, as a line's `addedAt`.
     static func next(_ s: ProjectionScenario) -> Int64 { Int64(s.events.count) }
 
-    /// Eleven products; units sold: leash 9, tofu 6, collar 4, post 3, mouse 3, kibble 2, fountain 1, others 0.
+    /// Eleven products, 20 units of each received but 2 of litter; units sold: leash 9, tofu 6, collar 4, post 3,
+    /// mouse 3, kibble 2, fountain 1, others 0.
     static func catalog() -> ProjectionScenario {
         var s = ProjectionScenario()
-        list(&s, "litter", "Black Sand Cat Litter 10L", 62_000, was: 70_000, "cat")
+        list(&s, "litter", "Black Sand Cat Litter 10L", 62_000, was: 70_000, "cat", stock: 2)
         list(&s, "tofu", "Tofu Cat Litter 6L", 85_000, "cat")
         list(&s, "kibble", "Kitten Dry Food 1.1kg", 69_000, was: 75_000, "cat")
         list(&s, "post", "Sisal Scratching Post", 145_000, "cat")
@@ -129,8 +134,9 @@ struct CartProjectionTests {
         #expect(
             CartProjection.eventTypes
                 == [
-                    "ProductListed", "ProductRepriced", "ProductDelisted", "ProductRelisted", "StockReservationFulfilled",
-                    "StockSoldInStore", "CartItemAdded", "CartItemQuantityChanged", "CartItemRemoved", "CartCleared",
+                    "ProductListed", "ProductRepriced", "ProductDelisted", "ProductRelisted", "ProductDetailsChanged",
+                    "StockReservationFulfilled", "StockSoldInStore", "StockReceived", "StockAdjusted", "StockReserved",
+                    "StockReleased", "CartItemAdded", "CartItemQuantityChanged", "CartItemRemoved", "CartCleared",
                 ])
     }
 
@@ -139,15 +145,16 @@ struct CartProjectionTests {
     @Test func linesAtCurrentPricesWithSubtotalSavingsAndTotal() throws {
         let out = try Self.view(Self.scenario(), "u-1")
         #expect(out.title == "Cart of u-1")
-        #expect(out.header == ["PRODUCT", "NAME", "QTY", "UNIT PRICE", "WAS", "LINE TOTAL", "SAVING"])
+        #expect(out.header == ["PRODUCT", "NAME", "QTY", "UNIT PRICE", "WAS", "LINE TOTAL", "SAVING", "STOCK"])
         #expect(
             out.rows == [
-                ["litter", "Black Sand Cat Litter 10L", "3", "620.00 BDT", "700.00 BDT", "1,860.00 BDT", "240.00 BDT"],
-                ["bowl", "Steel Pet Bowl", "1", "350.00 BDT", "400.00 BDT", "350.00 BDT", "50.00 BDT"],
+                ["litter", "Black Sand Cat Litter 10L", "3", "620.00 BDT", "700.00 BDT", "1,860.00 BDT", "240.00 BDT", "only 2 left (you have 3)"],
+                ["bowl", "Steel Pet Bowl", "1", "350.00 BDT", "400.00 BDT", "350.00 BDT", "50.00 BDT", "in stock"],
             ])
         #expect(
             out.footer == [
                 "Subtotal: 2,210.00 BDT", "Savings: 290.00 BDT", "Total: 2,210.00 BDT",
+                "Short of stock at checkout: Black Sand Cat Litter 10L (3 wanted, 2 available)",
                 "Recommended: Tofu Cat Litter 6L (tofu), Pet Collar with Bell (collar), Catnip Mouse Toys (mouse), Sisal Scratching Post (post), Kitten Dry Food 1.1kg (kibble)",
             ])
     }
@@ -156,12 +163,12 @@ struct CartProjectionTests {
         var s = Self.scenario()
         s.given("product-litter", ProductRepriced(productId: "litter", price: Self.bdt(58_000), compareAtPrice: Self.bdt(70_000)))
         var out = try Self.view(s, "u-1")
-        #expect(out.rows[0] == ["litter", "Black Sand Cat Litter 10L", "3", "580.00 BDT", "700.00 BDT", "1,740.00 BDT", "360.00 BDT"])
+        #expect(out.rows[0] == ["litter", "Black Sand Cat Litter 10L", "3", "580.00 BDT", "700.00 BDT", "1,740.00 BDT", "360.00 BDT", "only 2 left (you have 3)"])
         #expect(Array(out.footer.prefix(3)) == ["Subtotal: 2,090.00 BDT", "Savings: 410.00 BDT", "Total: 2,090.00 BDT"])
         // A reprice without a compare-at price removes the saving of its line.
         s.given("product-bowl", ProductRepriced(productId: "bowl", price: Self.bdt(36_000)))
         out = try Self.view(s, "u-1")
-        #expect(out.rows[1] == ["bowl", "Steel Pet Bowl", "1", "360.00 BDT", "", "360.00 BDT", ""])
+        #expect(out.rows[1] == ["bowl", "Steel Pet Bowl", "1", "360.00 BDT", "", "360.00 BDT", "", "in stock"])
         #expect(Array(out.footer.prefix(3)) == ["Subtotal: 2,100.00 BDT", "Savings: 360.00 BDT", "Total: 2,100.00 BDT"])
     }
 
@@ -180,7 +187,7 @@ struct CartProjectionTests {
         var s = Self.scenario()
         s.given("product-bowl", ProductDelisted(productId: "bowl"))
         let out = try Self.view(s, "u-1")
-        #expect(out.rows[1] == ["bowl", "Steel Pet Bowl (delisted, not in the totals)", "1", "350.00 BDT", "400.00 BDT", "350.00 BDT", "50.00 BDT"])
+        #expect(out.rows[1] == ["bowl", "Steel Pet Bowl (delisted, not in the totals)", "1", "350.00 BDT", "400.00 BDT", "350.00 BDT", "50.00 BDT", "in stock"])
         #expect(Array(out.footer.prefix(3)) == ["Subtotal: 1,860.00 BDT", "Savings: 240.00 BDT", "Total: 1,860.00 BDT"])
         s.given("product-bowl", ProductRelisted(productId: "bowl"))
         #expect(try Self.view(s, "u-1").footer[0] == "Subtotal: 2,210.00 BDT", "relisted, it counts again")
@@ -197,16 +204,16 @@ struct CartProjectionTests {
         let out = try Self.view(s, "u-7")
         #expect(
             out.rows == [
-                ["litter", "Black Sand Cat Litter 10L", "1", "620.00 BDT", "700.00 BDT", "620.00 BDT", "80.00 BDT"],
-                ["usd", "Imported Fish Net (in USD, not in the totals)", "2", "5.00 USD", "", "10.00 USD", ""],
-                ["ghost", "(unknown product)", "3", "", "", "", ""],
+                ["litter", "Black Sand Cat Litter 10L", "1", "620.00 BDT", "700.00 BDT", "620.00 BDT", "80.00 BDT", "only 2 left"],
+                ["usd", "Imported Fish Net (in USD, not in the totals)", "2", "5.00 USD", "", "10.00 USD", "", "out of stock"],
+                ["ghost", "(unknown product)", "3", "", "", "", "", ""],
             ])
         #expect(Array(out.footer.prefix(3)) == ["Subtotal: 620.00 BDT", "Savings: 80.00 BDT", "Total: 620.00 BDT"])
         guard case .array(let lines)? = out.json["lines"] else { Issue.record("no lines"); return }
         #expect(lines.map { $0["status"] } == [.string("ok"), .string("other-currency"), .string("unknown")])
         #expect(
             lines[2].serialized
-                == #"{"productId":"ghost","name":null,"category":null,"imageRef":null,"quantity":3,"unitPrice":null,"compareAtPrice":null,"lineTotal":null,"saving":null,"status":"unknown"}"#
+                == #"{"productId":"ghost","name":null,"category":null,"imageRef":null,"quantity":3,"unitPrice":null,"compareAtPrice":null,"lineTotal":null,"saving":null,"status":"unknown","stock":null}"#
         )
         // The cart's currency is its first sellable line's.
         Self.add(&s, "u-8", "usd")
@@ -256,7 +263,7 @@ struct CartProjectionTests {
         #expect(out.footer == ["Subtotal: 0.00 BDT", "Savings: 0.00 BDT", "Total: 0.00 BDT"])
         #expect(
             out.json.serialized
-                == #"{"owner":"u-1","lines":[],"subtotal":{"amount":0,"currency":"BDT"},"savings":{"amount":0,"currency":"BDT"},"total":{"amount":0,"currency":"BDT"},"recommendations":[]}"#
+                == #"{"owner":"u-1","lines":[],"subtotal":{"amount":0,"currency":"BDT"},"savings":{"amount":0,"currency":"BDT"},"total":{"amount":0,"currency":"BDT"},"shortOfStock":[],"recommendations":[]}"#
         )
         // A removal alone makes a cart known too.
         s.given("cart-u-9", CartItemRemoved(ownerId: "u-9", productId: "tofu"))
@@ -272,10 +279,10 @@ struct CartProjectionTests {
         s.given("cart-guest-1", CartCleared(ownerId: "guest-1", reason: .merged, reference: "u-2"))
         #expect(try Self.view(s, "guest-1").rows.isEmpty)
         let out = try Self.view(s, "u-2")
-        #expect(out.rows == [["kibble", "Kitten Dry Food 1.1kg", "2", "690.00 BDT", "750.00 BDT", "1,380.00 BDT", "120.00 BDT"]])
+        #expect(out.rows == [["kibble", "Kitten Dry Food 1.1kg", "2", "690.00 BDT", "750.00 BDT", "1,380.00 BDT", "120.00 BDT", "in stock"]])
         #expect(
             out.json.serialized
-                == #"{"owner":"u-2","lines":[{"productId":"kibble","name":"Kitten Dry Food 1.1kg","category":"cat","imageRef":"img_kibble","quantity":2,"unitPrice":{"amount":69000,"currency":"BDT"},"compareAtPrice":{"amount":75000,"currency":"BDT"},"lineTotal":{"amount":138000,"currency":"BDT"},"saving":{"amount":12000,"currency":"BDT"},"status":"ok"}],"subtotal":{"amount":138000,"currency":"BDT"},"savings":{"amount":12000,"currency":"BDT"},"total":{"amount":138000,"currency":"BDT"},"recommendations":[{"productId":"tofu","name":"Tofu Cat Litter 6L","category":"cat","price":{"amount":85000,"currency":"BDT"},"unitsSold":6},{"productId":"mouse","name":"Catnip Mouse Toys","category":"cat","price":{"amount":25000,"currency":"BDT"},"unitsSold":3},{"productId":"post","name":"Sisal Scratching Post","category":"cat","price":{"amount":145000,"currency":"BDT"},"unitsSold":3},{"productId":"fountain","name":"Water Fountain","category":"cat","price":{"amount":210000,"currency":"BDT"},"unitsSold":1},{"productId":"litter","name":"Black Sand Cat Litter 10L","category":"cat","price":{"amount":62000,"currency":"BDT"},"unitsSold":0}]}"#
+                == #"{"owner":"u-2","lines":[{"productId":"kibble","name":"Kitten Dry Food 1.1kg","category":"cat","imageRef":"img_kibble","quantity":2,"unitPrice":{"amount":69000,"currency":"BDT"},"compareAtPrice":{"amount":75000,"currency":"BDT"},"lineTotal":{"amount":138000,"currency":"BDT"},"saving":{"amount":12000,"currency":"BDT"},"status":"ok","stock":{"available":18,"level":"in-stock"}}],"subtotal":{"amount":138000,"currency":"BDT"},"savings":{"amount":12000,"currency":"BDT"},"total":{"amount":138000,"currency":"BDT"},"shortOfStock":[],"recommendations":[{"productId":"tofu","name":"Tofu Cat Litter 6L","category":"cat","price":{"amount":85000,"currency":"BDT"},"unitsSold":6},{"productId":"mouse","name":"Catnip Mouse Toys","category":"cat","price":{"amount":25000,"currency":"BDT"},"unitsSold":3},{"productId":"post","name":"Sisal Scratching Post","category":"cat","price":{"amount":145000,"currency":"BDT"},"unitsSold":3},{"productId":"fountain","name":"Water Fountain","category":"cat","price":{"amount":210000,"currency":"BDT"},"unitsSold":1},{"productId":"litter","name":"Black Sand Cat Litter 10L","category":"cat","price":{"amount":62000,"currency":"BDT"},"unitsSold":0}]}"#
         )
     }
 }

@@ -37,6 +37,12 @@ enum DemoDay {
         try await r.run(
             "u-ada", RepriceProduct(productId: "product_dog_004", price: Money(28_000, "BDT"), compareAtPrice: Money(32_000, "BDT")),
             at: "08:12")
+        try await r.run(
+            "u-ada",
+            EditProduct(
+                productId: "product_dog_003", newName: "Reflective Nylon Dog Leash 1.5m",
+                description: "Reflective stitching for evening walks. Nylon webbing, 1.5 m, steel clip.", addTags: ["night"]),
+            at: "08:13")
 
         // 08:30 Customers sign up; Farhan browsed as a guest first, and his cart and favourites follow him in.
         try await r.run("guest-farhan", AddToCart(productId: "product_cat_003", quantity: 2), at: "08:20")

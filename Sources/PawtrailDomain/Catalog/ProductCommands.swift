@@ -3,7 +3,7 @@ public import Events
 /// `product.add`: an admin lists a new product.
 public struct AddProduct: DomainCommand, Hashable {
     public static let name = "product.add"
-    public static let summary = "List a new product with its price, category, tags and image (admins only)."
+    public static let summary = "List a new product with its price, category, tags, image and description (admins only)."
 
     /// The new product's id; a fresh `product-…` id when absent.
     public var productId: String?
@@ -14,10 +14,12 @@ public struct AddProduct: DomainCommand, Hashable {
     public var category: String
     public var tags: [String]
     public var imageRef: String
+    /// What the product page says about it.
+    public var description: String?
 
     public init(
         productId: String? = nil, name: String, price: Money, compareAtPrice: Money? = nil, category: String,
-        tags: [String] = [], imageRef: String
+        tags: [String] = [], imageRef: String, description: String? = nil
     ) {
         self.productId = productId
         self.name = name
@@ -26,6 +28,7 @@ public struct AddProduct: DomainCommand, Hashable {
         self.category = category
         self.tags = tags
         self.imageRef = imageRef
+        self.description = description
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
@@ -36,6 +39,7 @@ public struct AddProduct: DomainCommand, Hashable {
         category = try r.string("category")
         tags = try r.strings("tags")
         imageRef = try r.string("imageRef")
+        description = try r.optionalString("description")
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -46,6 +50,7 @@ public struct AddProduct: DomainCommand, Hashable {
         w.string("category", category)
         w.strings("tags", tags)
         w.string("imageRef", imageRef)
+        w.optionalString("description", description)
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
@@ -70,9 +75,10 @@ public struct AddProduct: DomainCommand, Hashable {
         let category = try Validate.text(category, field: "category", max: 40).lowercased()
         let tags = try Validate.tags(tags)
         let imageRef = try Validate.text(imageRef, field: "imageRef", max: 300)
+        let description = try Validate.productDescription(description ?? "")
         let listed = ProductListed(
             productId: productId, name: name, price: price, compareAtPrice: compareAtPrice, category: category,
-            tags: tags, imageRef: imageRef)
+            tags: tags, imageRef: imageRef, description: description)
         if existing.exists {
             guard ProductState.folded([listed]) == existing else {
                 throw .alreadyExists("product '\(productId)' exists already")

@@ -14,11 +14,12 @@ public struct ProductState: Aggregate, Hashable {
     public var category = ""
     public var tags: [String] = []
     public var imageRef = ""
+    public var description = ""
 
     public init() {}
 
     public static let snapshotKind = "product"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         exists = try r.bool("exists")
@@ -29,6 +30,7 @@ public struct ProductState: Aggregate, Hashable {
         category = try r.string("category")
         tags = try r.strings("tags")
         imageRef = try r.string("imageRef")
+        description = try r.string("description")
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -40,6 +42,7 @@ public struct ProductState: Aggregate, Hashable {
         w.string("category", category)
         w.strings("tags", tags)
         w.string("imageRef", imageRef)
+        w.string("description", description)
     }
 
     public static func evolve(_ state: ProductState, _ event: any DomainEvent) -> ProductState {
@@ -51,6 +54,13 @@ public struct ProductState: Aggregate, Hashable {
             s.name = e.name
             s.price = e.price
             s.compareAtPrice = e.compareAtPrice
+            s.category = e.category
+            s.tags = e.tags
+            s.imageRef = e.imageRef
+            s.description = e.description
+        case let e as ProductDetailsChanged:
+            s.name = e.name
+            s.description = e.description
             s.category = e.category
             s.tags = e.tags
             s.imageRef = e.imageRef

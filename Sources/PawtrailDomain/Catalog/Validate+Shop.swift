@@ -29,6 +29,17 @@ extension Validate {
         }
     }
 
+    /// A product's description: text of at most 2,000 characters, line breaks allowed, empty for none.
+    ///
+    /// - Parameters:
+    ///   - value: The description as given.
+    ///   - field: The field's key, for the error.
+    /// - Returns: The description, trimmed.
+    /// - Throws: ``DomainError/invalid(field:reason:)`` for one too long or holding control characters.
+    public static func productDescription(_ value: String, field: String = "description") throws(DomainError) -> String {
+        try Validate.text(value, field: field, max: 2_000, allowEmpty: true)
+    }
+
     /// Tags: each trimmed, lowercased, 1 to 30 characters; duplicates dropped; at most 20.
     ///
     /// - Returns: The tags in their first-seen order.

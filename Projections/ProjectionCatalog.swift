@@ -22,7 +22,7 @@ public enum ProjectionCatalog {
         CustomerOrdersView.self, OrderDetailView.self,
         DashboardView.self,
         PetView.self, OwnerPetsView.self,
-        ConversationsView.self,
+        ConversationsView.self, ConversationView.self,
         FavouritesView.self,
     ]
 

@@ -13,7 +13,9 @@ public import Events
 ///   per message and staff member.
 ///
 /// So the fold keeps, per conversation, only the messages the other side has not read yet (a read one leaves),
-/// plus the last message for the preview. Who is staff comes from the role events, so a view of a past moment
+/// plus the last message for the preview. The thread itself (``ThreadMessage``: every message with its delivery and
+/// read receipts) is a ``GroupedTable``: one row a message in its conversation's group, so a message or a receipt
+/// stores one row however long the conversation is. Who is staff comes from the role events, so a view of a past moment
 /// lists the conversations a user took part in then.
 public enum ConversationsProjection: KeyedProjection {
     /// A message the other side has not read.
@@ -129,6 +131,53 @@ public enum ConversationsProjection: KeyedProjection {
     /// A customer's conversation ids, in the order they were started.
     public typealias IDs = IDList
 
+    /// One message of a thread, with the other side's first receipts: a staff message is delivered to and read by the
+    /// owner; an owner's message by the first staff member whose app received or read it (the shop's shared inbox).
+    public struct ThreadMessage: FieldCodable, Hashable {
+        /// The message's place in its conversation, from 1.
+        public var sequence: Int64
+        public var senderId: String
+        public var text: String
+        public var sentAt: Timestamp
+        public var deliveredAt: Timestamp?
+        public var readAt: Timestamp?
+        /// Who read it first on the other side.
+        public var readBy: String?
+
+        public init(
+            sequence: Int64, senderId: String, text: String, sentAt: Timestamp, deliveredAt: Timestamp? = nil,
+            readAt: Timestamp? = nil, readBy: String? = nil
+        ) {
+            self.sequence = sequence
+            self.senderId = senderId
+            self.text = text
+            self.sentAt = sentAt
+            self.deliveredAt = deliveredAt
+            self.readAt = readAt
+            self.readBy = readBy
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            sequence = try r.int("sequence")
+            senderId = try r.string("senderId")
+            text = try r.string("text")
+            sentAt = try r.timestamp("sentAt")
+            deliveredAt = try r.optionalTimestamp("deliveredAt")
+            readAt = try r.optionalTimestamp("readAt")
+            readBy = try r.optionalString("readBy")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.int("sequence", sequence)
+            w.string("senderId", senderId)
+            w.string("text", text)
+            w.timestamp("sentAt", sentAt)
+            w.optionalTimestamp("deliveredAt", deliveredAt)
+            w.optionalTimestamp("readAt", readAt)
+            w.optionalString("readBy", readBy)
+        }
+    }
+
     public struct State: KeyedProjectionState {
         /// Conversations by id, every version kept.
         public var conversations = KeyedTable<Conversation>(id: 1, history: .exact)
@@ -136,6 +185,8 @@ public enum ConversationsProjection: KeyedProjection {
         public var roles = KeyedTable<Roles>(id: 2, history: .exact)
         /// Each customer's conversations, so that a customer's view reads those alone.
         public var byOwner = KeyedTable<IDs>(id: 3, history: .exact)
+        /// Every conversation's messages: a group a conversation, a part a message (by message id).
+        public var messages = GroupedTable<ThreadMessage>(id: 4)
 
         public init() {}
 
@@ -143,18 +194,28 @@ public enum ConversationsProjection: KeyedProjection {
             conversations = KeyedTable(id: 1, history: .exact, rows: try r.keyed("conversations", Conversation.self))
             roles = KeyedTable(id: 2, history: .exact, rows: try r.keyed("roles", Roles.self))
             byOwner = KeyedTable(id: 3, history: .exact, rows: try r.keyed("byOwner", IDs.self))
+            messages = GroupedTable(id: 4, rows: try r.keyed("messages", ThreadMessage.self))
         }
 
         public func write(to w: inout some FieldWriter) {
             w.keyed("conversations", conversations.entries)
             w.keyed("roles", roles.entries)
             w.keyed("byOwner", byOwner.entries)
+            w.keyed("messages", messages.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
             visitor.visit(&conversations)
             visitor.visit(&roles)
             visitor.visit(&byOwner)
+            visitor.visit(&messages)
+        }
+
+        /// A conversation's messages in the order they were sent.
+        public func thread(_ conversationId: String) -> [(messageId: String, message: ThreadMessage)] {
+            messages.parts(of: conversationId).map { (messageId: $0.key, message: $0.value) }.sorted {
+                $0.message.sequence < $1.message.sequence
+            }
         }
 
         /// Whether a user is on the shop's side (staff or admin).
@@ -164,32 +225,53 @@ public enum ConversationsProjection: KeyedProjection {
     }
 
     public static let name = "conversations"
-    public static let schemaVersion = 2
-    public static let foldCost = 185
-    public static let summary = "Conversations per participant: subject, last message, and unread counts for the owner and for staff."
-    // Delivery receipts change no count: they are not read.
+    public static let schemaVersion = 3
+    public static let foldCost = 220
+    public static let summary =
+        "Conversations per participant: subject, last message, unread counts for the owner and for staff; each thread with its receipts."
     public static let eventTypes = types(
-        MessageSent.self, MessageRead.self, ConversationStarted.self, AdminBootstrapped.self, RoleGranted.self, RoleRevoked.self)
+        MessageSent.self, MessageDelivered.self, MessageRead.self, ConversationStarted.self, AdminBootstrapped.self,
+        RoleGranted.self, RoleRevoked.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         switch e.typeID {
         case MessageSent.typeID:
             let x = e.event as! MessageSent
             let at = e.occurredAt
-            try conversation(&state, x.conversationId) {
+            let sequence = try conversation(&state, x.conversationId) {
                 $0.messages += 1
                 $0.lastMessageAt = at
                 $0.lastSenderId = x.senderId
                 $0.lastText = x.text
                 $0.unread[x.messageId] = Unread(fromOwner: x.senderId == $0.ownerId)
+                return $0.messages
+            }
+            state.messages[x.conversationId, x.messageId] = ThreadMessage(sequence: sequence, senderId: x.senderId, text: x.text, sentAt: at)
+        case MessageDelivered.typeID:
+            let x = e.event as! MessageDelivered
+            let owner = try conversation(&state, x.conversationId) { $0.ownerId }
+            let at = e.occurredAt
+            state.messages.modify(group: x.conversationId, part: x.messageId) { m in
+                // The first receipt from the other side; one from the sender's own side is not a delivery.
+                guard m != nil, m!.deliveredAt == nil, (m!.senderId == owner) != (x.participantId == owner) else { return }
+                m!.deliveredAt = at
             }
         case MessageRead.typeID:
             let x = e.event as! MessageRead
-            try conversation(&state, x.conversationId) {
+            let owner = try conversation(&state, x.conversationId) {
                 // A receipt from the message's own side (a colleague reading a colleague's message) changes nothing;
                 // one from the other side takes it off that side's unread (the first staff receipt for all staff).
-                guard let unread = $0.unread[x.messageId], unread.fromOwner != (x.participantId == $0.ownerId) else { return }
+                guard let unread = $0.unread[x.messageId], unread.fromOwner != (x.participantId == $0.ownerId) else { return $0.ownerId }
                 $0.unread[x.messageId] = nil
+                return $0.ownerId
+            }
+            let at = e.occurredAt
+            state.messages.modify(group: x.conversationId, part: x.messageId) { m in
+                guard m != nil, m!.readAt == nil, (m!.senderId == owner) != (x.participantId == owner) else { return }
+                // Read implies delivered, whether or not the app sent that receipt.
+                if m!.deliveredAt == nil { m!.deliveredAt = at }
+                m!.readAt = at
+                m!.readBy = x.participantId
             }
         case ConversationStarted.typeID:
             let x = e.event as! ConversationStarted
@@ -219,10 +301,10 @@ public enum ConversationsProjection: KeyedProjection {
 
     /// Changes a conversation in place, or fails when the log never started it (the domain starts one before any
     /// message or receipt).
-    private static func conversation(_ state: inout State, _ id: String, _ body: (inout Conversation) -> Void) throws(ProjectionError) {
-        try state.conversations.modify(id) { (c: inout Conversation?) throws(ProjectionError) in
+    private static func conversation<T>(_ state: inout State, _ id: String, _ body: (inout Conversation) -> T) throws(ProjectionError) -> T {
+        try state.conversations.modify(id) { (c: inout Conversation?) throws(ProjectionError) -> T in
             guard c != nil else { throw ProjectionError("no conversation '\(id)' was started") }
-            body(&c!)
+            return body(&c!)
         }
     }
 }

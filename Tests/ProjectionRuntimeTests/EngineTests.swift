@@ -257,6 +257,45 @@ struct ScopedTimeTravelTests {
     }
 }
 
+@Suite("A conversation's thread, row by row")
+struct ThreadTimeTravelTests {
+    @Test func aThreadAsOfEachPositionEqualsTheThreadOfTheFoldUpToIt() async throws {
+        let w = try World()
+        try await w.append("roles", AdminBootstrapped(userId: "u-ada"))
+        try await w.append("roles", RoleGranted(userId: "u-sam", role: .staff, grantedBy: "u-ada"))
+        try await w.append("conversation-c-1", ConversationStarted(conversationId: "c-1", subject: .order, subjectId: "o-1", ownerId: "u-ann", startedBy: "u-ann"))
+        try await w.append("conversation-c-2", ConversationStarted(conversationId: "c-2", subject: .booking, subjectId: "b-1", ownerId: "u-bob", startedBy: "u-bob"))
+        for n in 0..<4 {
+            try await w.append("conversation-c-1", MessageSent(conversationId: "c-1", messageId: "m-\(n)", senderId: n % 2 == 0 ? "u-ann" : "u-sam", text: "message \(n)"))
+            try await w.append("conversation-c-2", MessageSent(conversationId: "c-2", messageId: "m-\(n)", senderId: "u-bob", text: "bob \(n)"))
+        }
+        let engine = w.engine(snapshotInterval: 3)
+        // Stored in two commits: a rebuild, then a catch-up with receipts and more messages.
+        _ = try await engine.load(ConversationsProjection.self)
+        try await w.append("conversation-c-1", MessageDelivered(conversationId: "c-1", messageId: "m-0", participantId: "u-sam"))
+        try await w.append("conversation-c-1", MessageRead(conversationId: "c-1", messageId: "m-0", participantId: "u-sam"))
+        try await w.append("conversation-c-1", MessageRead(conversationId: "c-1", messageId: "m-1", participantId: "u-ann"))
+        try await w.append("conversation-c-1", MessageRead(conversationId: "c-1", messageId: "m-2", participantId: "u-ann"))  // her own: no receipt
+        try await w.append("conversation-c-1", MessageSent(conversationId: "c-1", messageId: "m-9", senderId: "u-sam", text: "last"))
+        _ = try await engine.load(ConversationsProjection.self)
+        let all = try await w.store.readAll()
+        let last = try #require(try await w.store.lastPosition())
+        for n in 0...last {
+            let past = try await engine.state(ConversationsProjection.self, atPosition: n)
+            let folded = try ConversationsProjection.folded(try all.prefix { $0.position <= n }.map(projected))
+            for args in [["id": "c-1"], ["id": "c-2"], ["id": "c-1", "last": "2"]] {
+                let a = Result { try ConversationView.render(past, ViewArguments(args)).json }
+                let b = Result { try ConversationView.render(folded, ViewArguments(args)).json }
+                #expect(String(describing: a) == String(describing: b), "\(args) at position \(n)")
+            }
+        }
+        let now = try await engine.load(ConversationsProjection.self).state
+        let thread = now.thread("c-1")
+        #expect(thread.map(\.messageId) == ["m-0", "m-1", "m-2", "m-3", "m-9"])
+        #expect(thread[0].message.readBy == "u-sam" && thread[1].message.readBy == "u-ann" && thread[2].message.readAt == nil)
+    }
+}
+
 /// A recorded event as projections see it.
 func projected(_ e: RecordedEvent) throws -> ProjectedEvent {
     ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: try EventCatalog.domain.decode(type: e.type, data: e.data)!)

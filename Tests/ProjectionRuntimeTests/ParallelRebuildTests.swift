@@ -22,6 +22,14 @@ struct ParallelRebuildTests {
             try await w.append("cart-\(user)", CartItemAdded(ownerId: user, productId: "litter", quantity: Int64(n % 3 + 1)))
             if n % 3 == 0 { try await w.append("cart-\(user)", CartItemRemoved(ownerId: user, productId: "litter")) }
             try await w.append("favourites-\(user)", n % 5 == 4 ? FavouriteRemoved(ownerId: user, productId: "litter") : FavouriteAdded(ownerId: user, productId: "litter"))
+            let conversation = "\(prefix)c-\(user)"
+            if n < 4 {
+                try await w.append("conversation-\(conversation)", ConversationStarted(conversationId: conversation, subject: .order, subjectId: "o-0", ownerId: user, startedBy: user))
+            }
+            try await w.append("conversation-\(conversation)", MessageSent(conversationId: conversation, messageId: "m-\(n)", senderId: user, text: "note \(n)"))
+            if n % 3 == 1 {
+                try await w.append("conversation-\(conversation)", MessageRead(conversationId: conversation, messageId: "m-\(n)", participantId: "u-sam"))
+            }
             if n % 2 == 0 {
                 try await w.append("order-\(order)", ScopedTimeTravelTests.placed(order, user))
                 try await w.append("order-\(order)", OrderConfirmed(orderId: order, confirmedBy: "u-sam"))

@@ -144,6 +144,48 @@ struct ConversationsProjectionTests {
         s.given("conversation-c-9", MessageSent(conversationId: "c-9", messageId: "m-1", senderId: "u-alice", text: "Hello"))
         #expect(throws: ProjectionError("no conversation 'c-9' was started")) { try ConversationsProjection.folded(s.events) }
         #expect(throws: ViewError.missing("user")) { try Self.scenario().view(ConversationsView.self) }
-        #expect(!ConversationsProjection.eventTypes.contains(MessageDelivered.eventType), "delivery is not reading")
+        #expect(ConversationsProjection.eventTypes.contains(MessageDelivered.eventType), "the thread shows deliveries")
+    }
+
+    @Test func deliveriesChangeNoUnreadCount() throws {
+        var s = Self.scenario()
+        let before = try s.view(ConversationsView.self, ["user": "u-sam"]).json
+        s.given("conversation-c-1", MessageDelivered(conversationId: "c-1", messageId: "m-1", participantId: "u-kim"))
+        #expect(try s.view(ConversationsView.self, ["user": "u-sam"]).json == before)
+    }
+
+    // MARK: - One thread
+
+    @Test func aThreadListsEveryMessageOldestFirstWithTheOtherSidesReceipts() throws {
+        var s = Self.withReceipts()
+        s.given("conversation-c-1", MessageDelivered(conversationId: "c-1", messageId: "m-2", participantId: "u-alice"), at: "2026-12-01T10:00:00Z")  // her own side: no delivery
+        s.given("conversation-c-1", MessageDelivered(conversationId: "c-1", messageId: "m-4", participantId: "u-alice"), at: "2026-12-01T10:01:00Z")
+        let out = try s.view(ConversationView.self, ["id": "c-1"])
+        #expect(out.title == "Conversation c-1 about booking b-1 with u-alice")
+        #expect(out.header == ["#", "SENT", "FROM", "MESSAGE", "RECEIPT"])
+        #expect(
+            out.rows == [
+                ["1", "2026-12-01 09:04", "u-alice (owner)", "Can we move Rex's bath to Friday?", "read 2026-12-01 09:09 by u-kim"],
+                ["2", "2026-12-01 09:05", "u-alice (owner)", "Any time after 10 works.", "read 2026-12-01 09:14 by u-kim"],
+                ["3", "2026-12-01 09:12", "u-kim", "Friday 11:00 it is.", "delivered 2026-12-01 10:01"],
+            ])
+        #expect(out.footer == ["3 messages", "unread by the owner: 1, by staff: 0"])
+        guard case .array(let thread)? = out.json["thread"] else { Issue.record("no thread"); return }
+        #expect(thread[2]["readAt"] == .null && thread[2]["deliveredAt"] == .string("2026-12-01T10:01:00Z"))
+        #expect(thread[0]["fromOwner"] == .bool(true) && thread[2]["fromOwner"] == .bool(false))
+        // The newest two only.
+        let last = try s.view(ConversationView.self, ["id": "c-1", "last": "2"])
+        #expect(last.rows.map { $0[0] } == ["2", "3"] && last.footer[0] == "3 messages, the newest 2 shown")
+        #expect(throws: ViewError.notFound("no conversation 'c-9'")) { try s.view(ConversationView.self, ["id": "c-9"]) }
+        #expect(throws: ViewError.invalid("last", "'0' is not an integer between 1 and 1000000")) {
+            try s.view(ConversationView.self, ["id": "c-1", "last": "0"])
+        }
+    }
+
+    @Test func aReadReceiptMarksAMessageDeliveredToo() throws {
+        var s = Self.scenario()
+        s.given("conversation-c-2", MessageRead(conversationId: "c-2", messageId: "m-3", participantId: "u-alice"), at: "2026-12-01T11:00:00Z")
+        let m = try #require(try s.state(ConversationsProjection.self).thread("c-2").first?.message)
+        #expect(m.readAt == Timestamp(iso8601: "2026-12-01T11:00:00Z") && m.deliveredAt == m.readAt && m.readBy == "u-alice")
     }
 }

@@ -194,6 +194,21 @@ public struct KeyedTable<Record: FieldCodable & Equatable>: StoredTable, Sendabl
         return source
     }
 
+    /// The stored entries whose keys are parts of `group` (the group's key, 0x1F, the part's key), by part, leaving
+    /// out those in memory or removed there: a caller keeping its own list of the group's parts in memory overlays
+    /// those (see ``GroupedTable``). Reads the group's rows, stored together.
+    func storedParts(of group: String) -> [String: Record] {
+        guard let source = readable else { return [:] }
+        var out: [String: Record] = [:]
+        for (k, bytes) in source.rows(group: RowKey.groupPrefix(table: tableID, group: group)) {
+            guard let part = k.parts.part else { continue }
+            let key = k.key
+            if removed.contains(key) || loaded[key] != nil { continue }
+            if let r = Self.decode(bytes) { out[part] = r }
+        }
+        return out
+    }
+
     /// Reads the stored rows of several entries at once, ahead of looking them up one by one (see
     /// ``RowSource/prefetch(_:)``); entries in memory are not read again.
     ///

@@ -11,6 +11,7 @@ public enum ProjectionCatalog {
         PetsProjection.self,
         ConversationsProjection.self,
         FavouritesProjection.self,
+        SalesProjection.self,
     ]
 
     /// The views.
@@ -24,6 +25,7 @@ public enum ProjectionCatalog {
         PetView.self, OwnerPetsView.self,
         ConversationsView.self, ConversationView.self,
         FavouritesView.self,
+        SalesView.self,
     ]
 
     /// The projection of a name.

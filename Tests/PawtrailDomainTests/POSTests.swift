@@ -111,3 +111,57 @@ struct POSTests {
         ])
     }
 }
+
+@Suite("POS: a sale for a named customer")
+struct POSCustomerTests {
+    @Test func aSaleNamesTheCustomerItWasFor() async throws {
+        let s = try await POSTests.till()
+        let appended = try await POSTests.sell(
+            s, SellInStore(lines: [SaleItem(productId: "food", quantity: 2)], payment: .cash, customerId: Shop.ann))
+        let sale = try #require(appended.last?.1 as? InStoreSaleCompleted)
+        #expect(sale.customerId == Shop.ann && sale.soldBy == Shop.staff && sale.total == Money(156_000, "BDT"))
+        #expect(appended.allSatisfy { $0.0 != Streams.account(Shop.ann) }, "the customer's account is read, not written")
+    }
+
+    @Test func aWalkInSaleNamesNobody() async throws {
+        let appended = try await POSTests.sell(try await POSTests.till(), SellInStore(lines: [SaleItem(productId: "food", quantity: 1)], payment: .card))
+        #expect((appended.last?.1 as? InStoreSaleCompleted)?.customerId == nil)
+    }
+
+    @Test func theCustomerMustHoldALiveAccount() async throws {
+        let s = try await POSTests.till()
+        let line = [SaleItem(productId: "food", quantity: 1)]
+        try await s.then(Shop.staff, SellInStore(lines: line, payment: .cash, customerId: "u-nobody"), throws: .notFound("customer 'u-nobody' has no account"))
+        try await s.then(Shop.staff, SellInStore(lines: line, payment: .cash, customerId: Shop.guest), throws: .notFound("customer 'guest-7' has no account"))
+        try await s.then(
+            Shop.staff, SellInStore(lines: line, payment: .cash, customerId: "u ann"),
+            throws: .invalid(field: "customerId", reason: "'u ann' may hold only letters, digits and - _ . : @"))
+        try await s.given(Streams.account(Shop.bob), AccountDeleted(userId: Shop.bob, reauthenticatedAt: DomainScenario.now))
+        try await s.then(
+            Shop.staff, SellInStore(lines: line, payment: .cash, customerId: Shop.bob),
+            throws: .invalidState("the account of 'u-bob' is deleted; a sale cannot name it"))
+    }
+
+    @Test func customersStillCannotSell() async throws {
+        try await POSTests.till().then(
+            Shop.ann, SellInStore(lines: [SaleItem(productId: "food", quantity: 1)], payment: .cash, customerId: Shop.ann),
+            throws: .forbidden("only staff sell at the till; customer 'u-ann' is not staff"))
+    }
+
+    @Test func version1SalesReadWithoutACustomer() throws {
+        let line = Shop.line("food", price: 78_000, quantity: 1)
+        var w = BinaryFieldWriter()
+        w.varint(UInt64(DomainEventCodec.marker))
+        w.varint(1)
+        w.string("saleId", "s-1")
+        w.string("soldBy", Shop.staff)
+        w.records("lines", [line])
+        w.money("total", Money(78_000, "BDT"))
+        w.choice("payment", StorePayment.cash)
+        let sale = try InStoreSaleCompleted.decoded(from: w.bytes)
+        #expect(sale == InStoreSaleCompleted(saleId: "s-1", soldBy: Shop.staff, lines: [line], total: Money(78_000, "BDT"), payment: .cash))
+        let named = InStoreSaleCompleted(saleId: "s-2", soldBy: Shop.staff, lines: [line], total: Money(78_000, "BDT"), payment: .card, customerId: Shop.ann)
+        #expect(DomainEventCodec.encode(named).prefix(2) == [0, 2])
+        #expect(try InStoreSaleCompleted.decoded(from: DomainEventCodec.encode(named)) == named)
+    }
+}

@@ -30,6 +30,14 @@ struct ParallelRebuildTests {
             if n % 3 == 1 {
                 try await w.append("conversation-\(conversation)", MessageRead(conversationId: conversation, messageId: "m-\(n)", participantId: "u-sam"))
             }
+            if n % 4 == 1 {
+                let line = PurchaseLine(
+                    productId: "litter", name: "Litter", category: "cat", imageRef: "img", unitPrice: Money(62_000, "BDT"), quantity: 1,
+                    lineTotal: Money(62_000, "BDT"))
+                try await w.append(
+                    "sale-\(prefix)s-\(n)",
+                    InStoreSaleCompleted(saleId: "\(prefix)s-\(n)", soldBy: "u-sam", lines: [line], total: Money(62_000, "BDT"), payment: .cash, customerId: n % 8 == 1 ? user : nil))
+            }
             if n % 2 == 0 {
                 try await w.append("order-\(order)", ScopedTimeTravelTests.placed(order, user))
                 try await w.append("order-\(order)", OrderConfirmed(orderId: order, confirmedBy: "u-sam"))

@@ -129,8 +129,9 @@ enum DemoDay {
         }
         if try await r.run("u-emi", place(20, "Emi Tanaka"), at: "10:40") != nil { placed.append(("u-emi", "o-20")) }
 
-        // 11:00 The till: an in-store sale from the same stock.
+        // 11:00 The till: in-store sales from the same stock, one for a walk-in, one for Grace, who has an account.
         try await r.run("u-rina", SellInStore(lines: [SaleItem(productId: "product_care_001", quantity: 2), SaleItem(productId: "product_acc_001", quantity: 1)], payment: .cash), at: "11:00")
+        try await r.run("u-rina", SellInStore(lines: [SaleItem(productId: "product_dog_004", quantity: 1)], payment: .card, customerId: "u-grace"), at: "11:05")
 
         // 11:15 Staff work through the orders; the first winner cancels, which puts a bag back on the shelf.
         for (_, orderId) in placed { try await r.run("u-sam", ConfirmOrder(orderId: orderId), at: "11:15") }

@@ -91,7 +91,7 @@ struct DemoSummary {
                 + "\(count("BookingRescheduled")) rescheduled, \(count("BookingCompleted")) completed",
             "shop      \(count("ProductListed")) products seeded once; \(count("OrderPlaced")) orders placed, "
                 + "\(count("OrderShipped")) shipped, \(count("OrderDelivered")) delivered, \(count("OrderCancelled")) cancelled; "
-                + "\(count("InStoreSaleCompleted")) till sale; takings \(money(orderRevenue + saleRevenue))",
+                + "\(count("InStoreSaleCompleted")) till sales; takings \(money(orderRevenue + saleRevenue))",
             "stock     \(scarceName): \(scarceUnitsReserved) units reserved by orders, \(scarceUnitsReleased) released by a "
                 + "cancellation, \(scarceUnitsShipped) shipped; now \(scarce.onHand) on hand, \(scarce.reserved) reserved, "
                 + "\(scarce.available) available",

@@ -110,5 +110,6 @@ enum FieldHelp {
         "role.revoke.userId": "Who loses the role.",
         "product.reprice.price": "The new selling price.",
         "pos.sell.payment": "How the customer paid at the till.",
+        "pos.sell.customerId": "The customer the sale is for, when they have an account (a walk-in sale names none).",
     ]
 }

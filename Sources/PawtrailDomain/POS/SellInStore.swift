@@ -21,7 +21,8 @@ public struct SaleItem: FieldCodable, Hashable {
     }
 }
 
-/// `pos.sell`: staff sell products over the counter, from the same stock online orders reserve from.
+/// `pos.sell`: staff sell products over the counter, from the same stock online orders reserve from, naming the
+/// customer when the customer has an account (`customerId`), so the sale shows in the sales list under their name.
 ///
 /// Stock-safe as checkout is: each line needs that many units available (on hand minus reserved) at the version
 /// read, and one atomic append writes `StockSoldInStore` on every inventory stream at that version with the sale.
@@ -37,25 +38,36 @@ public struct SellInStore: DomainCommand, Hashable {
     /// The lines; a product rung up twice is one line with the quantities summed.
     public var lines: [SaleItem]
     public var payment: StorePayment
+    /// The customer the sale is for, an account holder; absent for a walk-in sale.
+    public var customerId: String?
 
-    public init(lines: [SaleItem], payment: StorePayment) {
+    public init(lines: [SaleItem], payment: StorePayment, customerId: String? = nil) {
         self.lines = lines
         self.payment = payment
+        self.customerId = customerId
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         lines = try r.records("lines", SaleItem.self)
         payment = try r.choice("payment", StorePayment.self)
+        customerId = try r.optionalString("customerId")
     }
 
     public func write(to w: inout some FieldWriter) {
         w.records("lines", lines)
         w.choice("payment", payment)
+        w.optionalString("customerId", customerId)
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         let saleId = context.newID("s")
         let sale = try await loader.load(SaleState.self, Streams.sale(saleId))
+        var customer: AccountState?
+        if context.actor.isStaff, let customerId {
+            try Validate.id(customerId, field: "customerId")
+            // Read for the check only: a sale does not write the customer's account.
+            customer = try await loader.load(AccountState.self, Streams.account(customerId))
+        }
         var products: [String: ProductState] = [:]
         var stock: [String: InventoryState] = [:]
         if context.actor.isStaff, !sale.exists, let requests = try? Self.requests(lines) {
@@ -64,7 +76,7 @@ public struct SellInStore: DomainCommand, Hashable {
                 stock[request.productId] = try await loader.load(InventoryState.self, Streams.inventory(request.productId))
             }
         }
-        return try decide(context, saleId: saleId, existing: sale, products: products, stock: stock)
+        return try decide(context, saleId: saleId, existing: sale, products: products, stock: stock, customer: customer)
     }
 
     /// The lines checked and merged by product, in first-rung order.
@@ -95,16 +107,23 @@ public struct SellInStore: DomainCommand, Hashable {
     ///   - existing: The state of the sale's stream: it exists only when this very command ran before.
     ///   - products: The state of each product sold, by id.
     ///   - stock: The state of each product's inventory, by id.
+    ///   - customer: The named customer's account, when `customerId` is given.
     /// - Returns: `StockSoldInStore` on each inventory stream, then `InStoreSaleCompleted`; nothing for a re-sent
     ///   command whose sale exists.
-    /// - Throws: ``DomainError`` for a non-staff actor, malformed lines, a product missing or delisted, mixed
-    ///   currencies, or short stock (naming every short product).
+    /// - Throws: ``DomainError`` for a non-staff actor, malformed lines, a named customer without an account or whose
+    ///   account is deleted, a product missing or delisted, mixed currencies, or short stock (naming every short
+    ///   product).
     public func decide(
         _ context: DecisionContext, saleId: String, existing: SaleState, products: [String: ProductState],
-        stock: [String: InventoryState]
+        stock: [String: InventoryState], customer: AccountState? = nil
     ) throws(DomainError) -> Decision {
         try context.actor.requireStaff("sell at the till")
         let requests = try Self.requests(lines)
+        if let customerId {
+            try Validate.id(customerId, field: "customerId")
+            guard let customer, customer.exists else { throw .notFound("customer '\(customerId)' has no account") }
+            guard !customer.deleted else { throw .invalidState("the account of '\(customerId)' is deleted; a sale cannot name it") }
+        }
         guard !existing.exists else { return .nothing }
         let (snapshots, total) = try Purchase.check(requests, products: products, stock: stock, refusal: "sold")
         var writes = snapshots.map {
@@ -113,7 +132,11 @@ public struct SellInStore: DomainCommand, Hashable {
         writes.append(
             StreamWrite(
                 Streams.sale(saleId),
-                [InStoreSaleCompleted(saleId: saleId, soldBy: context.actor.userID, lines: snapshots, total: total, payment: payment)],
+                [
+                    InStoreSaleCompleted(
+                        saleId: saleId, soldBy: context.actor.userID, lines: snapshots, total: total, payment: payment,
+                        customerId: customerId)
+                ],
                 expected: .noStream))
         return Decision(writes)
     }

@@ -12,6 +12,7 @@ public enum ProjectionCatalog {
         ConversationsProjection.self,
         FavouritesProjection.self,
         SalesProjection.self,
+        FulfilmentProjection.self,
     ]
 
     /// The views.
@@ -26,6 +27,7 @@ public enum ProjectionCatalog {
         ConversationsView.self, ConversationView.self,
         FavouritesView.self,
         SalesView.self,
+        FulfilmentView.self,
     ]
 
     /// The projection of a name.

@@ -1,4 +1,5 @@
 public import PawtrailJSON
+public import EventLog
 
 /// A way of looking at one projection's state, with arguments: `pawtrail view NAME [--option value]...`.
 ///
@@ -46,9 +47,13 @@ public struct ViewOption: Sendable, Hashable {
 /// The option values given to a view, with typed accessors that name the option in their errors.
 public struct ViewArguments: Sendable {
     public var values: [String: String]
+    /// The moment the view is read for, when there is one: the clock for a live read, the time of `--at TIME`; `nil`
+    /// for `--at-position` (and in tests), where a view that counts ages counts them to its state's newest event.
+    public var now: Timestamp?
 
-    public init(_ values: [String: String] = [:]) {
+    public init(_ values: [String: String] = [:], now: Timestamp? = nil) {
         self.values = values
+        self.now = now
     }
 
     /// A value, `nil` when absent.

@@ -88,7 +88,13 @@ enum ViewCommand {
         // One store opened per command: opening a file store scans its active segment.
         let engine = try await ProjectionsCommand.engine(context)
         var (loaded, note) = try await state(V.Source.self, moment, engine)
-        let arguments = ViewArguments(values)
+        let now: Timestamp?
+        switch moment {
+        case .live: now = .now()
+        case .time(let t): now = t
+        case .position: now = nil
+        }
+        let arguments = ViewArguments(values, now: now)
         var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
         // A stored row found damaged as the view read it: the read model is folded anew and the view read again (a
         // damaged row reads as missing, so nothing rendered from it is shown).

@@ -23,7 +23,7 @@ public struct EventCatalog: Sendable {
     public static let domain = EventCatalog(
         types: AccountEvents.all + PetEvents.all + BookingEvents.all + VetEvents.all + CatalogEvents.all
             + InventoryEvents.all + CartEvents.all + FavouriteEvents.all + OrderEvents.all + POSEvents.all
-            + MessagingEvents.all)
+            + MessagingEvents.all + SettingsEvents.all)
 
     /// The entries, in registration order.
     public let entries: [Entry]

@@ -12,6 +12,10 @@ public enum ActivityView: ProjectionView {
         ViewOption("limit", "n", help: "The most entries to show (at most 200, the history's bound).", default: "50"),
     ]
 
+    public static func audience(_ state: ActivityProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .userAndStaff(try arguments.required("user"))
+    }
+
     public static func render(_ state: ActivityState, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let user = try arguments.required("user")
         let limit = try arguments.int("limit", default: 50, range: 1...Int64(ActivityRules.standard.maxEntriesPerUser))

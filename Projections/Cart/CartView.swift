@@ -41,6 +41,10 @@ public enum CartView: ProjectionView {
         case otherCurrency = "other-currency"
     }
 
+    public static func audience(_ state: CartProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .userAndStaff(try arguments.required("owner"))
+    }
+
     public static func render(_ state: CartProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let owner = try arguments.required("owner")
         guard let cart = state.carts[owner] else { throw .notFound("no cart for '\(owner)'") }

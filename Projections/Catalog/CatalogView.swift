@@ -42,6 +42,10 @@ public enum CatalogView: ProjectionView {
     /// The largest `--page-size`.
     public static let maxPageSize: Int64 = 1000
 
+    public static func audience(_ state: CatalogProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .everyone
+    }
+
     public static func render(_ state: CatalogProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let query = words(arguments.value("search") ?? "")
         let category = arguments.value("category")?.lowercased()

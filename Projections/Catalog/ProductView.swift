@@ -8,6 +8,10 @@ public enum ProductView: ProjectionView {
     public static let summary = "One product's page: details, description, price, stock and units sold."
     public static let options = [ViewOption("id", "product-id", help: "The product's id.", required: true)]
 
+    public static func audience(_ state: CatalogProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .everyone
+    }
+
     public static func render(_ state: CatalogProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let id = try arguments.required("id")
         guard let p = state.products[id], p.catalogued else { throw .notFound("no product '\(id)' in the catalog") }

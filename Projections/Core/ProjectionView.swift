@@ -25,6 +25,17 @@ public protocol ProjectionView: Sendable {
     /// - Returns: A table for people and JSON for scripts.
     /// - Throws: ``ViewError``.
     static func render(_ state: Source.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput
+
+    /// Who may read the answer for these arguments (checked before ``render(_:_:)`` when the reader is named). A view
+    /// of one entity whose owner is in the state names its owner; one the state does not hold is for staff, so that a
+    /// refusal never tells a customer what exists.
+    ///
+    /// - Parameters:
+    ///   - state: The projection's state, as for ``render(_:_:)``.
+    ///   - arguments: The option values given.
+    /// - Returns: The readers.
+    /// - Throws: ``ViewError`` for a missing or bad argument.
+    static func audience(_ state: Source.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience
 }
 
 /// An argument of a view, given as `--name value`.

@@ -23,6 +23,10 @@ public enum DashboardView: ProjectionView {
     /// How many products the top-products section lists.
     public static let topCount = 5
 
+    public static func audience(_ state: DashboardProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .admins
+    }
+
     public static func render(
         _ state: DashboardProjection.State, _ arguments: ViewArguments
     ) throws(ViewError) -> ViewOutput {

@@ -9,6 +9,10 @@ public enum FavouritesView: ProjectionView {
     public static let summary = "A customer's or guest's favourite products, in the order added."
     public static let options = [ViewOption("user", "id", help: "The customer or guest.", required: true)]
 
+    public static func audience(_ state: FavouritesProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .userAndStaff(try arguments.required("user"))
+    }
+
     public static func render(_ state: FavouritesProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let user = try arguments.required("user")
         // Someone who never marked a favourite has none: that is an empty list, not an unknown key.

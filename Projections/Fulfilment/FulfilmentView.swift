@@ -14,6 +14,10 @@ public enum FulfilmentView: ProjectionView {
         ViewOption("stage", "to-confirm|to-ship|to-deliver", help: "Only the orders at this stage.", default: "every stage")
     ]
 
+    public static func audience(_ state: FulfilmentProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .staff
+    }
+
     public static func render(_ state: FulfilmentProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         var stages = FulfilmentProjection.Stage.allCases
         if let asked = arguments.value("stage") {

@@ -7,6 +7,10 @@ public enum InventoryView: ProjectionView {
     public static let summary = "Stock per product: on hand, reserved, available and sold."
     public static let options = [ViewOption("category", "name", help: "Only products of this category.")]
 
+    public static func audience(_ state: InventoryProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .staff
+    }
+
     public static func render(_ state: InventoryProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let category = arguments.value("category")
         let rows = state.products.sorted { $0.key < $1.key }.filter { category == nil || $0.value.category == category }
@@ -36,6 +40,10 @@ public enum LowStockView: ProjectionView {
     public static let name = "low-stock"
     public static let summary = "Listed products with few units available, fewest first."
     public static let options = [ViewOption("threshold", "n", help: "The most available units that count as low.", default: "5")]
+
+    public static func audience(_ state: InventoryProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .staff
+    }
 
     public static func render(_ state: InventoryProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let threshold = try arguments.int("threshold", default: 5, range: 0...1_000_000)

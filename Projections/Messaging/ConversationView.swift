@@ -14,6 +14,11 @@ public enum ConversationView: ProjectionView {
         ViewOption("last", "n", help: "Show only the newest N messages.", default: "all"),
     ]
 
+    public static func audience(_ state: ConversationsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        let id = try arguments.required("id")
+        return state.conversations[id].map { .userAndStaff($0.ownerId) } ?? .staff
+    }
+
     public static func render(_ state: ConversationsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let id = try arguments.required("id")
         guard let c = state.conversations[id] else { throw .notFound("no conversation '\(id)'") }

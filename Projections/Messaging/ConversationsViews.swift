@@ -18,6 +18,10 @@ public enum ConversationsView: ProjectionView {
     /// How many characters of the last message a preview shows.
     public static let previewLength = 50
 
+    public static func audience(_ state: ConversationsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .userAndStaff(try arguments.required("user"))
+    }
+
     public static func render(_ state: ConversationsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let user = try arguments.required("user")
         let staff = state.isStaff(user)

@@ -12,6 +12,10 @@ public enum CustomerOrdersView: ProjectionView {
         "A customer's orders, newest first: when placed, status, units, total and delivery slot."
     public static let options = [ViewOption("customer", "id", help: "The customer's user id.", required: true)]
 
+    public static func audience(_ state: OrdersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .userAndStaff(try arguments.required("customer"))
+    }
+
     public static func render(
         _ state: OrdersProjection.State, _ arguments: ViewArguments
     ) throws(ViewError) -> ViewOutput {
@@ -50,6 +54,11 @@ public enum OrderDetailView: ProjectionView {
     public static let name = "order"
     public static let summary = "One order: lines as bought, subtotal, total, status, delivery details and timeline."
     public static let options = [ViewOption("id", "order", help: "The order id.", required: true)]
+
+    public static func audience(_ state: OrdersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        let id = try arguments.required("id")
+        return state.orders[id].map { .userAndStaff($0.customerId) } ?? .staff
+    }
 
     public static func render(
         _ state: OrdersProjection.State, _ arguments: ViewArguments

@@ -35,6 +35,11 @@ public enum PetView: ProjectionView {
         return next <= horizon ? "soon" : nil
     }
 
+    public static func audience(_ state: PetsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        let id = try arguments.required("id")
+        return state.pets[id].map { .userAndStaff($0.ownerId) } ?? .staff
+    }
+
     public static func render(_ state: PetsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let id = try arguments.required("id")
         guard let pet = state.pets[id] else { throw .notFound("no pet '\(id)'") }
@@ -227,6 +232,10 @@ public enum OwnerPetsView: ProjectionView {
     public static let name = "pets"
     public static let summary = "An owner's pets by name, removed ones marked."
     public static let options = [ViewOption("owner", "user", help: "The owner.", required: true)]
+
+    public static func audience(_ state: PetsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .userAndStaff(try arguments.required("owner"))
+    }
 
     public static func render(_ state: PetsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let owner = try arguments.required("owner")

@@ -11,6 +11,10 @@ public enum SalesView: ProjectionView {
     public static let summary = "The till's receipts of a day: time, staff, customer, lines, payment, total; sums by payment."
     public static let options = [ViewOption("day", "YYYY-MM-DD", help: "The UTC day.", default: "the latest day with a sale")]
 
+    public static func audience(_ state: SalesProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .staff
+    }
+
     public static func render(_ state: SalesProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let day: String
         if let asked = arguments.value("day") {

@@ -28,6 +28,8 @@ public enum CommandCatalog {
         SellInStore.self,
         // messaging
         StartConversation.self, SendMessage.self, MarkMessageDelivered.self, MarkMessagesRead.self,
+        // settings
+        SetReadPolicy.self,
     ]
 
     /// The command type of a name (`pet.add`).

@@ -33,6 +33,7 @@ struct AggregateSchemaTests {
         "sale": (1, 13404883308188458956),
         "pet": (1, 14172175834609608638),
         "vet-request": (1, 12162799830509141261),
+        "settings": (1, 7683367966017419860),
     ]
 
     @Test func kindsAreUnique() {

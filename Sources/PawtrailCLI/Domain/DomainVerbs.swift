@@ -15,11 +15,12 @@ enum DomainVerbs {
         "cart": "Your cart: add, change quantities, remove, clear (guests too).",
         "favourite": "Your favourite products: add and remove (guests too).",
         "conversation": "Messages between a customer and staff about a booking, vet request or order.",
-        "product": "The catalog's products: add, reprice, delist, relist (admins).",
+        "product": "The catalog's products: add, edit, reprice, delist, relist (admins).",
         "catalog": "Seed the bundled catalog of pet products, once (admins).",
         "inventory": "Stock per product: receive deliveries, adjust counts (admins).",
         "order": "Orders: place from your cart; confirm, ship, deliver (staff); cancel; tell an order's history.",
         "pos": "The shop's till: sell over the counter from the same stock (staff).",
+        "shop": "The shop's settings: who may read the views (admins).",
     ]
 
     /// The options every domain verb takes besides its fields.

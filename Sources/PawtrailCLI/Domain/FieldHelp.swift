@@ -47,6 +47,7 @@ enum FieldHelp {
         "category": "The product's category.",
         "tags": "A search tag of the product.",
         "addTags": "A tag to add to the product.",
+        "requireViewer": "Require every view read to name its reader with --as (absent: stop requiring it).",
         "removeTags": "A tag to take off the product.",
         "newName": "The new name.",
         "description": "What the product page says about the product.",

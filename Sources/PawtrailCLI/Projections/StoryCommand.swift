@@ -12,6 +12,9 @@ enum StoryCommand {
         options: [
             .value("at", "time", help: "The story up to this UTC ISO-8601 time (by when events were recorded)."),
             .value("at-position", "n", help: "The story up to this position."),
+            .value(
+                "as", "user", help: "The reader: the order's customer or the shop's staff.",
+                default: "the store's operator, unless the store requires a reader"),
             .flag("json", help: "Print JSON Lines, one event per line."),
         ],
         positionals: [PositionalSpec(name: "order-id", help: "The order (o-...).")],
@@ -21,8 +24,19 @@ enum StoryCommand {
             }
             let stream = StreamID(unchecked: "order-" + id)
             try EventLimits.validateStreamID(stream.rawValue)
-            return try await tell(stream, title: "Order \(id)", notFound: "no order '\(id)'", context, state: orderState(id))
+            return try await tell(
+                stream, title: "Order \(id)", notFound: "no order '\(id)'", context, state: orderState(id), audience: orderAudience)
         })
+
+    /// Who may read an order's story: its customer and the shop's staff; a stream that is no order's, staff only.
+    static func orderAudience(_ events: [RecordedEvent]) -> ViewAudience {
+        for e in events where e.type == OrderPlaced.eventType {
+            if let placed = try? EventCatalog.domain.decode(type: e.type, data: e.data) as? OrderPlaced {
+                return .userAndStaff(placed.customerId)
+            }
+        }
+        return .staff
+    }
 
     /// An order's state after its events so far, as the orders read model sees it (status, lines, totals,
     /// delivery, timeline), so the story shows what each event changed in the order.
@@ -45,12 +59,13 @@ enum StoryCommand {
     /// Prints the story of a stream up to the moment the options name (default: now).
     static func tell(
         _ stream: StreamID, title: String, notFound: String? = nil, _ context: CommandContext,
-        state: StreamStory.StateFunction = StreamStory.mergedFields
+        state: StreamStory.StateFunction = StreamStory.mergedFields, audience: (([RecordedEvent]) -> ViewAudience)? = nil
     ) async throws -> ExitCode {
         let at = try context.arguments.converted("at", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) }
         let atPosition = try context.arguments.converted("at-position", expecting: "a position (a non-negative integer)") { UInt64(decimal: $0) }
         if at != nil && atPosition != nil { throw context.arguments.usageError("give '--at' or '--at-position', not both") }
         let store = try await context.openForReading().events
+        let viewer = audience == nil ? nil : try await ViewReader.viewer(context, store: store)
         var end: UInt64? = atPosition
         if let at { end = try await store.lastPosition(atOrBefore: at) }
         var events: [RecordedEvent] = []
@@ -58,6 +73,20 @@ enum StoryCommand {
             try await store.forEachPage(.stream(stream)) { page in
                 for e in page where end.map({ e.position <= $0 }) ?? true { events.append(e) }
                 return true
+            }
+        }
+        if let viewer, let audience {
+            // Judged on the whole stream, whatever moment is asked for: an order is its customer's from its placing.
+            var whole: [RecordedEvent] = []
+            if end != nil || at != nil {
+                try await store.forEachPage(.stream(stream)) { page in
+                    whole.append(contentsOf: page.prefix(1))
+                    return false
+                }
+            }
+            let readers = audience(whole.isEmpty ? events : whole)
+            guard readers.admits(viewer) else {
+                throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this order's history: \(readers.readers) may")
             }
         }
         if events.isEmpty, let notFound, at == nil, atPosition == nil {

@@ -11,6 +11,10 @@ enum ViewCommand {
         .value("at", "time", help: "Show the read model as it was at this UTC ISO-8601 time (by when events were recorded)."),
         .value("at-position", "n", help: "Show the read model as it was when the log ended at this position."),
         .flag("no-catch-up", help: "Show the stored state without folding newer events."),
+        .value(
+            "as", "user",
+            help: "The reader: shows only what this user may see (their own data; staff: the shop's; admins: all).",
+            default: "the store's operator, unless the store requires a reader"),
         .flag("json", help: "Print the result as one JSON object."),
     ]
 
@@ -87,6 +91,7 @@ enum ViewCommand {
         let moment = try moment(context.arguments)
         // One store opened per command: opening a file store scans its active segment.
         let engine = try await ProjectionsCommand.engine(context)
+        let viewer = try await ViewReader.viewer(context, store: engine.store)
         var (loaded, note) = try await state(V.Source.self, moment, engine)
         let now: Timestamp?
         switch moment {
@@ -95,6 +100,13 @@ enum ViewCommand {
         case .position: now = nil
         }
         let arguments = ViewArguments(values, now: now)
+        if let viewer {
+            let audience: ViewAudience
+            do { audience = try V.audience(loaded.state, arguments) } catch { throw context.arguments.usageError(error.description) }
+            guard audience.admits(viewer) else {
+                throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this view: \(audience.readers) may")
+            }
+        }
         var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
         // A stored row found damaged as the view read it: the read model is folded anew and the view read again (a
         // damaged row reads as missing, so nothing rendered from it is shown).

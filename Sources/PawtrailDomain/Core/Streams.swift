@@ -10,6 +10,8 @@ public enum Streams {
 
     /// Who holds the admin and staff roles.
     public static let roles = StreamID(unchecked: "roles")
+    /// The shop's settings.
+    public static let settings = StreamID(unchecked: "settings")
     /// A user's account.
     public static func account(_ userID: String) -> StreamID { named("account", userID) }
 }

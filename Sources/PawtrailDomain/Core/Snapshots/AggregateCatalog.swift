@@ -5,7 +5,7 @@ public enum AggregateCatalog {
     public static let all: [any Aggregate.Type] = [
         AccountState.self, EmailClaimState.self, RolesState.self, BookingState.self, PetScheduleState.self, CartState.self,
         CatalogState.self, ProductState.self, FavouritesState.self, InventoryState.self, ConversationState.self,
-        SubjectOwnerState.self, OrderState.self, SaleState.self, PetState.self, VetRequestState.self,
+        SubjectOwnerState.self, OrderState.self, SaleState.self, PetState.self, VetRequestState.self, ShopSettingsState.self,
     ]
 
     private static let byKind: [String: any Aggregate.Type] = Dictionary(all.map { ($0.snapshotKind, $0) }, uniquingKeysWith: { a, _ in a })

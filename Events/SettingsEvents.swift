@@ -1,0 +1,31 @@
+// The shop's settings (stream `settings`): how the store is run, set by admins and kept in the log like everything
+// else, so they hold on every backend and read as of any moment.
+
+/// An admin set who may read the store's views: with `requireViewer`, every read must name its reader (`--as`).
+public struct ReadPolicySet: DomainEvent {
+    public static let eventType = "ReadPolicySet"
+    public static let area = "settings"
+    public static let summary = "An admin set whether every read of a view must name its reader (--as)."
+    public var requireViewer: Bool
+    public var setBy: String
+
+    public init(requireViewer: Bool, setBy: String) {
+        self.requireViewer = requireViewer
+        self.setBy = setBy
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        requireViewer = try r.bool("requireViewer")
+        setBy = try r.string("setBy")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.bool("requireViewer", requireViewer)
+        w.string("setBy", setBy)
+    }
+}
+
+/// The settings area's event types, in catalog order.
+public enum SettingsEvents {
+    public static let all: [any DomainEvent.Type] = [ReadPolicySet.self]
+}

@@ -1,0 +1,24 @@
+public import EventLog
+
+/// Who a user id is in a store, for reads: a guest, or an account holder with the role the `roles` stream gives. Views
+/// read through it (`pawtrail view ... --as USER`), as commands resolve their actor.
+public enum ActorLookup {
+    /// The actor a user id names.
+    ///
+    /// - Parameters:
+    ///   - userID: The user id (`guest-...` for a guest).
+    ///   - store: The store.
+    /// - Returns: The actor with its role.
+    /// - Throws: ``DomainError/invalid(field:reason:)`` for a malformed id; ``DomainError/forbidden(_:)`` for a user
+    ///   without an account, or whose account is deleted; the store's errors.
+    public static func actor(_ userID: String, in store: any EventStore) async throws -> Actor {
+        try Validate.id(userID, field: "as")
+        if Actor.isGuestID(userID) { return Actor(userID: userID, role: .guest) }
+        var loader = StreamLoader(store: store)
+        let account = try await loader.load(AccountState.self, Streams.account(userID))
+        guard account.exists else { throw DomainError.forbidden("user '\(userID)' has no account") }
+        guard !account.deleted else { throw DomainError.forbidden("the account of '\(userID)' is deleted") }
+        let roles = try await loader.load(RolesState.self, Streams.roles)
+        return Actor(userID: userID, role: roles.role(of: userID))
+    }
+}

@@ -13,6 +13,7 @@ public enum ProjectionCatalog {
         FavouritesProjection.self,
         SalesProjection.self,
         FulfilmentProjection.self,
+        AgendaProjection.self,
     ]
 
     /// The views.
@@ -28,6 +29,7 @@ public enum ProjectionCatalog {
         FavouritesView.self,
         SalesView.self,
         FulfilmentView.self,
+        AgendaView.self,
     ]
 
     /// The projection of a name.

@@ -24,11 +24,22 @@ struct ParallelRebuildTests {
             try await w.append("favourites-\(user)", n % 5 == 4 ? FavouriteRemoved(ownerId: user, productId: "litter") : FavouriteAdded(ownerId: user, productId: "litter"))
             let conversation = "\(prefix)c-\(user)"
             if n < 4 {
+                try await w.append("pet-\(prefix)p-\(user)", PetAdded(petId: "\(prefix)p-\(user)", ownerId: user, name: "Pet \(n)", species: .cat))
                 try await w.append("conversation-\(conversation)", ConversationStarted(conversationId: conversation, subject: .order, subjectId: "o-0", ownerId: user, startedBy: user))
             }
             try await w.append("conversation-\(conversation)", MessageSent(conversationId: conversation, messageId: "m-\(n)", senderId: user, text: "note \(n)"))
             if n % 3 == 1 {
                 try await w.append("conversation-\(conversation)", MessageRead(conversationId: conversation, messageId: "m-\(n)", participantId: "u-sam"))
+            }
+            if n % 3 == 0 {
+                let slot = Timestamp(iso8601: "2026-12-0\(1 + n % 4)T10:00:00Z")!
+                try await w.append("booking-\(prefix)b-\(n)", BookingRequested(bookingId: "\(prefix)b-\(n)", petId: "\(prefix)p-\(user)", ownerId: user, service: .bath, slot: slot))
+                if n % 2 == 0 {
+                    let later = Timestamp(iso8601: "2026-12-0\(2 + n % 4)T11:30:00Z")!
+                    try await w.append("booking-\(prefix)b-\(n)", BookingRescheduled(bookingId: "\(prefix)b-\(n)", previousSlot: slot, slot: later, rescheduledBy: user))
+                } else {
+                    try await w.append("booking-\(prefix)b-\(n)", BookingCancelled(bookingId: "\(prefix)b-\(n)", cancelledBy: user, reason: nil))
+                }
             }
             if n % 4 == 1 {
                 let line = PurchaseLine(

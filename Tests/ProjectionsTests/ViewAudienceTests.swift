@@ -47,6 +47,7 @@ struct ViewAudienceTests {
             ("sales", try audience(SalesView.self, [:]), .staff),
             ("fulfilment", try audience(FulfilmentView.self, [:]), .staff),
             ("dashboard", try audience(DashboardView.self, [:]), .admins),
+            ("agenda", try audience(AgendaView.self, [:]), .staff),
         ]
     }
 

@@ -1,0 +1,73 @@
+import EventLog
+import Events
+import PawtrailJSON
+
+/// `pawtrail view agenda [--day YYYY-MM-DD]`: one UTC day's grooming bookings by slot, with pet, owner, service,
+/// status and how many active bookings share the slot (cancelled ones are left out and counted in the footer), then
+/// the vet requests open at the moment viewed, the most urgent first. Without `--day`, the day of the moment viewed
+/// (today, live).
+public enum AgendaView: ProjectionView {
+    public typealias Source = AgendaProjection
+    public static let name = "agenda"
+    public static let summary = "A day's grooming bookings by slot, and the vet requests still open."
+    public static let options = [ViewOption("day", "YYYY-MM-DD", help: "The UTC day.", default: "the day of the moment viewed")]
+
+    public static func audience(_ state: AgendaProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .staff
+    }
+
+    public static func render(_ state: AgendaProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
+        let day: String
+        if let asked = arguments.value("day") {
+            guard asked.utf8.count == 10, Timestamp(iso8601: asked + "T00:00:00Z") != nil else {
+                throw .invalid("day", "'\(asked)' is not a day (YYYY-MM-DD)")
+            }
+            day = asked
+        } else if let now = arguments.now {
+            day = Format.day(now)
+        } else {
+            throw .missing("day")
+        }
+        let all = state.bookings(on: day)
+        let active = all.filter { $0.booking.status != .cancelled }
+        var perSlot: [Timestamp: Int] = [:]
+        for b in active { perSlot[b.booking.slot, default: 0] += 1 }
+        var rows: [[String]] = []
+        var bookings: [JSONValue] = []
+        for (id, b) in active {
+            rows.append([
+                "grooming", String(b.slot.iso8601.dropFirst(11).prefix(5)), id, "\(b.petName) (\(b.petId))", b.ownerId,
+                b.service.rawValue, b.status.rawValue, String(perSlot[b.slot] ?? 0),
+            ])
+            bookings.append(
+                .object([
+                    "bookingId": .string(id), "slot": Format.json(b.slot), "petId": .string(b.petId), "petName": .string(b.petName),
+                    "ownerId": .string(b.ownerId), "service": .string(b.service.rawValue), "status": .string(b.status.rawValue),
+                    "inSlot": .int(Int64(perSlot[b.slot] ?? 0)),
+                ]))
+        }
+        let vet = state.openVetRequests
+        var requests: [JSONValue] = []
+        for (id, r) in vet {
+            let preferred = r.preferredTime.map { Format.day($0) == day ? String($0.iso8601.dropFirst(11).prefix(5)) : Format.day($0) } ?? ""
+            rows.append([
+                "vet", preferred, id, "\(r.petName) (\(r.petId))", r.ownerId, r.urgency.rawValue, r.answered ? "answered" : "submitted", "",
+            ])
+            requests.append(
+                .object([
+                    "requestId": .string(id), "petId": .string(r.petId), "petName": .string(r.petName), "ownerId": .string(r.ownerId),
+                    "urgency": .string(r.urgency.rawValue), "preferredTime": r.preferredTime.map(Format.json) ?? .null,
+                    "submittedAt": Format.json(r.submittedAt), "answered": .bool(r.answered),
+                ]))
+        }
+        let cancelled = all.count - active.count
+        return ViewOutput(
+            title: "Agenda of \(day)",
+            header: ["KIND", "TIME", "ID", "PET", "OWNER", "SERVICE/URGENCY", "STATUS", "IN SLOT"], rows: rows, rightAligned: [7],
+            footer: [
+                "\(active.count) booking\(active.count == 1 ? "" : "s") in \(perSlot.count) slot\(perSlot.count == 1 ? "" : "s")"
+                    + (cancelled > 0 ? " (\(cancelled) cancelled)" : "") + ", \(vet.count) open vet request\(vet.count == 1 ? "" : "s")"
+            ],
+            json: .object(["day": .string(day), "bookings": .array(bookings), "openVetRequests": .array(requests)]))
+    }
+}

@@ -1,0 +1,73 @@
+import EventLog
+import Events
+import PawtrailJSON
+import Projections
+import Testing
+
+private func t(_ s: String) -> Timestamp { Timestamp(iso8601: s)! }
+
+@Suite("Agenda projection")
+struct AgendaProjectionTests {
+
+    /// Rex and Mia; three bookings on 3 December (two share 10:00), one on 4 December, one cancelled; two vet requests.
+    static func scenario() -> ProjectionScenario {
+        var s = ProjectionScenario()
+        s.given("pet-p-rex", PetAdded(petId: "p-rex", ownerId: "u-ann", name: "Rex", species: .dog))
+        s.given("pet-p-mia", PetAdded(petId: "p-mia", ownerId: "u-bob", name: "Mia", species: .cat))
+        s.given("booking-b-1", BookingRequested(bookingId: "b-1", petId: "p-rex", ownerId: "u-ann", service: .bath, slot: t("2026-12-03T10:00:00Z")))
+        s.given("booking-b-2", BookingRequested(bookingId: "b-2", petId: "p-mia", ownerId: "u-bob", service: .nailTrim, slot: t("2026-12-03T10:00:00Z")))
+        s.given("booking-b-3", BookingRequested(bookingId: "b-3", petId: "p-rex", ownerId: "u-ann", service: .haircut, slot: t("2026-12-03T14:30:00Z")))
+        s.given("booking-b-4", BookingRequested(bookingId: "b-4", petId: "p-mia", ownerId: "u-bob", service: .fullGroom, slot: t("2026-12-04T09:00:00Z")))
+        s.given("booking-b-1", BookingConfirmed(bookingId: "b-1", slot: t("2026-12-03T10:00:00Z"), reminderDueAt: t("2026-12-02T10:00:00Z"), confirmedBy: "u-sam"))
+        s.given("booking-b-3", BookingCancelled(bookingId: "b-3", cancelledBy: "u-ann", reason: nil))
+        s.given("vet-v-1", VetRequestSubmitted(requestId: "v-1", petId: "p-mia", ownerId: "u-bob", symptoms: "Sneezing", urgency: .normal, preferredTime: t("2026-12-03T16:00:00Z")))
+        s.given("vet-v-2", VetRequestSubmitted(requestId: "v-2", petId: "p-rex", ownerId: "u-ann", symptoms: "Limping", urgency: .urgent, preferredTime: nil))
+        return s
+    }
+
+    @Test func aDaysBookingsBySlotThenTheOpenVetRequestsMostUrgentFirst() throws {
+        let out = try Self.scenario().view(AgendaView.self, ["day": "2026-12-03"])
+        #expect(out.title == "Agenda of 2026-12-03")
+        #expect(
+            out.rows == [
+                ["grooming", "10:00", "b-1", "Rex (p-rex)", "u-ann", "bath", "confirmed", "2"],
+                ["grooming", "10:00", "b-2", "Mia (p-mia)", "u-bob", "nail-trim", "requested", "2"],
+                ["vet", "", "v-2", "Rex (p-rex)", "u-ann", "urgent", "submitted", ""],
+                ["vet", "16:00", "v-1", "Mia (p-mia)", "u-bob", "normal", "submitted", ""],
+            ])
+        #expect(out.footer == ["2 bookings in 1 slot (1 cancelled), 2 open vet requests"])
+    }
+
+    @Test func aRescheduleToAnotherDayMovesTheBookingAndARenameShowsInNewBookings() throws {
+        var s = Self.scenario()
+        s.given("booking-b-2", BookingRescheduled(bookingId: "b-2", previousSlot: t("2026-12-03T10:00:00Z"), slot: t("2026-12-04T11:30:00Z"), rescheduledBy: "u-bob"))
+        s.given("booking-b-2", BookingConfirmed(bookingId: "b-2", slot: t("2026-12-04T11:30:00Z"), reminderDueAt: t("2026-12-03T11:30:00Z"), confirmedBy: "u-sam"))
+        s.given("pet-p-mia", PetEdited(petId: "p-mia", name: "Mimi"))
+        s.given("booking-b-5", BookingRequested(bookingId: "b-5", petId: "p-mia", ownerId: "u-bob", service: .bath, slot: t("2026-12-04T09:00:00Z")))
+        #expect(try s.view(AgendaView.self, ["day": "2026-12-03"]).rows.filter { $0[0] == "grooming" }.map { $0[2] } == ["b-1"])
+        let next = try s.view(AgendaView.self, ["day": "2026-12-04"])
+        #expect(
+            next.rows.filter { $0[0] == "grooming" } == [
+                ["grooming", "09:00", "b-4", "Mia (p-mia)", "u-bob", "full-groom", "requested", "2"],
+                ["grooming", "09:00", "b-5", "Mimi (p-mia)", "u-bob", "bath", "requested", "2"],
+                ["grooming", "11:30", "b-2", "Mia (p-mia)", "u-bob", "nail-trim", "confirmed", "1"],
+            ])
+    }
+
+    @Test func answeredRequestsStayOpenUntilClosed() throws {
+        var s = Self.scenario()
+        s.given("vet-v-1", VetRequestAnswered(requestId: "v-1", answer: "Bring her in", answeredBy: "u-sam"))
+        s.given("vet-v-2", VetRequestClosed(requestId: "v-2", closedBy: "u-sam"))
+        let out = try s.view(AgendaView.self, ["day": "2026-12-05"])
+        #expect(out.rows == [["vet", "2026-12-03", "v-1", "Mia (p-mia)", "u-bob", "normal", "answered", ""]])
+        #expect(out.footer == ["0 bookings in 0 slots, 1 open vet request"])
+    }
+
+    @Test func theDayDefaultsToTheMomentViewedAndIsChecked() throws {
+        let state = try Self.scenario().state(AgendaProjection.self)
+        let out = try AgendaView.render(state, ViewArguments([:], now: t("2026-12-04T08:00:00Z")))
+        #expect(out.title == "Agenda of 2026-12-04")
+        #expect(throws: ViewError.missing("day")) { try AgendaView.render(state, ViewArguments([:])) }
+        #expect(throws: ViewError.invalid("day", "'12/03' is not a day (YYYY-MM-DD)")) { try AgendaView.render(state, ViewArguments(["day": "12/03"])) }
+    }
+}

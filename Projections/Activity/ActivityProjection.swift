@@ -15,7 +15,7 @@ public enum ActivityProjection: KeyedProjection {
     public typealias State = ActivityState
 
     public static let name = "activity"
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     public static let foldCost = 2600  // alone it folds about as long as the other eight together
     public static let summary =
         "Each user's meaningful account activity in words, with noise filtered by written rules."
@@ -332,7 +332,7 @@ extension ActivityState {
                 ActivityEntry(
                     .bookingRequested, at: t, position: p, subject: x.bookingId, name: petName,
                     detail: x.service.rawValue,
-                    time: x.slot, by: x.ownerId))
+                    time: x.slot, by: e.actor ?? x.ownerId))
         case .bookingConfirmed:
             let x = e.event as! BookingConfirmed
             guard let b = bookings[x.bookingId] else { return }
@@ -366,7 +366,7 @@ extension ActivityState {
                 x.ownerId,
                 ActivityEntry(
                     .vetRequestSubmitted, at: t, position: p, subject: x.requestId, name: petName,
-                    detail: x.urgency.rawValue))
+                    detail: x.urgency.rawValue, by: e.actor ?? x.ownerId))
         case .vetAnswered:
             let x = e.event as! VetRequestAnswered
             guard let r = vetRequests[x.requestId] else { return }
@@ -453,7 +453,7 @@ extension ActivityState {
                 x.customerId,
                 ActivityEntry(
                     .orderPlaced, at: t, position: p, subject: x.orderId, extra: x.total.currency, count: units,
-                    secondary: x.total.minorUnits, by: x.customerId))
+                    secondary: x.total.minorUnits, by: e.actor ?? x.customerId))
         case .orderConfirmed:
             let x = e.event as! OrderConfirmed
             guard let o = orders[x.orderId] else { return }

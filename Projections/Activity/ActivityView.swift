@@ -105,7 +105,9 @@ public enum ActivityText {
                 + (e.secondary > 0 ? " \(e.secondary) times a day" : "")
         case .weightLogged: return "Logged \(e.name)'s weight: \(weight(e.count))"
 
-        case .bookingRequested: return "Booked a \(service(e.detail)) for \(e.name) on \(e.time.map(slot) ?? "?")"
+        case .bookingRequested:
+            return (byShop ? "The shop booked a " : "Booked a ") + "\(service(e.detail)) for \(e.name) on \(e.time.map(slot) ?? "?")"
+                + (byShop ? " (booked by staff \(e.by) for you)" : "")
         case .bookingConfirmed: return "Booking confirmed: \(booking(e))"
         case .bookingCompleted: return "Grooming done: \(service(e.detail)) for \(e.name)"
         case .bookingCancelled:
@@ -116,7 +118,9 @@ public enum ActivityText {
                 ? "Booking moved by the shop: \(service(e.detail)) for \(e.name), now on \(e.time.map(slot) ?? "?")"
                 : "Moved the \(service(e.detail)) for \(e.name) to \(e.time.map(slot) ?? "?")"
 
-        case .vetRequestSubmitted: return "Asked the vet about \(e.name) (\(e.detail))"
+        case .vetRequestSubmitted:
+            return (byShop ? "The shop asked the vet about " : "Asked the vet about ") + "\(e.name) (\(e.detail))"
+                + (byShop ? " (submitted by staff \(e.by) for you)" : "")
         case .vetRequestAnswered: return "The vet answered about \(e.name)"
         case .vetRequestClosed: return "Vet request about \(e.name) closed"
 
@@ -133,8 +137,9 @@ public enum ActivityText {
         case .guestFavouritesMerged: return "Brought in \(plural(e.count, "favourite")) saved as a guest"
 
         case .orderPlaced:
-            return
-                "Placed order \(e.subject) (\(plural(e.count, "item")), \(Format.money(Money(e.secondary, e.extra))))"
+            return (byShop ? "The shop placed order " : "Placed order ")
+                + "\(e.subject) (\(plural(e.count, "item")), \(Format.money(Money(e.secondary, e.extra))))"
+                + (byShop ? " (placed by staff \(e.by) for you)" : "")
         case .orderConfirmed: return "Order \(e.subject) confirmed"
         case .orderShipped: return "Order \(e.subject) shipped"
         case .orderDelivered: return "Order \(e.subject) delivered"

@@ -7,7 +7,7 @@ import PawtrailJSON
 /// Runs domain commands for the CLI: one from a verb's options, or many from `pawtrail exec`.
 enum DomainCommandRunner {
     /// The keys of a JSON command line that are not the command's fields.
-    static let envelopeKeys: Set<String> = ["command", "as", "now", "commandId", "correlationId"]
+    static let envelopeKeys: Set<String> = ["command", "as", "now", "commandId", "correlationId", "for"]
 
     /// Who, when and which ids, as given by options or a JSON line.
     struct Envelope {
@@ -16,6 +16,8 @@ enum DomainCommandRunner {
         /// The id given (`--command-id`, `"commandId"`); `nil` for a random one.
         var commandID: UUID?
         var correlationID: String?
+        /// The customer a staff member acts for (`--for`, `"for"`).
+        var actedFor: String? = nil
     }
 
     /// Runs a verb: options to JSON, JSON to the command, the command through the handler.
@@ -31,7 +33,7 @@ enum DomainCommandRunner {
             userID: try arguments.required("as", "user"),
             now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
             commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) },
-            correlationID: try correlationOption(arguments))
+            correlationID: try correlationOption(arguments), actedFor: arguments.value("for"))
         let handler = try context.commandHandler()
         let outcome = try await handle(command, envelope, handler: handler)
         context.stats.handled(outcome.loadStats)
@@ -70,7 +72,7 @@ enum DomainCommandRunner {
     {
         try await handler.handle(
             command, as: envelope.userID, now: envelope.now, commandID: envelope.commandID,
-            correlationID: envelope.correlationID)
+            correlationID: envelope.correlationID, actedFor: envelope.actedFor)
     }
 
     /// The options of a verb as the JSON object its command reads.

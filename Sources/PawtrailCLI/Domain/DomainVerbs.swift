@@ -23,6 +23,10 @@ enum DomainVerbs {
         "shop": "The shop's settings: who may read the views (admins).",
     ]
 
+    /// The option of the verbs staff may run for a customer.
+    static let actingFor = OptionSpec.value(
+        "for", "user", help: "Staff only: act for this customer (who phoned in, or came to the counter); recorded with you as the actor.")
+
     /// The options every domain verb takes besides its fields.
     static let commonOptions: [OptionSpec] = [
         .value("as", "user", help: "The user issuing the command (guests: an id starting 'guest-').", required: true),
@@ -78,7 +82,7 @@ enum DomainVerbs {
                 return (
                     "Runs the command '\(C.name)'; in a JSON Lines file for 'pawtrail exec' it reads\n"
                         + "  {\"command\":\"\(C.name)\",\"as\":\"USER\"" + fields.map { ",\"\($0.key)\":…" }.joined() + "}",
-                    fields.map { option($0, of: C.name) } + commonOptions
+                    fields.map { option($0, of: C.name) } + commonOptions + (C.staffMayActFor ? [actingFor] : [])
                 )
             },
             run: { context in try await DomainCommandRunner.runVerb(C.self, context) })

@@ -247,7 +247,12 @@ enum ExecCommand {
             guard case .string(let text) = v else { throw FieldError(field: "correlationId", message: "expected a string") }
             correlationID = try DomainCommandRunner.checkedCorrelationID(text)
         }
-        return DomainCommandRunner.Envelope(userID: user, now: now, commandID: commandID, correlationID: correlationID)
+        var actedFor: String?
+        if let v = value["for"] {
+            guard case .string(let text) = v else { throw FieldError(field: "for", message: "expected a user id") }
+            actedFor = text
+        }
+        return DomainCommandRunner.Envelope(userID: user, now: now, commandID: commandID, correlationID: correlationID, actedFor: actedFor)
     }
 }
 

@@ -63,7 +63,8 @@ struct StreamStory {
         return .object([
             "position": .uint(entry.event.position), "version": .uint(entry.event.version), "type": .string(entry.event.type),
             "recordedAt": .string(entry.event.recordedAt.iso8601), "occurredAt": .string(m["occurredAt"]),
-            "actor": .string(m[EventMetadata.actor]), "role": .string(m["role"]), "command": .string(m["command"]),
+            "actor": .string(m[EventMetadata.actor]), "role": .string(m["role"]), "actedFor": .string(m["actedFor"]),
+            "command": .string(m["command"]),
             "causationId": .string(m[EventMetadata.causationID]), "correlationId": .string(m[EventMetadata.correlationID]),
             "data": entry.data ?? .null,
             "changes": .array(
@@ -74,7 +75,9 @@ struct StreamStory {
     static func lines(_ entry: Entry) -> [String] {
         let m = entry.event.metadata
         var head = "#\(entry.event.position)  \(m["occurredAt"] ?? entry.event.recordedAt.iso8601)  \(entry.event.type)"
-        if let actor = m[EventMetadata.actor] { head += "  by \(actor)" + (m["role"].map { " (\($0))" } ?? "") }
+        if let actor = m[EventMetadata.actor] {
+            head += "  by \(actor)" + (m["role"].map { " (\($0))" } ?? "") + (m["actedFor"].map { " for \($0)" } ?? "")
+        }
         if let command = m["command"] { head += "  via \(command)" }
         var out = [head]
         for c in entry.changes {

@@ -9,6 +9,7 @@ public import Events
 /// `booking.request`: the owner of a live pet requests a grooming service in a future slot.
 public struct RequestBooking: DomainCommand, Hashable {
     public static let name = "booking.request"
+    public static let staffMayActFor = true
     public static let summary =
         "Request a grooming service for your pet in a future slot (on the hour or half past)."
 
@@ -63,13 +64,13 @@ public struct RequestBooking: DomainCommand, Hashable {
     {
         let bookingId = self.bookingId ?? context.newID("b")
         let event = BookingRequested(
-            bookingId: bookingId, petId: petId, ownerId: context.actor.userID, service: service, slot: slot)
+            bookingId: bookingId, petId: petId, ownerId: context.principal.userID, service: service, slot: slot)
         if existing.exists {
             if existing.requested == event { return .nothing }
             throw .alreadyExists("booking '\(bookingId)' exists already")
         }
         try BookingSlot.check(slot, now: context.now)
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         try schedule.checkFree(slot, petId: petId, for: bookingId)
         return Decision([
             StreamWrite(Streams.booking(bookingId), [event], expected: .noStream),
@@ -186,6 +187,7 @@ public struct CompleteBooking: DomainCommand, Hashable {
 /// `booking.cancel`: the owner or staff cancel a requested or confirmed booking; its slot is released.
 public struct CancelBooking: DomainCommand, Hashable {
     public static let name = "booking.cancel"
+    public static let staffMayActFor = true
     public static let summary = "Cancel a requested or confirmed booking (its owner or staff), with an optional reason."
 
     public var bookingId: String
@@ -222,7 +224,7 @@ public struct CancelBooking: DomainCommand, Hashable {
     {
         let cleanReason = try reason.map { (r) throws(DomainError) in try Validate.text(r, field: "reason", max: 500) }
         try booking.checkExists(bookingId)
-        try booking.checkOwnerOrStaff(bookingId, actor: context.actor)
+        try booking.checkOwnerOrStaff(bookingId, actor: context.principal)
         try booking.checkStatus(bookingId, in: [.requested, .confirmed], toBe: "cancelled")
         return Decision(
             [
@@ -238,6 +240,7 @@ public struct CancelBooking: DomainCommand, Hashable {
 /// the next confirmation.
 public struct RescheduleBooking: DomainCommand, Hashable {
     public static let name = "booking.reschedule"
+    public static let staffMayActFor = true
     public static let summary =
         "Move a requested or confirmed booking to a new future slot (its owner or staff); it then needs confirming again."
 
@@ -277,7 +280,7 @@ public struct RescheduleBooking: DomainCommand, Hashable {
     {
         try BookingSlot.check(slot, now: context.now)
         try booking.checkExists(bookingId)
-        try booking.checkOwnerOrStaff(bookingId, actor: context.actor)
+        try booking.checkOwnerOrStaff(bookingId, actor: context.principal)
         try booking.checkStatus(bookingId, in: [.requested, .confirmed], toBe: "rescheduled")
         guard slot != booking.slot else { return .nothing }
         try schedule.checkFree(slot, petId: booking.petId, for: bookingId)

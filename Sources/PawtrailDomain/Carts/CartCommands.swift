@@ -3,6 +3,7 @@ public import Events
 /// `cart.add`: put units of a product in the actor's own cart (guests too).
 public struct AddToCart: DomainCommand, Hashable {
     public static let name = "cart.add"
+    public static let staffMayActFor = true
     public static let summary = "Add units of a product to your cart."
     public static let allowsGuests = true
 
@@ -26,7 +27,7 @@ public struct AddToCart: DomainCommand, Hashable {
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         try Validate.id(productId, field: "productId")
-        let cart = try await loader.load(CartState.self, Streams.cart(context.actor.userID))
+        let cart = try await loader.load(CartState.self, Streams.cart(context.principal.userID))
         // Read-only: a product delisted while this decides makes the append fail and the decision run again.
         let product = try await loader.load(ProductState.self, Streams.product(productId))
         return try decide(context, cart: cart, product: product)
@@ -36,7 +37,7 @@ public struct AddToCart: DomainCommand, Hashable {
     public func decide(_ context: DecisionContext, cart: CartState, product: ProductState) throws(DomainError) -> Decision {
         try Validate.quantity(quantity, max: CartState.maxQuantity)
         try product.checkOnSale(productId, refusal: "added to a cart")
-        let owner = context.actor.userID
+        let owner = context.principal.userID
         let current = cart.quantity(of: productId)
         guard current + quantity <= CartState.maxQuantity else {
             throw .invalid(
@@ -53,6 +54,7 @@ public struct AddToCart: DomainCommand, Hashable {
 /// `cart.set-quantity`: set the quantity of a product already in the cart.
 public struct ChangeCartQuantity: DomainCommand, Hashable {
     public static let name = "cart.set-quantity"
+    public static let staffMayActFor = true
     public static let summary = "Set the quantity of a product in your cart."
     public static let allowsGuests = true
 
@@ -75,13 +77,13 @@ public struct ChangeCartQuantity: DomainCommand, Hashable {
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        try decide(context, cart: try await loader.load(CartState.self, Streams.cart(context.actor.userID)))
+        try decide(context, cart: try await loader.load(CartState.self, Streams.cart(context.principal.userID)))
     }
 
     /// The pure decision; an unchanged quantity appends nothing.
     public func decide(_ context: DecisionContext, cart: CartState) throws(DomainError) -> Decision {
         try Validate.quantity(quantity, max: CartState.maxQuantity)
-        let owner = context.actor.userID
+        let owner = context.principal.userID
         let current = cart.quantity(of: productId)
         guard current > 0 else { throw .notFound("product '\(productId)' is not in the cart") }
         guard current != quantity else { return .nothing }
@@ -92,6 +94,7 @@ public struct ChangeCartQuantity: DomainCommand, Hashable {
 /// `cart.remove`: take a product out of the cart.
 public struct RemoveFromCart: DomainCommand, Hashable {
     public static let name = "cart.remove"
+    public static let staffMayActFor = true
     public static let summary = "Remove a product from your cart."
     public static let allowsGuests = true
 
@@ -110,12 +113,12 @@ public struct RemoveFromCart: DomainCommand, Hashable {
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        try decide(context, cart: try await loader.load(CartState.self, Streams.cart(context.actor.userID)))
+        try decide(context, cart: try await loader.load(CartState.self, Streams.cart(context.principal.userID)))
     }
 
     /// The pure decision.
     public func decide(_ context: DecisionContext, cart: CartState) throws(DomainError) -> Decision {
-        let owner = context.actor.userID
+        let owner = context.principal.userID
         guard cart.quantity(of: productId) > 0 else { throw .notFound("product '\(productId)' is not in the cart") }
         return .append(Streams.cart(owner), CartItemRemoved(ownerId: owner, productId: productId))
     }
@@ -124,6 +127,7 @@ public struct RemoveFromCart: DomainCommand, Hashable {
 /// `cart.clear`: empty the cart; an empty cart stays as it is.
 public struct ClearCart: DomainCommand, Hashable {
     public static let name = "cart.clear"
+    public static let staffMayActFor = true
     public static let summary = "Empty your cart."
     public static let allowsGuests = true
 
@@ -132,12 +136,12 @@ public struct ClearCart: DomainCommand, Hashable {
     public func write(to w: inout some FieldWriter) {}
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        decide(context, cart: try await loader.load(CartState.self, Streams.cart(context.actor.userID)))
+        decide(context, cart: try await loader.load(CartState.self, Streams.cart(context.principal.userID)))
     }
 
     /// The pure decision.
     public func decide(_ context: DecisionContext, cart: CartState) -> Decision {
-        let owner = context.actor.userID
+        let owner = context.principal.userID
         guard !cart.lines.isEmpty else { return .nothing }
         return .append(Streams.cart(owner), CartCleared(ownerId: owner, reason: .cleared))
     }

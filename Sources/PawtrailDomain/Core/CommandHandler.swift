@@ -54,15 +54,25 @@ public struct CommandHandler: Sendable {
     ///     `nil`. A command re-sent with the id of one already applied is not decided again: its first outcome comes
     ///     back, marked ``CommandOutcome/replayed``.
     ///   - correlationID: The user action's id; the command id by default.
+    ///   - actedFor: The customer a staff member acts for (a command whose ``DomainCommand/staffMayActFor``), `nil`
+    ///     when the actor acts for themselves. Recorded as `actedFor` in every event's metadata.
     /// - Returns: What was appended.
     /// - Throws: ``DomainError`` when rejected or after `maxAttempts` conflicts, or `invalid` on `commandId` when
-    ///   the id was used by another command or user; store errors.
+    ///   the id was used by another command or user; `invalid` on `for`, or `forbidden`, when acting for a customer
+    ///   is not allowed; store errors.
     public func handle<C: DomainCommand>(
         _ command: C, as userID: String, now: Timestamp = .now(), commandID: UUID? = nil,
-        correlationID: String? = nil
+        correlationID: String? = nil, actedFor: String? = nil
     ) async throws -> CommandOutcome {
         try Validate.id(userID, field: "as")
-        let digest = CommandReplay.digest(command)
+        if let actedFor {
+            try Validate.id(actedFor, field: "for")
+            guard C.staffMayActFor else {
+                throw DomainError.invalid(field: "for", reason: "\(C.name) is not done for a customer; leave 'for' out")
+            }
+            guard actedFor != userID else { throw DomainError.invalid(field: "for", reason: "'\(userID)' acts for themselves; leave 'for' out") }
+        }
+        let digest = CommandReplay.digest(command, actedFor: actedFor)
         // A random id cannot name an earlier command: only a given one is looked up.
         if let commandID,
             let earlier = try await CommandReplay.earlierOutcome(of: command, digest: digest, commandID: commandID, as: userID, in: store)
@@ -78,9 +88,10 @@ public struct CommandHandler: Sendable {
             let decided: (Actor, Decision, DecisionContext)
             do {
                 let actor = try await resolveActor(userID, for: C.self, loader: &loader)
+                if let actedFor { try await Self.checkActingFor(actedFor, by: actor, loader: &loader) }
                 let context = DecisionContext(
                     actor: actor, now: now, commandID: commandID,
-                    correlationID: correlationID ?? commandID.uuidString.lowercased(), commandName: C.name)
+                    correlationID: correlationID ?? commandID.uuidString.lowercased(), commandName: C.name, actedFor: actedFor)
                 decided = (actor, try await command.run(context, loading: &loader), context)
             } catch let error as DomainError {
                 stats.add(loader.stats)
@@ -183,6 +194,16 @@ public struct CommandHandler: Sendable {
         }
     }
 
+    /// Checks that a staff member may act for a customer: the actor is staff, and the customer holds a live account.
+    /// The account is read as a condition of the append, so a deletion meanwhile makes the command decide again.
+    private static func checkActingFor(_ customer: String, by actor: Actor, loader: inout StreamLoader) async throws {
+        guard actor.isStaff else { throw DomainError.forbidden("only staff act for a customer; \(actor) is not staff") }
+        guard !Actor.isGuestID(customer) else { throw DomainError.invalid(field: "for", reason: "'\(customer)' is a guest; staff act for account holders") }
+        let account = try await loader.load(AccountState.self, Streams.account(customer))
+        guard account.exists else { throw DomainError.notFound("customer '\(customer)' has no account") }
+        guard !account.deleted else { throw DomainError.invalidState("the account of '\(customer)' is deleted; no one acts for it") }
+    }
+
     private func resolveActor<C: DomainCommand>(
         _ userID: String, for command: C.Type, loader: inout StreamLoader
     ) async throws -> Actor {
@@ -210,6 +231,7 @@ public struct CommandHandler: Sendable {
         metadata[EventMetadata.correlationID] = context.correlationID
         metadata[EventMetadata.causationID] = context.commandID.uuidString.lowercased()
         metadata[EventMetadata.actor] = context.actor.userID
+        if let actedFor = context.actedFor { metadata["actedFor"] = actedFor }
         metadata["role"] = context.actor.role.rawValue
         metadata["command"] = context.commandName
         metadata["occurredAt"] = context.now.iso8601

@@ -11,11 +11,12 @@ enum CommandReplay {
     /// The metadata key of the digest of a command's fields, on its first event.
     static let digestKey = "commandDigest"
 
-    /// A digest of a command's fields (64 bits of their JSON, in hex): what tells a re-send from another command
-    /// under the same id.
-    static func digest(_ command: some DomainCommand) -> String {
+    /// A digest of a command's fields (64 bits of their JSON, in hex), and of the customer acted for when there is
+    /// one: what tells a re-send from another command under the same id.
+    static func digest(_ command: some DomainCommand, actedFor: String? = nil) -> String {
         var hash = StableHash()
         Array(JSONFieldWriter.json(command).serialized.utf8).withUnsafeBytes { hash.combine($0) }
+        if let actedFor { Array(("\u{1F}for:" + actedFor).utf8).withUnsafeBytes { hash.combine($0) } }
         return String(format: "%016llx", hash.value)
     }
 

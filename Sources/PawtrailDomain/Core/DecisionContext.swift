@@ -13,14 +13,23 @@ public struct DecisionContext: Sendable {
     public var correlationID: String
     /// The command's name (`pet.add`).
     public var commandName: String
+    /// The customer a staff member acts for (`--for`), when one is named.
+    public var actedFor: String?
 
     /// Creates a context.
-    public init(actor: Actor, now: Timestamp, commandID: UUID, correlationID: String, commandName: String) {
+    public init(actor: Actor, now: Timestamp, commandID: UUID, correlationID: String, commandName: String, actedFor: String? = nil) {
         self.actor = actor
         self.now = now
         self.commandID = commandID
         self.correlationID = correlationID
         self.commandName = commandName
+        self.actedFor = actedFor
+    }
+
+    /// Whose command it is: the customer a staff member acts for, else the actor. Decisions that own things (a
+    /// booking's owner, the cart an order empties) and check ownership use it; the staff-only rules use ``actor``.
+    public var principal: Actor {
+        actedFor.map { Actor(userID: $0, role: .customer) } ?? actor
     }
 
     /// An id for a new entity, derived from the command id so that a decision stays a pure function of its

@@ -18,6 +18,9 @@ public protocol DomainCommand: FieldCodable {
     static var actorNeedsAccount: Bool { get }
     /// Whether guests may issue it (default `false`).
     static var allowsGuests: Bool { get }
+    /// Whether staff may issue it for a customer (`--for USER`: a customer who phones in, a walk-in at the clinic),
+    /// the decision then acting as that customer (``DecisionContext/principal``) (default `false`).
+    static var staffMayActFor: Bool { get }
 
     /// Loads what the decision needs and decides.
     ///
@@ -32,6 +35,7 @@ public protocol DomainCommand: FieldCodable {
 extension DomainCommand {
     public static var actorNeedsAccount: Bool { true }
     public static var allowsGuests: Bool { false }
+    public static var staffMayActFor: Bool { false }
 
     /// The fields of the command, for help and the catalog.
     public static var fields: [FieldDescriptor] { SchemaRecorder.fields(of: Self.self) }

@@ -10,6 +10,7 @@ public import Events
 /// times, so stock can never be promised twice.
 public struct PlaceOrder: DomainCommand, Hashable {
     public static let name = "order.place"
+    public static let staffMayActFor = true
     public static let summary = "Place an order from your cart, with delivery address, slot, recipient and payment method."
 
     /// The order's id; a fresh `order-…` id when absent.
@@ -54,7 +55,7 @@ public struct PlaceOrder: DomainCommand, Hashable {
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         let id = orderId ?? context.newID("o")
         try Validate.id(id, field: "orderId")
-        let cart = try await loader.load(CartState.self, Streams.cart(context.actor.userID))
+        let cart = try await loader.load(CartState.self, Streams.cart(context.principal.userID))
         let order = try await loader.load(OrderState.self, Streams.order(id))
         var products: [String: ProductState] = [:]
         var stock: [String: InventoryState] = [:]
@@ -84,7 +85,7 @@ public struct PlaceOrder: DomainCommand, Hashable {
         _ context: DecisionContext, orderId: String, existing: OrderState, cart: CartState, products: [String: ProductState],
         stock: [String: InventoryState]
     ) throws(DomainError) -> Decision {
-        let customer = context.actor.userID
+        let customer = context.principal.userID
         let address = try Validate.text(deliveryAddress, field: "deliveryAddress", max: 300)
         try Validate.future(deliverySlot, field: "deliverySlot", now: context.now)
         let recipient = try Validate.text(recipientName, field: "recipientName", max: 100)

@@ -7,6 +7,7 @@ public import Events
 /// `pet.record-vaccination`: record a vaccine given to the pet.
 public struct RecordVaccination: PetCommand, Hashable {
     public static let name = "pet.record-vaccination"
+    public static let staffMayActFor = true
     public static let summary = "Record a vaccine given to your pet: the date given and, optionally, when the next dose is due."
 
     public var petId: String
@@ -42,7 +43,7 @@ public struct RecordVaccination: PetCommand, Hashable {
         if let nextDue, nextDue <= givenOn {
             throw .invalid(field: "nextDue", reason: "\(nextDue.iso8601) is not after givenOn (\(givenOn.iso8601))")
         }
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         let event = VaccinationRecorded(petId: petId, vaccine: cleanVaccine, givenOn: givenOn, nextDue: nextDue)
         guard !pet.vaccinations.contains(event) else { return .nothing }
         return .append(Streams.pet(petId), event)
@@ -52,6 +53,7 @@ public struct RecordVaccination: PetCommand, Hashable {
 /// `pet.open-health-issue`: open a health issue of the pet; its id is generated.
 public struct OpenHealthIssue: PetCommand, Hashable {
     public static let name = "pet.open-health-issue"
+    public static let staffMayActFor = true
     public static let summary = "Open a health issue of your pet with a title and notes; its id is generated."
 
     public var petId: String
@@ -82,7 +84,7 @@ public struct OpenHealthIssue: PetCommand, Hashable {
         let issueId = context.newID("hi")
         let cleanTitle = try Validate.text(title, field: "title", max: 100)
         let cleanNotes = try notes.map { (n) throws(DomainError) in try Validate.text(n, field: "notes", max: 2_000) }
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         let event = HealthIssueOpened(petId: petId, issueId: issueId, title: cleanTitle, notes: cleanNotes)
         if let existing = pet.healthIssues[issueId] {
             if existing.opened == event { return .nothing }
@@ -95,6 +97,7 @@ public struct OpenHealthIssue: PetCommand, Hashable {
 /// `pet.resolve-health-issue`: mark an open health issue resolved.
 public struct ResolveHealthIssue: PetCommand, Hashable {
     public static let name = "pet.resolve-health-issue"
+    public static let staffMayActFor = true
     public static let summary = "Mark an open health issue of your pet resolved."
 
     public var petId: String
@@ -120,7 +123,7 @@ public struct ResolveHealthIssue: PetCommand, Hashable {
     /// - Throws: ``DomainError/notFound(_:)`` for an unknown issue, ``DomainError/invalidState(_:)`` for a resolved one.
     public func decide(_ context: DecisionContext, pet: PetState) throws(DomainError) -> Decision {
         try Validate.id(issueId, field: "issueId")
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         guard let issue = pet.healthIssues[issueId] else {
             throw .notFound("health issue '\(issueId)' of pet '\(petId)' does not exist")
         }
@@ -134,6 +137,7 @@ public struct ResolveHealthIssue: PetCommand, Hashable {
 /// `pet.set-vet`: set the pet's vet and clinic, replacing the earlier ones.
 public struct SetVet: PetCommand, Hashable {
     public static let name = "pet.set-vet"
+    public static let staffMayActFor = true
     public static let summary = "Set your pet's vet, clinic and the clinic's phone, replacing the earlier ones."
 
     public var petId: String
@@ -167,7 +171,7 @@ public struct SetVet: PetCommand, Hashable {
         let cleanVet = try Validate.text(vetName, field: "vetName", max: 100)
         let cleanClinic = try Validate.text(clinic, field: "clinic", max: 100)
         let cleanPhone = try phone.map { (p) throws(DomainError) in try Validate.phone(p, field: "phone") }
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         let event = VetContactSet(petId: petId, vetName: cleanVet, clinic: cleanClinic, phone: cleanPhone)
         guard pet.vet != event else { return .nothing }
         return .append(Streams.pet(petId), event)
@@ -177,6 +181,7 @@ public struct SetVet: PetCommand, Hashable {
 /// `pet.start-treatment`: start a medication or supplement plan; its id is generated.
 public struct StartTreatment: PetCommand, Hashable {
     public static let name = "pet.start-treatment"
+    public static let staffMayActFor = true
     public static let summary =
         "Start a treatment plan for your pet: medication or supplement, dosage, schedule, start and end; its id is generated."
 
@@ -231,7 +236,7 @@ public struct StartTreatment: PetCommand, Hashable {
         if let endDate, endDate <= startDate {
             throw .invalid(field: "endDate", reason: "\(endDate.iso8601) is not after startDate (\(startDate.iso8601))")
         }
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         let event = TreatmentStarted(
             petId: petId, planId: planId, kind: kind, name: cleanName, dosage: cleanDosage, schedule: cleanSchedule,
             startDate: startDate, endDate: endDate)
@@ -246,6 +251,7 @@ public struct StartTreatment: PetCommand, Hashable {
 /// `pet.end-treatment`: end an active treatment plan.
 public struct EndTreatment: PetCommand, Hashable {
     public static let name = "pet.end-treatment"
+    public static let staffMayActFor = true
     public static let summary = "End an active treatment plan of your pet."
 
     public var petId: String
@@ -272,7 +278,7 @@ public struct EndTreatment: PetCommand, Hashable {
     /// - Throws: ``DomainError/notFound(_:)`` for an unknown plan, ``DomainError/invalidState(_:)`` for an ended one.
     public func decide(_ context: DecisionContext, pet: PetState) throws(DomainError) -> Decision {
         try Validate.id(planId, field: "planId")
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         guard let plan = pet.treatments[planId] else {
             throw .notFound("treatment plan '\(planId)' of pet '\(petId)' does not exist")
         }
@@ -286,6 +292,7 @@ public struct EndTreatment: PetCommand, Hashable {
 /// `pet.set-next-vet-appointment`: set when the pet next sees the vet, replacing the earlier appointment.
 public struct SetNextVetAppointment: PetCommand, Hashable {
     public static let name = "pet.set-next-vet-appointment"
+    public static let staffMayActFor = true
     public static let summary = "Set your pet's next vet appointment (a future time) and its reason."
 
     public var petId: String
@@ -314,7 +321,7 @@ public struct SetNextVetAppointment: PetCommand, Hashable {
     public func decide(_ context: DecisionContext, pet: PetState) throws(DomainError) -> Decision {
         try Validate.future(at, field: "at", now: context.now)
         let cleanReason = try reason.map { (r) throws(DomainError) in try Validate.text(r, field: "reason", max: 200) }
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         let event = NextVetAppointmentSet(petId: petId, at: at, reason: cleanReason)
         guard pet.nextVetAppointment != event else { return .nothing }
         return .append(Streams.pet(petId), event)

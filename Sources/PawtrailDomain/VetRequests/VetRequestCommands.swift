@@ -7,6 +7,7 @@ public import Events
 /// `vet.submit`: the owner of a live pet asks the vet about it.
 public struct SubmitVetRequest: DomainCommand, Hashable {
     public static let name = "vet.submit"
+    public static let staffMayActFor = true
     public static let summary =
         "Submit a vet request for your pet: symptoms, urgency and an optional preferred time."
 
@@ -63,14 +64,14 @@ public struct SubmitVetRequest: DomainCommand, Hashable {
         let requestId = self.requestId ?? context.newID("v")
         let cleanSymptoms = try Validate.text(symptoms, field: "symptoms", max: 2_000)
         let event = VetRequestSubmitted(
-            requestId: requestId, petId: petId, ownerId: context.actor.userID, symptoms: cleanSymptoms, urgency: urgency,
+            requestId: requestId, petId: petId, ownerId: context.principal.userID, symptoms: cleanSymptoms, urgency: urgency,
             preferredTime: preferredTime)
         if existing.exists {
             if existing.submitted == event { return .nothing }
             throw .alreadyExists("vet request '\(requestId)' exists already")
         }
         if let preferredTime { try Validate.future(preferredTime, field: "preferredTime", now: context.now) }
-        try pet.checkActive(petId, actor: context.actor)
+        try pet.checkActive(petId, actor: context.principal)
         return .append(Streams.vetRequest(requestId), event, expected: .noStream)
     }
 }

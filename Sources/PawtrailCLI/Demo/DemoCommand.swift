@@ -54,7 +54,7 @@ enum DemoCommand {
             context.out(summary.json(refusals: refusals))
         } else {
             summary.lines(refusals: refusals).forEach { context.out("  " + $0) }
-            context.out("Next: pawtrail view dashboard | view activity --user u-ann | order history o-1 | projections status")
+            context.out("Next: pawtrail view dashboard | view agenda --day 2026-12-03 | view activity --user u-dev | order history o-1")
         }
         return .success
     }

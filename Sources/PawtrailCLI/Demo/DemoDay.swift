@@ -97,6 +97,9 @@ enum DemoDay {
         for b in ["b-rex", "b-luna"] { try await r.run("u-sam", ConfirmBooking(bookingId: b), at: "09:40") }
         try await r.run("u-chloe", RescheduleBooking(bookingId: "b-clover", slot: DemoRunner.at("16:00")), at: "09:45")
         try await r.run("u-sam", ConfirmBooking(bookingId: "b-clover"), at: "09:50")
+        // Dev phones in: Sam books Bruno's nail trim for him, and records the vaccination the clinic gave.
+        try await r.run("u-sam", RequestBooking(petId: "bruno", service: .nailTrim, slot: DemoRunner.on("2026-12-03T11:00"), bookingId: "b-bruno"), at: "09:52", for: "u-dev")
+        try await r.run("u-sam", RecordVaccination(petId: "bruno", vaccine: "Rabies", givenOn: DemoRunner.on("2026-11-28T00:00")), at: "09:53", for: "u-dev")
         try await r.run("u-sam", AnswerVetRequest(requestId: "v-bruno", answer: "Please bring Bruno in today at 14:00 and keep him rested."), at: "10:00")
 
         // 10:15 Browsing: carts and favourites.

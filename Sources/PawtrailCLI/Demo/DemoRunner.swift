@@ -44,9 +44,9 @@ final class DemoRunner: @unchecked Sendable {
 
     /// Runs one command; a domain rejection is tallied and returns `nil`, anything else is thrown.
     @discardableResult
-    func run<C: DomainCommand>(_ user: String, _ command: C, at time: String) async throws -> CommandOutcome? {
+    func run<C: DomainCommand>(_ user: String, _ command: C, at time: String, for customer: String? = nil) async throws -> CommandOutcome? {
         let id = nextStep()
-        return record(user, C.name, at: time, try await Self.attempt(handler, user, command, Self.at(time), id))
+        return record(user, C.name, at: time, try await Self.attempt(handler, user, command, Self.at(time), id, for: customer))
     }
 
     /// Runs commands at once, as racing customers do, and records each outcome.
@@ -66,11 +66,12 @@ final class DemoRunner: @unchecked Sendable {
     }
 
     private static func attempt<C: DomainCommand>(
-        _ handler: CommandHandler, _ user: String, _ command: C, _ now: Timestamp, _ step: Int
+        _ handler: CommandHandler, _ user: String, _ command: C, _ now: Timestamp, _ step: Int, for customer: String? = nil
     ) async throws -> Result<CommandOutcome, DomainError> {
         do {
             return .success(
-                try await handler.handle(command, as: user, now: now, commandID: commandID(step), correlationID: "demo-\(step)"))
+                try await handler.handle(
+                    command, as: user, now: now, commandID: commandID(step), correlationID: "demo-\(step)", actedFor: customer))
         } catch let error as DomainError {
             return .failure(error)
         }

@@ -67,6 +67,9 @@ struct DemoSummary {
 
     func count(_ type: String) -> Int { counts[type] ?? 0 }
 
+    /// A count with its noun, plural when not one: `2 vaccinations`.
+    func n(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     /// Minor units as `12,345.00 BDT`.
     func money(_ minor: Int64) -> String {
         let whole = String(minor / 100)
@@ -84,14 +87,14 @@ struct DemoSummary {
         var out = [
             "people    \(count("AccountSignedUp")) sign-ups (\(guestMerges) guest cart merged into an account), "
                 + "\(count("RoleGranted")) staff granted by the first admin, \(count("LoggedIn")) log-ins",
-            "pets      \(count("PetAdded")) pets, \(count("VaccinationRecorded")) vaccination, \(count("FoodPlanSet")) food plan, "
+            "pets      \(count("PetAdded")) pets, \(n(count("VaccinationRecorded"), "vaccination")), \(count("FoodPlanSet")) food plan, "
                 + "\(count("TreatmentStarted")) treatment; \(count("VetRequestSubmitted")) vet request, "
                 + "\(count("VetRequestAnswered")) answered, \(count("VetRequestClosed")) closed",
             "grooming  \(count("BookingRequested")) bookings requested, \(count("BookingConfirmed")) confirmed, "
                 + "\(count("BookingRescheduled")) rescheduled, \(count("BookingCompleted")) completed",
             "shop      \(count("ProductListed")) products seeded once; \(count("OrderPlaced")) orders placed, "
                 + "\(count("OrderShipped")) shipped, \(count("OrderDelivered")) delivered, \(count("OrderCancelled")) cancelled; "
-                + "\(count("InStoreSaleCompleted")) till sales; takings \(money(orderRevenue + saleRevenue))",
+                + "\(n(count("InStoreSaleCompleted"), "till sale")); takings \(money(orderRevenue + saleRevenue))",
             "stock     \(scarceName): \(scarceUnitsReserved) units reserved by orders, \(scarceUnitsReleased) released by a "
                 + "cancellation, \(scarceUnitsShipped) shipped; now \(scarce.onHand) on hand, \(scarce.reserved) reserved, "
                 + "\(scarce.available) available",

@@ -14,6 +14,7 @@ public enum ProjectionCatalog {
         SalesProjection.self,
         FulfilmentProjection.self,
         AgendaProjection.self,
+        CustomersProjection.self,
     ]
 
     /// The views.
@@ -30,6 +31,7 @@ public enum ProjectionCatalog {
         SalesView.self,
         FulfilmentView.self,
         AgendaView.self,
+        CustomersView.self, CustomerView.self,
     ]
 
     /// The projection of a name.

@@ -48,6 +48,8 @@ struct ViewAudienceTests {
             ("fulfilment", try audience(FulfilmentView.self, [:]), .staff),
             ("dashboard", try audience(DashboardView.self, [:]), .admins),
             ("agenda", try audience(AgendaView.self, [:]), .staff),
+            ("customers", try audience(CustomersView.self, [:]), .staff),
+            ("customer", try audience(CustomerView.self, ["id": "u-ann"]), .userAndStaff("u-ann")),
         ]
     }
 

@@ -1,0 +1,210 @@
+public import EventLog
+public import Events
+
+/// The shop's customer directory: each account's profile (name, email, phone, address, language, role) with what the
+/// shop does with them (pets, orders, open bookings, last log-in). One row a customer; the fold's own tables of who
+/// owns each pet and booking keep their newest version only.
+public enum CustomersProjection: KeyedProjection {
+    /// One account as the directory shows it.
+    public struct Customer: FieldCodable, Hashable {
+        public var name: String
+        public var email: String
+        public var phone: String
+        public var address: String
+        public var language: Language
+        /// Holds the staff role.
+        public var staff: Bool
+        /// Holds the admin role.
+        public var admin: Bool
+        public var signedUpAt: Timestamp
+        public var deleted: Bool
+        public var pets: Int64
+        public var orders: Int64
+        public var openBookings: Int64
+        public var lastOrderAt: Timestamp?
+        public var lastLogInAt: Timestamp?
+
+        public init(name: String, email: String, language: Language, signedUpAt: Timestamp) {
+            self.name = name
+            self.email = email
+            phone = ""
+            address = ""
+            self.language = language
+            staff = false
+            admin = false
+            self.signedUpAt = signedUpAt
+            deleted = false
+            pets = 0
+            orders = 0
+            openBookings = 0
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            name = try r.string("name")
+            email = try r.string("email")
+            phone = try r.string("phone")
+            address = try r.string("address")
+            language = try r.choice("language", Language.self)
+            staff = try r.bool("staff")
+            admin = try r.bool("admin")
+            signedUpAt = try r.timestamp("signedUpAt")
+            deleted = try r.bool("deleted")
+            pets = try r.int("pets")
+            orders = try r.int("orders")
+            openBookings = try r.int("openBookings")
+            lastOrderAt = try r.optionalTimestamp("lastOrderAt")
+            lastLogInAt = try r.optionalTimestamp("lastLogInAt")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.string("name", name)
+            w.string("email", email)
+            w.string("phone", phone)
+            w.string("address", address)
+            w.choice("language", language)
+            w.bool("staff", staff)
+            w.bool("admin", admin)
+            w.timestamp("signedUpAt", signedUpAt)
+            w.bool("deleted", deleted)
+            w.int("pets", pets)
+            w.int("orders", orders)
+            w.int("openBookings", openBookings)
+            w.optionalTimestamp("lastOrderAt", lastOrderAt)
+            w.optionalTimestamp("lastLogInAt", lastLogInAt)
+        }
+
+        /// The highest role held: `admin`, `staff` or `customer`.
+        public var role: String { admin ? "admin" : staff ? "staff" : "customer" }
+    }
+
+    /// Whose a pet or booking is, for the fold.
+    public struct Owner: FieldCodable, Hashable {
+        public var userId: String
+
+        public init(_ userId: String) {
+            self.userId = userId
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            userId = try r.string("userId")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.string("userId", userId)
+        }
+    }
+
+    public struct State: KeyedProjectionState {
+        /// Accounts by user id, every version kept.
+        public var customers = KeyedTable<Customer>(id: 1, history: .exact)
+        /// Each pet's owner, for the fold.
+        public var petOwner = KeyedTable<Owner>(id: 2, history: .current)
+        /// Each open booking's owner, for the fold (a booking leaves when completed or cancelled).
+        public var bookingOwner = KeyedTable<Owner>(id: 3, history: .current)
+
+        public init() {}
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            customers = KeyedTable(id: 1, history: .exact, rows: try r.keyed("customers", Customer.self))
+            petOwner = KeyedTable(id: 2, history: .current, rows: try r.keyed("petOwner", Owner.self))
+            bookingOwner = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingOwner", Owner.self))
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.keyed("customers", customers.entries)
+            w.keyed("petOwner", petOwner.entries)
+            w.keyed("bookingOwner", bookingOwner.entries)
+        }
+
+        public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
+            visitor.visit(&customers)
+            visitor.visit(&petOwner)
+            visitor.visit(&bookingOwner)
+        }
+
+        /// Changes a known account in place; an event about an account the log never signed up changes nothing.
+        fileprivate mutating func update(_ userId: String, _ body: (inout Customer) -> Void) {
+            customers.modify(userId) { c in
+                guard c != nil else { return }
+                body(&c!)
+            }
+        }
+    }
+
+    public static let name = "customers"
+    public static let schemaVersion = 1
+    public static let foldCost = 90
+    public static let summary = "The customer directory: profile, role, pets, orders, open bookings, last log-in."
+    public static let eventTypes = types(
+        AccountSignedUp.self, AccountDeleted.self, ProfileUpdated.self, EmailChanged.self, LanguageChanged.self,
+        AdminBootstrapped.self, RoleGranted.self, RoleRevoked.self, LoggedIn.self, SessionRestored.self,
+        PetAdded.self, PetRemoved.self, OrderPlaced.self,
+        BookingRequested.self, BookingCompleted.self, BookingCancelled.self)
+
+    public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
+        let at = e.occurredAt
+        switch e.typeID {
+        case AccountSignedUp.typeID:
+            let x = e.event as! AccountSignedUp
+            state.customers[x.userId] = Customer(name: x.name, email: x.email, language: x.language, signedUpAt: at)
+        case AccountDeleted.typeID:
+            state.update((e.event as! AccountDeleted).userId) { $0.deleted = true }
+        case ProfileUpdated.typeID:
+            let x = e.event as! ProfileUpdated
+            state.update(x.userId) {
+                if let name = x.name { $0.name = name }
+                if let phone = x.phone { $0.phone = phone }
+                if let address = x.address { $0.address = address }
+            }
+        case EmailChanged.typeID:
+            let x = e.event as! EmailChanged
+            state.update(x.userId) { $0.email = x.newEmail }
+        case LanguageChanged.typeID:
+            let x = e.event as! LanguageChanged
+            state.update(x.userId) { $0.language = x.language }
+        case AdminBootstrapped.typeID:
+            state.update((e.event as! AdminBootstrapped).userId) { $0.admin = true }
+        case RoleGranted.typeID:
+            let x = e.event as! RoleGranted
+            state.update(x.userId) { if x.role == .admin { $0.admin = true } else { $0.staff = true } }
+        case RoleRevoked.typeID:
+            let x = e.event as! RoleRevoked
+            state.update(x.userId) { if x.role == .admin { $0.admin = false } else { $0.staff = false } }
+        case LoggedIn.typeID:
+            state.update((e.event as! LoggedIn).userId) { $0.lastLogInAt = at }
+        case SessionRestored.typeID:
+            state.update((e.event as! SessionRestored).userId) { $0.lastLogInAt = at }
+        case PetAdded.typeID:
+            let x = e.event as! PetAdded
+            state.petOwner[x.petId] = Owner(x.ownerId)
+            state.update(x.ownerId) { $0.pets += 1 }
+        case PetRemoved.typeID:
+            let x = e.event as! PetRemoved
+            guard let owner = state.petOwner[x.petId]?.userId else { return }
+            state.petOwner[x.petId] = nil
+            state.update(owner) { $0.pets -= 1 }
+        case OrderPlaced.typeID:
+            let x = e.event as! OrderPlaced
+            state.update(x.customerId) {
+                $0.orders += 1
+                $0.lastOrderAt = at
+            }
+        case BookingRequested.typeID:
+            let x = e.event as! BookingRequested
+            state.bookingOwner[x.bookingId] = Owner(x.ownerId)
+            state.update(x.ownerId) { $0.openBookings += 1 }
+        case BookingCompleted.typeID:
+            closeBooking(&state, (e.event as! BookingCompleted).bookingId)
+        case BookingCancelled.typeID:
+            closeBooking(&state, (e.event as! BookingCancelled).bookingId)
+        default:
+            return
+        }
+    }
+
+    private static func closeBooking(_ state: inout State, _ bookingId: String) {
+        guard let owner = state.bookingOwner[bookingId]?.userId else { return }
+        state.bookingOwner[bookingId] = nil
+        state.update(owner) { $0.openBookings -= 1 }
+    }
+}

@@ -1,0 +1,84 @@
+import EventLog
+import Events
+import PawtrailJSON
+
+/// `pawtrail view customers [--search TEXT]`: the directory of accounts, by name: each with email, phone, role, pets,
+/// orders and open bookings. `--search` keeps the accounts where every word begins a word of the name, the email,
+/// the phone's digits or the user id (ignoring case). Deleted accounts are left out unless `--include-deleted`.
+/// Reads every account's row: a directory's cost.
+public enum CustomersView: ProjectionView {
+    public typealias Source = CustomersProjection
+    public static let name = "customers"
+    public static let summary = "The customer directory: search by name, email, phone or id; role, pets, orders, open bookings."
+    public static let options = [
+        ViewOption("search", "text", help: "Every word must begin a word of the name, email, phone or user id."),
+        ViewOption("include-deleted", "", help: "A flag: list deleted accounts too."),
+    ]
+
+    public static func audience(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .staff
+    }
+
+    public static func render(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
+        let query = CatalogView.words(arguments.value("search") ?? "")
+        let includeDeleted = try CatalogView.flag(arguments, "include-deleted")
+        let found = state.customers.entries.filter { entry in
+            let c = entry.value
+            guard includeDeleted || !c.deleted else { return false }
+            guard !query.isEmpty else { return true }
+            let own = CatalogView.words(c.name) + CatalogView.words(c.email) + CatalogView.words(entry.key)
+                + [c.phone.filter(\.isNumber)]
+            return query.allSatisfy { q in own.contains { $0.hasPrefix(q) } }
+        }.sorted { ($0.value.name.lowercased(), $0.key) < ($1.value.name.lowercased(), $1.key) }
+        return ViewOutput(
+            title: "Customers" + (query.isEmpty ? "" : " matching '\(query.joined(separator: " "))'"),
+            header: ["USER", "NAME", "EMAIL", "PHONE", "ROLE", "PETS", "ORDERS", "OPEN BOOKINGS"],
+            rows: found.map {
+                [$0.key, $0.value.name + ($0.value.deleted ? " (deleted)" : ""), $0.value.email, $0.value.phone, $0.value.role,
+                 String($0.value.pets), String($0.value.orders), String($0.value.openBookings)]
+            },
+            rightAligned: [5, 6, 7], footer: ["\(found.count) account\(found.count == 1 ? "" : "s")"],
+            json: .object(["customers": .array(found.map { CustomerView.json($0.key, $0.value) })]))
+    }
+}
+
+/// `pawtrail view customer --id U`: one account's profile (name, email, phone, address, language, role) and what
+/// the shop does with them: pets, orders and the last one, open bookings, sign-up and last log-in. Pets, orders,
+/// bookings and conversations themselves are their own views (`pets --owner`, `orders --customer`, `conversations`).
+public enum CustomerView: ProjectionView {
+    public typealias Source = CustomersProjection
+    public static let name = "customer"
+    public static let summary = "One account's profile and its pets, orders, open bookings and last log-in."
+    public static let options = [ViewOption("id", "user", help: "The account's user id.", required: true)]
+
+    public static func audience(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
+        .userAndStaff(try arguments.required("id"))
+    }
+
+    public static func render(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
+        let id = try arguments.required("id")
+        guard let c = state.customers[id] else { throw .notFound("no account '\(id)'") }
+        func minute(_ t: Timestamp?) -> String { t.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "never" }
+        let rows: [[String]] = [
+            ["Name", c.name + (c.deleted ? " (deleted)" : "")], ["Email", c.email], ["Phone", c.phone], ["Address", c.address],
+            ["Language", c.language.rawValue], ["Role", c.role], ["Signed up", minute(c.signedUpAt)],
+            ["Last log-in", minute(c.lastLogInAt)], ["Pets", String(c.pets)],
+            ["Orders", String(c.orders) + (c.lastOrderAt.map { ", the last \(minute($0))" } ?? "")],
+            ["Open bookings", String(c.openBookings)],
+        ]
+        return ViewOutput(
+            title: "Customer \(id)", header: ["FIELD", "VALUE"], rows: rows,
+            footer: ["see: view pets --owner \(id) | orders --customer \(id) | conversations --user \(id) | activity --user \(id)"],
+            json: json(id, c))
+    }
+
+    static func json(_ id: String, _ c: CustomersProjection.Customer) -> JSONValue {
+        .object([
+            "userId": .string(id), "name": .string(c.name), "email": .string(c.email), "phone": .string(c.phone),
+            "address": .string(c.address), "language": .string(c.language.rawValue), "role": .string(c.role),
+            "deleted": .bool(c.deleted), "signedUpAt": Format.json(c.signedUpAt),
+            "lastLogInAt": c.lastLogInAt.map(Format.json) ?? .null, "pets": .int(c.pets), "orders": .int(c.orders),
+            "lastOrderAt": c.lastOrderAt.map(Format.json) ?? .null, "openBookings": .int(c.openBookings),
+        ])
+    }
+}

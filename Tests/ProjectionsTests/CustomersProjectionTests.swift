@@ -1,0 +1,70 @@
+import EventLog
+import Events
+import PawtrailJSON
+import Projections
+import Testing
+
+@Suite("Customers projection")
+struct CustomersProjectionTests {
+    /// Ada (admin), Sam (staff), Ann with a pet, an order, two bookings (one cancelled), Bob deleted.
+    static func scenario() -> ProjectionScenario {
+        var s = ProjectionScenario()
+        for (id, name) in [("u-ada", "Ada Rahman"), ("u-sam", "Sam Hossain"), ("u-ann", "Ann Chowdhury"), ("u-bob", "Bob Das")] {
+            s.given("account-\(id)", AccountSignedUp(userId: id, name: name, email: "\(id.dropFirst(2))@mail.example", language: .enUS))
+        }
+        s.given("roles", AdminBootstrapped(userId: "u-ada"))
+        s.given("roles", RoleGranted(userId: "u-sam", role: .staff, grantedBy: "u-ada"))
+        s.given("account-u-ann", ProfileUpdated(userId: "u-ann", name: nil, phone: "+880 1711 100037", address: "House 7, Road 3, Dhaka"))
+        s.given("account-u-ann", LanguageChanged(userId: "u-ann", language: .bnBD))
+        s.given("account-u-ann", LoggedIn(userId: "u-ann", sessionId: "s-1"), at: "2026-12-02T08:00:00Z")
+        s.given("pet-rex", PetAdded(petId: "rex", ownerId: "u-ann", name: "Rex", species: .dog))
+        s.given("pet-tom", PetAdded(petId: "tom", ownerId: "u-ann", name: "Tom", species: .cat))
+        s.given("pet-tom", PetRemoved(petId: "tom"))
+        s.given("order-o-1", FulfilmentProjectionTests.placed("o-1", "u-ann"), at: "2026-12-02T09:00:00Z")
+        s.given("booking-b-1", BookingRequested(bookingId: "b-1", petId: "rex", ownerId: "u-ann", service: .bath, slot: Timestamp(iso8601: "2026-12-05T10:00:00Z")!))
+        s.given("booking-b-2", BookingRequested(bookingId: "b-2", petId: "rex", ownerId: "u-ann", service: .haircut, slot: Timestamp(iso8601: "2026-12-06T10:00:00Z")!))
+        s.given("booking-b-2", BookingCancelled(bookingId: "b-2", cancelledBy: "u-ann", reason: nil))
+        s.given("account-u-bob", AccountDeleted(userId: "u-bob", reauthenticatedAt: Timestamp(iso8601: "2026-12-02T10:00:00Z")!))
+        return s
+    }
+
+    @Test func theDirectoryByNameWithRolesAndCounts() throws {
+        let out = try Self.scenario().view(CustomersView.self)
+        #expect(out.header == ["USER", "NAME", "EMAIL", "PHONE", "ROLE", "PETS", "ORDERS", "OPEN BOOKINGS"])
+        #expect(
+            out.rows == [
+                ["u-ada", "Ada Rahman", "ada@mail.example", "", "admin", "0", "0", "0"],
+                ["u-ann", "Ann Chowdhury", "ann@mail.example", "+880 1711 100037", "customer", "1", "1", "1"],
+                ["u-sam", "Sam Hossain", "sam@mail.example", "", "staff", "0", "0", "0"],
+            ])
+        #expect(try Self.scenario().view(CustomersView.self, ["include-deleted": ""]).rows.map { $0[1] }.contains("Bob Das (deleted)"))
+    }
+
+    @Test func searchMatchesWordPrefixesOfNameEmailPhoneAndID() throws {
+        func ids(_ q: String) throws -> [String] { try Self.scenario().view(CustomersView.self, ["search": q]).rows.map { $0[0] } }
+        #expect(try ids("ann") == ["u-ann"])
+        #expect(try ids("CHOW") == ["u-ann"])
+        #expect(try ids("8801711") == ["u-ann"], "the phone's digits")
+        #expect(try ids("mail example") == ["u-ada", "u-ann", "u-sam"])
+        #expect(try ids("bob") == [], "deleted accounts are left out")
+        #expect(try ids("hoss sam") == ["u-sam"])
+    }
+
+    @Test func oneAccountsProfileAndWhatTheShopDoesWithThem() throws {
+        let out = try Self.scenario().view(CustomerView.self, ["id": "u-ann"])
+        #expect(out.rows.contains(["Language", "bn-BD"]) && out.rows.contains(["Address", "House 7, Road 3, Dhaka"]))
+        #expect(out.rows.contains(["Last log-in", "2026-12-02 08:00"]) && out.rows.contains(["Orders", "1, the last 2026-12-02 09:00"]))
+        #expect(out.rows.contains(["Pets", "1"]) && out.rows.contains(["Open bookings", "1"]))
+        #expect(out.json["role"] == .string("customer") && out.json["openBookings"] == .int(1))
+        #expect(throws: ViewError.notFound("no account 'u-zed'")) { try Self.scenario().view(CustomerView.self, ["id": "u-zed"]) }
+    }
+
+    @Test func rolesFollowGrantsAndRevokes() throws {
+        var s = Self.scenario()
+        s.given("roles", RoleGranted(userId: "u-sam", role: .admin, grantedBy: "u-ada"))
+        s.given("roles", RoleRevoked(userId: "u-sam", role: .admin, revokedBy: "u-ada"))
+        #expect(try s.view(CustomerView.self, ["id": "u-sam"]).json["role"] == .string("staff"), "staff still")
+        s.given("roles", RoleRevoked(userId: "u-sam", role: .staff, revokedBy: "u-ada"))
+        #expect(try s.view(CustomerView.self, ["id": "u-sam"]).json["role"] == .string("customer"))
+    }
+}

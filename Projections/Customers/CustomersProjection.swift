@@ -2,8 +2,8 @@ public import EventLog
 public import Events
 
 /// The shop's customer directory: each account's profile (name, email, phone, address, language, role) with what the
-/// shop does with them (pets, orders, open bookings, last log-in). One row a customer; the fold's own tables of who
-/// owns each pet and booking keep their newest version only.
+/// shop does with them (pets, orders, open bookings, last log-in). One row a customer; the last log-in and the fold's
+/// own tables of who owns each pet and booking keep their newest version only.
 public enum CustomersProjection: KeyedProjection {
     /// One account as the directory shows it.
     public struct Customer: FieldCodable, Hashable {
@@ -22,7 +22,6 @@ public enum CustomersProjection: KeyedProjection {
         public var orders: Int64
         public var openBookings: Int64
         public var lastOrderAt: Timestamp?
-        public var lastLogInAt: Timestamp?
 
         public init(name: String, email: String, language: Language, signedUpAt: Timestamp) {
             self.name = name
@@ -53,7 +52,6 @@ public enum CustomersProjection: KeyedProjection {
             orders = try r.int("orders")
             openBookings = try r.int("openBookings")
             lastOrderAt = try r.optionalTimestamp("lastOrderAt")
-            lastLogInAt = try r.optionalTimestamp("lastLogInAt")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -70,11 +68,27 @@ public enum CustomersProjection: KeyedProjection {
             w.int("orders", orders)
             w.int("openBookings", openBookings)
             w.optionalTimestamp("lastOrderAt", lastOrderAt)
-            w.optionalTimestamp("lastLogInAt", lastLogInAt)
         }
 
         /// The highest role held: `admin`, `staff` or `customer`.
         public var role: String { admin ? "admin" : staff ? "staff" : "customer" }
+    }
+
+    /// When an account last logged in (or restored a session).
+    public struct LogIn: FieldCodable, Hashable {
+        public var at: Timestamp
+
+        public init(at: Timestamp) {
+            self.at = at
+        }
+
+        public init(reading r: inout some FieldReader) throws(FieldError) {
+            at = try r.timestamp("at")
+        }
+
+        public func write(to w: inout some FieldWriter) {
+            w.timestamp("at", at)
+        }
     }
 
     /// Whose a pet or booking is, for the fold.
@@ -101,6 +115,10 @@ public enum CustomersProjection: KeyedProjection {
         public var petOwner = KeyedTable<Owner>(id: 2, history: .current)
         /// Each open booking's owner, for the fold (a booking leaves when completed or cancelled).
         public var bookingOwner = KeyedTable<Owner>(id: 3, history: .current)
+        /// Each account's last log-in, newest version only: log-ins are the most frequent account events, and a
+        /// version of the account's row for each would cost more than the directory is worth; so the last log-in
+        /// shows for the present only, not as of a past moment.
+        public var lastLogIn = KeyedTable<LogIn>(id: 4, history: .current)
 
         public init() {}
 
@@ -108,18 +126,21 @@ public enum CustomersProjection: KeyedProjection {
             customers = KeyedTable(id: 1, history: .exact, rows: try r.keyed("customers", Customer.self))
             petOwner = KeyedTable(id: 2, history: .current, rows: try r.keyed("petOwner", Owner.self))
             bookingOwner = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingOwner", Owner.self))
+            lastLogIn = KeyedTable(id: 4, history: .current, rows: try r.keyed("lastLogIn", LogIn.self))
         }
 
         public func write(to w: inout some FieldWriter) {
             w.keyed("customers", customers.entries)
             w.keyed("petOwner", petOwner.entries)
             w.keyed("bookingOwner", bookingOwner.entries)
+            w.keyed("lastLogIn", lastLogIn.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
             visitor.visit(&customers)
             visitor.visit(&petOwner)
             visitor.visit(&bookingOwner)
+            visitor.visit(&lastLogIn)
         }
 
         /// Changes a known account in place; an event about an account the log never signed up changes nothing.
@@ -171,9 +192,9 @@ public enum CustomersProjection: KeyedProjection {
             let x = e.event as! RoleRevoked
             state.update(x.userId) { if x.role == .admin { $0.admin = false } else { $0.staff = false } }
         case LoggedIn.typeID:
-            state.update((e.event as! LoggedIn).userId) { $0.lastLogInAt = at }
+            state.lastLogIn[(e.event as! LoggedIn).userId] = LogIn(at: at)
         case SessionRestored.typeID:
-            state.update((e.event as! SessionRestored).userId) { $0.lastLogInAt = at }
+            state.lastLogIn[(e.event as! SessionRestored).userId] = LogIn(at: at)
         case PetAdded.typeID:
             let x = e.event as! PetAdded
             state.petOwner[x.petId] = Owner(x.ownerId)

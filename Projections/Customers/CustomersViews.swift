@@ -43,7 +43,8 @@ public enum CustomersView: ProjectionView {
 }
 
 /// `pawtrail view customer --id U`: one account's profile (name, email, phone, address, language, role) and what
-/// the shop does with them: pets, orders and the last one, open bookings, sign-up and last log-in. Pets, orders,
+/// the shop does with them: pets, orders and the last one, open bookings, sign-up and last log-in (the present's
+/// only: as of a past moment it reads "never"). Pets, orders,
 /// bookings and conversations themselves are their own views (`pets --owner`, `orders --customer`, `conversations`).
 public enum CustomerView: ProjectionView {
     public typealias Source = CustomersProjection
@@ -62,22 +63,22 @@ public enum CustomerView: ProjectionView {
         let rows: [[String]] = [
             ["Name", c.name + (c.deleted ? " (deleted)" : "")], ["Email", c.email], ["Phone", c.phone], ["Address", c.address],
             ["Language", c.language.rawValue], ["Role", c.role], ["Signed up", minute(c.signedUpAt)],
-            ["Last log-in", minute(c.lastLogInAt)], ["Pets", String(c.pets)],
+            ["Last log-in", minute(state.lastLogIn[id]?.at)], ["Pets", String(c.pets)],
             ["Orders", String(c.orders) + (c.lastOrderAt.map { ", the last \(minute($0))" } ?? "")],
             ["Open bookings", String(c.openBookings)],
         ]
         return ViewOutput(
             title: "Customer \(id)", header: ["FIELD", "VALUE"], rows: rows,
             footer: ["see: view pets --owner \(id) | orders --customer \(id) | conversations --user \(id) | activity --user \(id)"],
-            json: json(id, c))
+            json: json(id, c, lastLogIn: state.lastLogIn[id]?.at))
     }
 
-    static func json(_ id: String, _ c: CustomersProjection.Customer) -> JSONValue {
+    static func json(_ id: String, _ c: CustomersProjection.Customer, lastLogIn: Timestamp? = nil) -> JSONValue {
         .object([
             "userId": .string(id), "name": .string(c.name), "email": .string(c.email), "phone": .string(c.phone),
             "address": .string(c.address), "language": .string(c.language.rawValue), "role": .string(c.role),
             "deleted": .bool(c.deleted), "signedUpAt": Format.json(c.signedUpAt),
-            "lastLogInAt": c.lastLogInAt.map(Format.json) ?? .null, "pets": .int(c.pets), "orders": .int(c.orders),
+            "lastLogInAt": lastLogIn.map(Format.json) ?? .null, "pets": .int(c.pets), "orders": .int(c.orders),
             "lastOrderAt": c.lastOrderAt.map(Format.json) ?? .null, "openBookings": .int(c.openBookings),
         ])
     }

@@ -93,10 +93,15 @@ import Testing
         }
         let batch = events(3)
         let pid = try store.session.runBlocking { Int64($0.backendPID) }
-        async let appended = store.append(to: "pet-1", expected: .noStream, batch)
-        // Wait until the store's append waits on the lock, then end its connection from the server's side.
+        let finished = Mutex(false)
+        let appending = Task {
+            defer { finished.withLock { $0 = true } }
+            return try await store.append(to: "pet-1", expected: .noStream, batch)
+        }
+        // Wait until the store's append waits on the lock, then end its connection from the server's side; an append
+        // that ended first (it failed without waiting) stops the wait at once, and the test reports it below.
         var terminated = false
-        for _ in 0..<15_000 where !terminated {
+        for _ in 0..<15_000 where !terminated && !finished.withLock({ $0 }) {
             try await Task.sleep(for: .milliseconds(20))
             let ended = try holder.runBlocking { c in
                 try c.query(
@@ -107,7 +112,7 @@ import Testing
         }
         #expect(terminated, "the append never waited on the lock")
         try holder.runBlocking { c in try c.execute("ROLLBACK") }
-        let result = try await appended
+        let result = try await appending.value
         #expect(result.firstPosition == 1 && result.lastPosition == 3)
         let all = try await store.readAll()
         #expect(all.map(\.id) == [all[0].id] + batch.map(\.id), "written once, in order")

@@ -88,23 +88,6 @@ public enum AgendaProjection: KeyedProjection {
         }
     }
 
-    /// A text the fold keeps by key: a booking's day, a pet's name.
-    public struct Text: FieldCodable, Hashable {
-        public var text: String
-
-        public init(_ text: String) {
-            self.text = text
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            text = try r.string("text")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.string("text", text)
-        }
-    }
-
     /// The group of the open vet requests.
     static let openGroup = "open"
 
@@ -114,17 +97,17 @@ public enum AgendaProjection: KeyedProjection {
         /// Open vet requests: one group, a part a request.
         public var vet = GroupedTable<VetRequest>(id: 2)
         /// Each booking's day, for the fold.
-        public var bookingDay = KeyedTable<Text>(id: 3, history: .current)
+        public var bookingDay = KeyedTable<TextRow>(id: 3, history: .current)
         /// Each pet's name, for the fold.
-        public var petName = KeyedTable<Text>(id: 4, history: .current)
+        public var petName = KeyedTable<TextRow>(id: 4, history: .current)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             bookings = GroupedTable(id: 1, rows: try r.keyed("bookings", Booking.self))
             vet = GroupedTable(id: 2, rows: try r.keyed("vet", VetRequest.self))
-            bookingDay = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingDay", Text.self))
-            petName = KeyedTable(id: 4, history: .current, rows: try r.keyed("petName", Text.self))
+            bookingDay = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingDay", TextRow.self))
+            petName = KeyedTable(id: 4, history: .current, rows: try r.keyed("petName", TextRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -166,7 +149,7 @@ public enum AgendaProjection: KeyedProjection {
     }
 
     public static let name = "agenda"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 60
     public static let summary = "Each day's grooming bookings by slot, and the vet requests still open."
     public static let eventTypes = types(
@@ -178,7 +161,7 @@ public enum AgendaProjection: KeyedProjection {
         case BookingRequested.typeID:
             let x = e.event as! BookingRequested
             let day = Format.day(x.slot)
-            state.bookingDay[x.bookingId] = Text(day)
+            state.bookingDay[x.bookingId] = TextRow(day)
             state.bookings[day, x.bookingId] = Booking(
                 petId: x.petId, petName: state.petName[x.petId]?.text ?? x.petId, ownerId: x.ownerId, service: x.service,
                 slot: x.slot, status: .requested)
@@ -193,9 +176,11 @@ public enum AgendaProjection: KeyedProjection {
             guard let from = state.bookingDay[x.bookingId]?.text, var booking = state.bookings[from, x.bookingId] else { return }
             let to = Format.day(x.slot)
             booking.slot = x.slot
+            // A new slot needs confirming again, as the domain has it.
+            booking.status = .requested
             if to != from {
                 state.bookings[from, x.bookingId] = nil
-                state.bookingDay[x.bookingId] = Text(to)
+                state.bookingDay[x.bookingId] = TextRow(to)
             }
             state.bookings[to, x.bookingId] = booking
         case VetRequestSubmitted.typeID:
@@ -210,10 +195,10 @@ public enum AgendaProjection: KeyedProjection {
             state.vet[openGroup, (e.event as! VetRequestClosed).requestId] = nil
         case PetAdded.typeID:
             let x = e.event as! PetAdded
-            state.petName[x.petId] = Text(x.name)
+            state.petName[x.petId] = TextRow(x.name)
         case PetEdited.typeID:
             let x = e.event as! PetEdited
-            if let name = x.name { state.petName[x.petId] = Text(name) }
+            if let name = x.name { state.petName[x.petId] = TextRow(name) }
         default:
             return
         }

@@ -33,10 +33,12 @@ public struct ProductStock: FieldCodable, Hashable, Sendable {
         available <= 0 ? "out of stock" : available <= Self.fewLeft ? "only \(available) left" : "in stock"
     }
 
-    /// The stock as JSON: `{"available":N,"level":"..."}`, never below 0 (a count short of what was sold shows as none
-    /// left, as the label does).
+    /// The stock as JSON, as a customer may see it: `{"level":"in-stock"}`, or with the count when few are left or
+    /// none: `{"available":3,"level":"low"}`, `{"available":0,"level":"out-of-stock"}` (never below 0). The shop's
+    /// exact counts are staff's (`view inventory`).
     public var json: JSONValue {
-        .object(["available": .int(max(0, available)), "level": .string(level)])
+        available > Self.fewLeft
+            ? .object(["level": .string(level)]) : .object(["available": .int(max(0, available)), "level": .string(level)])
     }
 
     /// The events that change what is available (a shipped reservation leaves it as it was: the units were already

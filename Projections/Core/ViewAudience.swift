@@ -19,16 +19,6 @@ public enum ViewAudience: Sendable, Hashable {
         case .admins: viewer.isAdmin
         }
     }
-
-    /// Who may read it, in words, for a refusal: "only u-ann and the shop's staff".
-    public var readers: String {
-        switch self {
-        case .everyone: "everyone"
-        case .userAndStaff(let user): "only '\(user)' and the shop's staff"
-        case .staff: "only the shop's staff"
-        case .admins: "only admins"
-        }
-    }
 }
 
 /// The actor reading a view: a user id and what the store's roles make them.

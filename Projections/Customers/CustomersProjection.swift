@@ -74,59 +74,25 @@ public enum CustomersProjection: KeyedProjection {
         public var role: String { admin ? "admin" : staff ? "staff" : "customer" }
     }
 
-    /// When an account last logged in (or restored a session).
-    public struct LogIn: FieldCodable, Hashable {
-        public var at: Timestamp
-
-        public init(at: Timestamp) {
-            self.at = at
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            at = try r.timestamp("at")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.timestamp("at", at)
-        }
-    }
-
-    /// Whose a pet or booking is, for the fold.
-    public struct Owner: FieldCodable, Hashable {
-        public var userId: String
-
-        public init(_ userId: String) {
-            self.userId = userId
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            userId = try r.string("userId")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.string("userId", userId)
-        }
-    }
-
     public struct State: KeyedProjectionState {
         /// Accounts by user id, every version kept.
         public var customers = KeyedTable<Customer>(id: 1, history: .exact)
         /// Each pet's owner, for the fold.
-        public var petOwner = KeyedTable<Owner>(id: 2, history: .current)
+        public var petOwner = KeyedTable<TextRow>(id: 2, history: .current)
         /// Each open booking's owner, for the fold (a booking leaves when completed or cancelled).
-        public var bookingOwner = KeyedTable<Owner>(id: 3, history: .current)
+        public var bookingOwner = KeyedTable<TextRow>(id: 3, history: .current)
         /// Each account's last log-in, newest version only: log-ins are the most frequent account events, and a
         /// version of the account's row for each would cost more than the directory is worth; so the last log-in
         /// shows for the present only, not as of a past moment.
-        public var lastLogIn = KeyedTable<LogIn>(id: 4, history: .current)
+        public var lastLogIn = KeyedTable<TimeRow>(id: 4, history: .current)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             customers = KeyedTable(id: 1, history: .exact, rows: try r.keyed("customers", Customer.self))
-            petOwner = KeyedTable(id: 2, history: .current, rows: try r.keyed("petOwner", Owner.self))
-            bookingOwner = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingOwner", Owner.self))
-            lastLogIn = KeyedTable(id: 4, history: .current, rows: try r.keyed("lastLogIn", LogIn.self))
+            petOwner = KeyedTable(id: 2, history: .current, rows: try r.keyed("petOwner", TextRow.self))
+            bookingOwner = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingOwner", TextRow.self))
+            lastLogIn = KeyedTable(id: 4, history: .current, rows: try r.keyed("lastLogIn", TimeRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -192,16 +158,16 @@ public enum CustomersProjection: KeyedProjection {
             let x = e.event as! RoleRevoked
             state.update(x.userId) { if x.role == .admin { $0.admin = false } else { $0.staff = false } }
         case LoggedIn.typeID:
-            state.lastLogIn[(e.event as! LoggedIn).userId] = LogIn(at: at)
+            state.lastLogIn[(e.event as! LoggedIn).userId] = TimeRow(at)
         case SessionRestored.typeID:
-            state.lastLogIn[(e.event as! SessionRestored).userId] = LogIn(at: at)
+            state.lastLogIn[(e.event as! SessionRestored).userId] = TimeRow(at)
         case PetAdded.typeID:
             let x = e.event as! PetAdded
-            state.petOwner[x.petId] = Owner(x.ownerId)
+            state.petOwner[x.petId] = TextRow(x.ownerId)
             state.update(x.ownerId) { $0.pets += 1 }
         case PetRemoved.typeID:
             let x = e.event as! PetRemoved
-            guard let owner = state.petOwner[x.petId]?.userId else { return }
+            guard let owner = state.petOwner[x.petId]?.text else { return }
             state.petOwner[x.petId] = nil
             state.update(owner) { $0.pets -= 1 }
         case OrderPlaced.typeID:
@@ -212,7 +178,7 @@ public enum CustomersProjection: KeyedProjection {
             }
         case BookingRequested.typeID:
             let x = e.event as! BookingRequested
-            state.bookingOwner[x.bookingId] = Owner(x.ownerId)
+            state.bookingOwner[x.bookingId] = TextRow(x.ownerId)
             state.update(x.ownerId) { $0.openBookings += 1 }
         case BookingCompleted.typeID:
             closeBooking(&state, (e.event as! BookingCompleted).bookingId)
@@ -224,7 +190,7 @@ public enum CustomersProjection: KeyedProjection {
     }
 
     private static func closeBooking(_ state: inout State, _ bookingId: String) {
-        guard let owner = state.bookingOwner[bookingId]?.userId else { return }
+        guard let owner = state.bookingOwner[bookingId]?.text else { return }
         state.bookingOwner[bookingId] = nil
         state.update(owner) { $0.openBookings -= 1 }
     }

@@ -59,34 +59,18 @@ public enum FulfilmentProjection: KeyedProjection {
         }
     }
 
-    /// The business time of the newest order event: what ages count to when the view is not given a moment.
-    public struct Clock: FieldCodable, Hashable {
-        public var at: Timestamp
-
-        public init(at: Timestamp) {
-            self.at = at
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            at = try r.timestamp("at")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.timestamp("at", at)
-        }
-    }
-
     public struct State: KeyedProjectionState {
         /// Open orders: a group a stage, a part an order.
         public var queue = GroupedTable<QueuedOrder>(id: 1)
-        /// One row, `latest`.
-        public var clock = KeyedTable<Clock>(id: 2, history: .exact)
+        /// One row, `latest`: the business time of the newest order event, what ages count to when the view is given
+        /// no moment.
+        public var clock = KeyedTable<TimeRow>(id: 2, history: .exact)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             queue = GroupedTable(id: 1, rows: try r.keyed("queue", QueuedOrder.self))
-            clock = KeyedTable(id: 2, history: .exact, rows: try r.keyed("clock", Clock.self))
+            clock = KeyedTable(id: 2, history: .exact, rows: try r.keyed("clock", TimeRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -147,6 +131,6 @@ public enum FulfilmentProjection: KeyedProjection {
         default:
             return
         }
-        if (state.clock["latest"]?.at).map({ $0 < at }) ?? true { state.clock["latest"] = Clock(at: at) }
+        if (state.clock["latest"]?.at).map({ $0 < at }) ?? true { state.clock["latest"] = TimeRow(at) }
     }
 }

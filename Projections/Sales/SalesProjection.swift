@@ -45,34 +45,17 @@ public enum SalesProjection: KeyedProjection {
         }
     }
 
-    /// The latest day with a sale: the day the list shows when none is asked for.
-    public struct LatestDay: FieldCodable, Hashable {
-        public var day: String
-
-        public init(day: String) {
-            self.day = day
-        }
-
-        public init(reading r: inout some FieldReader) throws(FieldError) {
-            day = try r.string("day")
-        }
-
-        public func write(to w: inout some FieldWriter) {
-            w.string("day", day)
-        }
-    }
-
     public struct State: KeyedProjectionState {
         /// Receipts: a group a day (`YYYY-MM-DD`), a part a sale (by sale id).
         public var receipts = GroupedTable<Receipt>(id: 1)
-        /// One row, `latest`: the newest day with a sale.
-        public var latest = KeyedTable<LatestDay>(id: 2, history: .exact)
+        /// One row, `latest`: the newest day with a sale, the day the list shows when none is asked for.
+        public var latest = KeyedTable<TextRow>(id: 2, history: .exact)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             receipts = GroupedTable(id: 1, rows: try r.keyed("receipts", Receipt.self))
-            latest = KeyedTable(id: 2, history: .exact, rows: try r.keyed("latest", LatestDay.self))
+            latest = KeyedTable(id: 2, history: .exact, rows: try r.keyed("latest", TextRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -105,6 +88,6 @@ public enum SalesProjection: KeyedProjection {
         let day = Format.day(e.occurredAt)
         state.receipts[day, x.saleId] = Receipt(
             at: e.occurredAt, soldBy: x.soldBy, customerId: x.customerId, lines: x.lines, total: x.total, payment: x.payment)
-        if (state.latest["latest"]?.day).map({ $0 < day }) ?? true { state.latest["latest"] = LatestDay(day: day) }
+        if (state.latest["latest"]?.text).map({ $0 < day }) ?? true { state.latest["latest"] = TextRow(day) }
     }
 }

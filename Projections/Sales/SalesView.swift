@@ -23,7 +23,7 @@ public enum SalesView: ProjectionView {
             }
             day = asked
         } else {
-            day = state.latest["latest"]?.day ?? ""
+            day = state.latest["latest"]?.text ?? ""
         }
         let receipts = day.isEmpty ? [] : state.day(day)
         var rows: [[String]] = []

@@ -50,6 +50,7 @@ import Testing
                 #expect(out.status == 0, "\(arguments) as \(reader): \(out.stderr)")
             } else {
                 #expect(out.status == 1 && out.stderr.hasPrefix("Error: '\(reader)' may not read this"), "\(arguments) as \(reader): \(out.stderr)")
+                #expect(!out.stderr.contains("u-ann") || reader == "u-ann", "a refusal names no owner: \(out.stderr)")
                 #expect(out.stdout.isEmpty, "nothing of the answer is shown")
             }
         }

@@ -74,6 +74,7 @@ struct ActingForTests {
         await #expect(throws: DomainError.invalid(field: "for", reason: "'u-sam' acts for themselves; leave 'for' out")) {
             try await handle(s, W.staff, book, for: W.staff)
         }
+        await #expect(throws: DomainError.forbidden("staff act for customers; 'u-ada' is admin")) { try await handle(s, W.staff, book, for: W.admin) }
         await #expect(throws: DomainError.invalid(field: "for", reason: "pet.add is not done for a customer; leave 'for' out")) {
             try await handle(s, W.staff, AddPet(name: "Tom", species: .cat), for: W.owner)
         }

@@ -45,6 +45,9 @@ struct AgendaProjectionTests {
         s.given("pet-p-mia", PetEdited(petId: "p-mia", name: "Mimi"))
         s.given("booking-b-5", BookingRequested(bookingId: "b-5", petId: "p-mia", ownerId: "u-bob", service: .bath, slot: t("2026-12-04T09:00:00Z")))
         #expect(try s.view(AgendaView.self, ["day": "2026-12-03"]).rows.filter { $0[0] == "grooming" }.map { $0[2] } == ["b-1"])
+        // A confirmed booking moved to another slot needs confirming again.
+        s.given("booking-b-1", BookingRescheduled(bookingId: "b-1", previousSlot: t("2026-12-03T10:00:00Z"), slot: t("2026-12-03T15:00:00Z"), rescheduledBy: "u-ann"))
+        #expect(try s.view(AgendaView.self, ["day": "2026-12-03"]).rows.first { $0[2] == "b-1" }?[6] == "requested")
         let next = try s.view(AgendaView.self, ["day": "2026-12-04"])
         #expect(
             next.rows.filter { $0[0] == "grooming" } == [

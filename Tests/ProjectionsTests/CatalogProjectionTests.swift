@@ -294,7 +294,7 @@ struct CatalogProjectionTests {
         let out = try Self.scenario().view(CatalogView.self, ["search": "litter", "page-size": "1", "sort": "price", "desc": ""])
         #expect(
             out.json.serialized
-                == #"{"page":1,"pageSize":1,"pages":2,"total":2,"products":[{"productId":"tofu","name":"Tofu Cat Litter 6L","description":"","price":{"amount":85000,"currency":"BDT"},"compareAtPrice":null,"category":"cat","tags":["litter","eco friendly"],"imageRef":"img_tofu","listed":true,"unitsSold":2,"stock":{"available":10,"level":"in-stock"}}]}"#
+                == #"{"page":1,"pageSize":1,"pages":2,"total":2,"products":[{"productId":"tofu","name":"Tofu Cat Litter 6L","description":"","price":{"amount":85000,"currency":"BDT"},"compareAtPrice":null,"category":"cat","tags":["litter","eco friendly"],"imageRef":"img_tofu","listed":true,"unitsSold":2,"stock":{"level":"in-stock"}}]}"#
         )
         let litter = try Self.scenario().view(CatalogView.self, ["search": "clumping"])
         #expect(
@@ -320,7 +320,7 @@ struct CatalogProjectionTests {
         #expect(now == ("out of stock", #"{"available":0,"level":"out-of-stock"}"#), "nothing received yet")
         s.given("inventory-bed", StockReceived(productId: "bed", quantity: 9))
         now = try stock()
-        #expect(now == ("in stock", #"{"available":9,"level":"in-stock"}"#))
+        #expect(now == ("in stock", #"{"level":"in-stock"}"#), "a count above the few is staff's to know")
         s.given("inventory-bed", StockReserved(productId: "bed", orderId: "o-1", quantity: 4))
         now = try stock()
         #expect(now == ("only 5 left", #"{"available":5,"level":"low"}"#), "5 is few")

@@ -86,7 +86,7 @@ enum StoryCommand {
             }
             let readers = audience(whole.isEmpty ? events : whole)
             guard readers.admits(viewer) else {
-                throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this order's history: \(readers.readers) may")
+                throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this order's history")
             }
         }
         if events.isEmpty, let notFound, at == nil, atPosition == nil {

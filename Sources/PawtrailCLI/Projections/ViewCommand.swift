@@ -104,7 +104,9 @@ enum ViewCommand {
             let audience: ViewAudience
             do { audience = try V.audience(loaded.state, arguments) } catch { throw context.arguments.usageError(error.description) }
             guard audience.admits(viewer) else {
-                throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this view: \(audience.readers) may")
+                // Who may read it is not said: for an order, pet or conversation it would name the owner, or tell that
+                // the id names nothing.
+                throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this view")
             }
         }
         var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }

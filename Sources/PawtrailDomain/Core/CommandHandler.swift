@@ -202,6 +202,11 @@ public struct CommandHandler: Sendable {
         let account = try await loader.load(AccountState.self, Streams.account(customer))
         guard account.exists else { throw DomainError.notFound("customer '\(customer)' has no account") }
         guard !account.deleted else { throw DomainError.invalidState("the account of '\(customer)' is deleted; no one acts for it") }
+        // Staff act for customers: not for a colleague or an admin, whose own commands are theirs to run.
+        let role = try await loader.load(RolesState.self, Streams.roles).role(of: customer)
+        guard role == .customer else {
+            throw DomainError.forbidden("staff act for customers; '\(customer)' is \(role.rawValue)")
+        }
     }
 
     private func resolveActor<C: DomainCommand>(

@@ -4,30 +4,24 @@ import PawtrailJSON
 
 /// `pawtrail view agenda [--day YYYY-MM-DD]`: one UTC day's grooming bookings by slot, with pet, owner, service,
 /// status and how many active bookings share the slot (cancelled ones are left out and counted in the footer), then
-/// the vet requests open at the moment viewed, the most urgent first. Without `--day`, the day of the moment viewed
-/// (today, live).
+/// the vet requests open at the moment viewed, the most urgent first. Without `--day`, the day of `--now`.
 public enum AgendaView: ProjectionView {
     public typealias Source = AgendaProjection
     public static let name = "agenda"
     public static let summary = "A day's grooming bookings by slot, and the vet requests still open."
-    public static let options = [ViewOption("day", "YYYY-MM-DD", help: "The UTC day.", default: "the day of the moment viewed")]
+    public static let options = [
+        ViewOption("day", "YYYY-MM-DD", help: "The UTC day.", default: "the day of --now"),
+        ViewOption("now", "time", help: "A moment whose UTC day to show, when --day is not given (UTC ISO-8601)."),
+    ]
 
     public static func audience(_ state: AgendaProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
         .staff
     }
 
     public static func render(_ state: AgendaProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
-        let day: String
-        if let asked = arguments.value("day") {
-            guard asked.utf8.count == 10, Timestamp(iso8601: asked + "T00:00:00Z") != nil else {
-                throw .invalid("day", "'\(asked)' is not a day (YYYY-MM-DD)")
-            }
-            day = asked
-        } else if let now = arguments.now {
-            day = Format.day(now)
-        } else {
-            throw .missing("day")
-        }
+        let asked = try arguments.day("day")
+        let now = try arguments.now(default: nil)
+        guard let day = asked ?? now.map(Format.day) else { throw .missing("day") }
         let all = state.bookings(on: day)
         let active = all.filter { $0.booking.status != .cancelled }
         var perSlot: [Timestamp: Int] = [:]
@@ -36,7 +30,7 @@ public enum AgendaView: ProjectionView {
         var bookings: [JSONValue] = []
         for (id, b) in active {
             rows.append([
-                "grooming", String(b.slot.iso8601.dropFirst(11).prefix(5)), id, "\(b.petName) (\(b.petId))", b.ownerId,
+                "grooming", Format.clock(b.slot), id, "\(b.petName) (\(b.petId))", b.ownerId,
                 b.service.rawValue, b.status.rawValue, String(perSlot[b.slot] ?? 0),
             ])
             bookings.append(
@@ -49,7 +43,7 @@ public enum AgendaView: ProjectionView {
         let vet = state.openVetRequests
         var requests: [JSONValue] = []
         for (id, r) in vet {
-            let preferred = r.preferredTime.map { Format.day($0) == day ? String($0.iso8601.dropFirst(11).prefix(5)) : Format.day($0) } ?? ""
+            let preferred = r.preferredTime.map { Format.day($0) == day ? Format.clock($0) : Format.day($0) } ?? ""
             rows.append([
                 "vet", preferred, id, "\(r.petName) (\(r.petId))", r.ownerId, r.urgency.rawValue, r.answered ? "answered" : "submitted", "",
             ])

@@ -47,7 +47,7 @@ public enum CatalogView: ProjectionView {
     }
 
     public static func render(_ state: CatalogProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
-        let query = words(arguments.value("search") ?? "")
+        let query = Format.words(arguments.value("search") ?? "")
         let category = arguments.value("category")?.lowercased()
         let tag = arguments.value("tag")?.lowercased()
         let minPrice = try arguments.int("min-price", default: 0, range: 0...Int64.max)
@@ -59,8 +59,8 @@ public enum CatalogView: ProjectionView {
         guard let sort = Sort(rawValue: sortText) else {
             throw .invalid("sort", "'\(sortText)' is not one of \(Sort.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
         }
-        let descending = try flag(arguments, "desc")
-        let includeDelisted = try flag(arguments, "include-delisted")
+        let descending = try arguments.flag("desc")
+        let includeDelisted = try arguments.flag("include-delisted")
         let page = try arguments.int("page", default: 1, range: 1...Int64(Int32.max))
         let pageSize = try arguments.int("page-size", default: 20, range: 1...maxPageSize)
 
@@ -71,8 +71,8 @@ public enum CatalogView: ProjectionView {
             if let category, p.category.lowercased() != category { return false }
             if let tag, !p.tags.contains(where: { $0.lowercased() == tag }) { return false }
             if !query.isEmpty {
-                var own = words(p.name) + words(p.category)
-                for t in p.tags { own += words(t) }
+                var own = Format.words(p.name) + Format.words(p.category)
+                for t in p.tags { own += Format.words(t) }
                 guard query.allSatisfy({ q in own.contains { $0.hasPrefix(q) } }) else { return false }
             }
             return true
@@ -132,28 +132,4 @@ public enum CatalogView: ProjectionView {
         }
     }
 
-    /// The lowercased words of a text: maximal runs of letters and digits.
-    static func words(_ text: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        for c in text {
-            if c.isLetter || c.isNumber {
-                current.append(c)
-            } else if !current.isEmpty {
-                out.append(current.lowercased())
-                current = ""
-            }
-        }
-        if !current.isEmpty { out.append(current.lowercased()) }
-        return out
-    }
-
-    /// A flag option: absent or `false` is off; present with no value, or `true`, is on.
-    static func flag(_ arguments: ViewArguments, _ name: String) throws(ViewError) -> Bool {
-        switch arguments.value(name) {
-        case nil, "false": return false
-        case "", "true": return true
-        case let other?: throw .invalid(name, "'\(other)' is not 'true' or 'false' (a flag takes no value)")
-        }
-    }
 }

@@ -28,4 +28,23 @@ public enum Format {
 
     /// The UTC day of a time, `2026-12-01`.
     public static func day(_ t: Timestamp) -> String { String(t.iso8601.prefix(10)) }
+
+    /// A time of day, `HH:MM` (UTC).
+    public static func clock(_ t: Timestamp) -> String { String(t.iso8601.dropFirst(11).prefix(5)) }
+
+    /// The lowercased words of a text, for searches: maximal runs of letters and digits.
+    public static func words(_ text: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        for c in text {
+            if c.isLetter || c.isNumber {
+                current.append(c)
+            } else if !current.isEmpty {
+                out.append(current.lowercased())
+                current = ""
+            }
+        }
+        if !current.isEmpty { out.append(current.lowercased()) }
+        return out
+    }
 }

@@ -53,18 +53,47 @@ public struct ViewOption: Sendable, Hashable {
         self.isRequired = required
         self.defaultDescription = defaultDescription
     }
+
+    /// The `--now` option of a view that counts time (what is due, how old an order is).
+    public static func now(_ help: String) -> ViewOption {
+        ViewOption("now", "time", help: help, default: "the business time of the last event folded")
+    }
 }
 
 /// The option values given to a view, with typed accessors that name the option in their errors.
 public struct ViewArguments: Sendable {
     public var values: [String: String]
-    /// The moment the view is read for, when there is one: the clock for a live read, the time of `--at TIME`; `nil`
-    /// for `--at-position` (and in tests), where a view that counts ages counts them to its state's newest event.
-    public var now: Timestamp?
 
-    public init(_ values: [String: String] = [:], now: Timestamp? = nil) {
+    public init(_ values: [String: String] = [:]) {
         self.values = values
-        self.now = now
+    }
+
+    /// The `--now` argument (see ``ViewOption/now(_:)``), or the default: the business time of the last event folded,
+    /// so that a view reads the same live, as of a past moment and in a replayed script.
+    public func now(default fallback: Timestamp?) throws(ViewError) -> Timestamp? {
+        guard let text = values["now"] else { return fallback }
+        guard let t = Timestamp(iso8601: text) else {
+            throw .invalid("now", "'\(text)' is not a UTC ISO-8601 time (2026-12-01T09:00:00Z or 2026-12-01)")
+        }
+        return t
+    }
+
+    /// A UTC day argument (`YYYY-MM-DD`), `nil` when absent.
+    public func day(_ name: String) throws(ViewError) -> String? {
+        guard let text = values[name] else { return nil }
+        guard text.utf8.count == 10, Timestamp(iso8601: text + "T00:00:00Z") != nil else {
+            throw .invalid(name, "'\(text)' is not a day (YYYY-MM-DD)")
+        }
+        return text
+    }
+
+    /// A flag argument: absent or `false` is off; present with no value, or `true`, is on.
+    public func flag(_ name: String) throws(ViewError) -> Bool {
+        switch values[name] {
+        case nil, "false": return false
+        case "", "true": return true
+        case let other?: throw .invalid(name, "'\(other)' is not 'true' or 'false' (a flag takes no value)")
+        }
     }
 
     /// A value, `nil` when absent.

@@ -20,13 +20,13 @@ public enum CustomersView: ProjectionView {
     }
 
     public static func render(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
-        let query = CatalogView.words(arguments.value("search") ?? "")
-        let includeDeleted = try CatalogView.flag(arguments, "include-deleted")
+        let query = Format.words(arguments.value("search") ?? "")
+        let includeDeleted = try arguments.flag("include-deleted")
         let found = state.customers.entries.filter { entry in
             let c = entry.value
             guard includeDeleted || !c.deleted else { return false }
             guard !query.isEmpty else { return true }
-            let own = CatalogView.words(c.name) + CatalogView.words(c.email) + CatalogView.words(entry.key)
+            let own = Format.words(c.name) + Format.words(c.email) + Format.words(entry.key)
                 + [c.phone.filter(\.isNumber)]
             return query.allSatisfy { q in own.contains { $0.hasPrefix(q) } }
         }.sorted { ($0.value.name.lowercased(), $0.key) < ($1.value.name.lowercased(), $1.key) }
@@ -59,7 +59,7 @@ public enum CustomerView: ProjectionView {
     public static func render(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let id = try arguments.required("id")
         guard let c = state.customers[id] else { throw .notFound("no account '\(id)'") }
-        func minute(_ t: Timestamp?) -> String { t.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "never" }
+        func minute(_ t: Timestamp?) -> String { t.map(PetCareText.minute) ?? "never" }
         let rows: [[String]] = [
             ["Name", c.name + (c.deleted ? " (deleted)" : "")], ["Email", c.email], ["Phone", c.phone], ["Address", c.address],
             ["Language", c.language.rawValue], ["Role", c.role], ["Signed up", minute(c.signedUpAt)],

@@ -65,22 +65,27 @@ public enum FulfilmentProjection: KeyedProjection {
         /// One row, `latest`: the business time of the newest order event, what ages count to when the view is given
         /// no moment.
         public var clock = KeyedTable<TimeRow>(id: 2, history: .exact)
+        /// Each open order's stage, for the fold (one lookup to find the row an order's step moves).
+        public var stageOf = KeyedTable<TextRow>(id: 3, history: .current)
 
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             queue = GroupedTable(id: 1, rows: try r.keyed("queue", QueuedOrder.self))
             clock = KeyedTable(id: 2, history: .exact, rows: try r.keyed("clock", TimeRow.self))
+            stageOf = KeyedTable(id: 3, history: .current, rows: try r.keyed("stageOf", TextRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
             w.keyed("queue", queue.entries)
             w.keyed("clock", clock.entries)
+            w.keyed("stageOf", stageOf.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
             visitor.visit(&queue)
             visitor.visit(&clock)
+            visitor.visit(&stageOf)
         }
 
         /// A stage's orders, oldest placed first (then by id).
@@ -90,23 +95,19 @@ public enum FulfilmentProjection: KeyedProjection {
             }
         }
 
-        /// Moves an order on from whichever stage holds it; `nil` leaves the queue (delivered, cancelled).
+        /// Moves an order on from the stage that holds it; `nil` leaves the queue (delivered, cancelled).
         mutating func move(_ orderId: String, to stage: Stage?, at time: Timestamp) {
-            for from in Stage.allCases {
-                guard let order = queue[from.rawValue, orderId] else { continue }
-                queue[from.rawValue, orderId] = nil
-                if let stage {
-                    var moved = order
-                    moved.since = time
-                    queue[stage.rawValue, orderId] = moved
-                }
-                return
-            }
+            guard let from = stageOf[orderId]?.text, var order = queue[from, orderId] else { return }
+            queue[from, orderId] = nil
+            stageOf[orderId] = stage.map { TextRow($0.rawValue) }
+            guard let stage else { return }
+            order.since = time
+            queue[stage.rawValue, orderId] = order
         }
     }
 
     public static let name = "fulfilment"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 40
     public static let summary = "Open orders by stage (to confirm, ship, deliver), oldest first, with their age."
     public static let eventTypes = types(
@@ -117,6 +118,7 @@ public enum FulfilmentProjection: KeyedProjection {
         switch e.typeID {
         case OrderPlaced.typeID:
             let x = e.event as! OrderPlaced
+            state.stageOf[x.orderId] = TextRow(Stage.toConfirm.rawValue)
             state.queue[Stage.toConfirm.rawValue, x.orderId] = QueuedOrder(
                 customerId: x.customerId, placedAt: at, since: at, total: x.total, units: x.lines.reduce(0) { $0 + $1.quantity },
                 deliverySlot: x.deliverySlot, payment: x.payment)

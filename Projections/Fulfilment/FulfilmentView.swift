@@ -4,14 +4,15 @@ import PawtrailJSON
 
 /// `pawtrail view fulfilment [--stage to-confirm|to-ship|to-deliver]`: the orders staff still have to move, stage by
 /// stage, oldest placed first, each with its age (since it was placed) and how long it has waited at its stage.
-/// Ages count to the moment read: now for a live view, the time of `--at`; for `--at-position`, to the newest order
-/// event then.
+/// Ages count to `--now`, by default the business time of the newest order event folded (as the pet views count
+/// what is due), so a view reads the same live, as of a past moment and in a replayed script.
 public enum FulfilmentView: ProjectionView {
     public typealias Source = FulfilmentProjection
     public static let name = "fulfilment"
     public static let summary = "Orders to confirm, ship and deliver, oldest first, with their age."
     public static let options = [
-        ViewOption("stage", "to-confirm|to-ship|to-deliver", help: "Only the orders at this stage.", default: "every stage")
+        ViewOption("stage", "to-confirm|to-ship|to-deliver", help: "Only the orders at this stage.", default: "every stage"),
+        ViewOption.now("The moment ages count to (UTC ISO-8601)."),
     ]
 
     public static func audience(_ state: FulfilmentProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
@@ -26,7 +27,7 @@ public enum FulfilmentView: ProjectionView {
             }
             stages = [stage]
         }
-        let reference = arguments.now ?? state.clock["latest"]?.at
+        let reference = try arguments.now(default: state.clock["latest"]?.at)
         var rows: [[String]] = []
         var groups: [JSONValue.Pair] = []
         var counts: [String] = []
@@ -38,7 +39,7 @@ public enum FulfilmentView: ProjectionView {
                 let age = reference.map { Self.age(from: o.placedAt, to: $0) } ?? ""
                 let waiting = reference.map { Self.age(from: o.since, to: $0) } ?? ""
                 rows.append([
-                    stage.rawValue, id, o.customerId, String(o.placedAt.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " "),
+                    stage.rawValue, id, o.customerId, PetCareText.minute(o.placedAt),
                     age, waiting, String(o.units), Format.money(o.total), o.payment.rawValue,
                 ])
                 items.append(

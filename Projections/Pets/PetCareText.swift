@@ -57,19 +57,8 @@ enum PetCareText {
         return (number(0..<4), number(5..<7), number(8..<10))
     }
 
-    /// The `--now` argument, or the default (the business time of the last event folded).
-    static func now(_ arguments: ViewArguments, default fallback: Timestamp?) throws(ViewError) -> Timestamp {
-        guard let text = arguments.value("now") else { return fallback ?? Timestamp(microsecondsSinceEpoch: 0) }
-        guard let t = Timestamp(iso8601: text) else {
-            throw .invalid("now", "'\(text)' is not a UTC ISO-8601 time (2026-12-01T09:00:00Z or 2026-12-01)")
-        }
-        return t
-    }
-
     /// The `--now` option.
-    static let nowOption = ViewOption(
-        "now", "time", help: "The moment that decides what is due soon and upcoming (UTC ISO-8601).",
-        default: "the business time of the last event folded")
+    static let nowOption = ViewOption.now("The moment that decides what is due soon and upcoming (UTC ISO-8601).")
 
     /// Text cut to a length for a one-line preview: whitespace runs become one space, and a cut ends with `…`.
     static func preview(_ text: String, length: Int) -> String {

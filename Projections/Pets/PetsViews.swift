@@ -43,7 +43,7 @@ public enum PetView: ProjectionView {
     public static func render(_ state: PetsProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let id = try arguments.required("id")
         guard let pet = state.pets[id] else { throw .notFound("no pet '\(id)'") }
-        let now = try PetCareText.now(arguments, default: state.lastEventAt)
+        let now = try arguments.now(default: state.lastEventAt) ?? Timestamp(microsecondsSinceEpoch: 0)
         let trendCount = Int(try arguments.int("trend", default: 5, range: 2...1000))
         var rows: [[String]] = []
 

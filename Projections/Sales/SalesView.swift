@@ -16,15 +16,7 @@ public enum SalesView: ProjectionView {
     }
 
     public static func render(_ state: SalesProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
-        let day: String
-        if let asked = arguments.value("day") {
-            guard Timestamp(iso8601: asked + "T00:00:00Z") != nil, asked.utf8.count == 10 else {
-                throw .invalid("day", "'\(asked)' is not a day (YYYY-MM-DD)")
-            }
-            day = asked
-        } else {
-            day = state.latest["latest"]?.text ?? ""
-        }
+        let day = try arguments.day("day") ?? state.latest["latest"]?.text ?? ""
         let receipts = day.isEmpty ? [] : state.day(day)
         var rows: [[String]] = []
         var items: [JSONValue] = []
@@ -33,7 +25,7 @@ public enum SalesView: ProjectionView {
         for (saleId, r) in receipts {
             let lines = r.lines.map { "\($0.quantity) × \($0.name)" }.joined(separator: ", ")
             rows.append([
-                String(r.at.iso8601.dropFirst(11).prefix(5)), saleId, r.soldBy, r.customerId ?? "", lines, r.payment.rawValue,
+                Format.clock(r.at), saleId, r.soldBy, r.customerId ?? "", lines, r.payment.rawValue,
                 Format.money(r.total),
             ])
             sums["\(r.payment.rawValue) \(r.total.currency)", default: 0] += r.total.minorUnits

@@ -68,7 +68,7 @@ struct AgendaProjectionTests {
 
     @Test func theDayDefaultsToTheMomentViewedAndIsChecked() throws {
         let state = try Self.scenario().state(AgendaProjection.self)
-        let out = try AgendaView.render(state, ViewArguments([:], now: t("2026-12-04T08:00:00Z")))
+        let out = try AgendaView.render(state, ViewArguments(["now": "2026-12-04T08:00:00Z"]))
         #expect(out.title == "Agenda of 2026-12-04")
         #expect(throws: ViewError.missing("day")) { try AgendaView.render(state, ViewArguments([:])) }
         #expect(throws: ViewError.invalid("day", "'12/03' is not a day (YYYY-MM-DD)")) { try AgendaView.render(state, ViewArguments(["day": "12/03"])) }

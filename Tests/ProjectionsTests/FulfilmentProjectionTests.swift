@@ -36,8 +36,7 @@ struct FulfilmentProjectionTests {
     }
 
     @Test func openOrdersByStageOldestFirstWithTheirAges() throws {
-        let now = Timestamp(iso8601: "2026-12-02T12:15:00Z")!
-        let out = try FulfilmentView.render(Self.scenario().state(FulfilmentProjection.self), ViewArguments([:], now: now))
+        let out = try FulfilmentView.render(Self.scenario().state(FulfilmentProjection.self), ViewArguments(["now": "2026-12-02T12:15:00Z"]))
         #expect(out.title == "Fulfilment as of 2026-12-02T12:15:00Z")
         #expect(
             out.rows == [

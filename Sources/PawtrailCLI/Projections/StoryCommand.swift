@@ -76,15 +76,16 @@ enum StoryCommand {
             }
         }
         if let viewer, let audience {
-            // Judged on the whole stream, whatever moment is asked for: an order is its customer's from its placing.
-            var whole: [RecordedEvent] = []
-            if end != nil || at != nil {
+            // The events read hold the order's placing whenever it came before the moment asked for; before it, the
+            // stream's first event says whose the order is.
+            var judged = events
+            if judged.isEmpty, end != nil {
                 try await store.forEachPage(.stream(stream)) { page in
-                    whole.append(contentsOf: page.prefix(1))
+                    judged.append(contentsOf: page.prefix(1))
                     return false
                 }
             }
-            let readers = audience(whole.isEmpty ? events : whole)
+            let readers = audience(judged)
             guard readers.admits(viewer) else {
                 throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this order's history")
             }

@@ -93,13 +93,7 @@ enum ViewCommand {
         let engine = try await ProjectionsCommand.engine(context)
         let viewer = try await ViewReader.viewer(context, store: engine.store)
         var (loaded, note) = try await state(V.Source.self, moment, engine)
-        let now: Timestamp?
-        switch moment {
-        case .live: now = .now()
-        case .time(let t): now = t
-        case .position: now = nil
-        }
-        let arguments = ViewArguments(values, now: now)
+        let arguments = ViewArguments(values)
         if let viewer {
             let audience: ViewAudience
             do { audience = try V.audience(loaded.state, arguments) } catch { throw context.arguments.usageError(error.description) }

@@ -86,9 +86,7 @@ public struct EditProduct: DomainCommand, Hashable {
         let changed = ProductDetailsChanged(
             productId: productId, name: name ?? product.name, description: description ?? product.description,
             category: category ?? product.category, tags: tags, imageRef: imageRef ?? product.imageRef)
-        guard changed.name != product.name || changed.description != product.description || changed.category != product.category
-            || changed.tags != product.tags || changed.imageRef != product.imageRef
-        else { return .nothing }
+        guard ProductState.evolve(product, changed) != product else { return .nothing }
         return .append(Streams.product(productId), changed)
     }
 }

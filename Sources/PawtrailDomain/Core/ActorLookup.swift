@@ -15,10 +15,25 @@ public enum ActorLookup {
         try Validate.id(userID, field: "as")
         if Actor.isGuestID(userID) { return Actor(userID: userID, role: .guest) }
         var loader = StreamLoader(store: store)
-        let account = try await loader.load(AccountState.self, Streams.account(userID))
-        guard account.exists else { throw DomainError.forbidden("user '\(userID)' has no account") }
-        guard !account.deleted else { throw DomainError.forbidden("the account of '\(userID)' is deleted") }
+        return try await accountHolder(userID, needsAccount: true, loader: &loader)
+    }
+
+    /// An account holder with the role the `roles` stream gives, read through a loader (whose versions a command's
+    /// append then expects).
+    ///
+    /// - Parameters:
+    ///   - userID: The user id (not a guest's).
+    ///   - needsAccount: Whether the account must exist and be live (sign-up creates it).
+    ///   - loader: Reads the streams.
+    /// - Returns: The actor.
+    /// - Throws: ``DomainError/forbidden(_:)`` for a missing or deleted account when one is needed; the store's errors.
+    static func accountHolder(_ userID: String, needsAccount: Bool, loader: inout StreamLoader) async throws -> Actor {
         let roles = try await loader.load(RolesState.self, Streams.roles)
+        if needsAccount {
+            let account = try await loader.load(AccountState.self, Streams.account(userID))
+            guard account.exists else { throw DomainError.forbidden("user '\(userID)' has no account") }
+            guard !account.deleted else { throw DomainError.forbidden("the account of '\(userID)' is deleted") }
+        }
         return Actor(userID: userID, role: roles.role(of: userID))
     }
 }

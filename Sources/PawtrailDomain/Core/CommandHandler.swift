@@ -218,14 +218,7 @@ public struct CommandHandler: Sendable {
             }
             return Actor(userID: userID, role: .guest)
         }
-        let roles = try await loader.load(RolesState.self, Streams.roles)
-        let actor = Actor(userID: userID, role: roles.role(of: userID))
-        if C.actorNeedsAccount {
-            let account = try await loader.load(AccountState.self, Streams.account(userID))
-            guard account.exists else { throw DomainError.forbidden("user '\(userID)' has no account") }
-            guard !account.deleted else { throw DomainError.forbidden("the account of '\(userID)' is deleted") }
-        }
-        return actor
+        return try await ActorLookup.accountHolder(userID, needsAccount: C.actorNeedsAccount, loader: &loader)
     }
 
     private static func request(_ decision: Decision, context: DecisionContext, loader: StreamLoader, digest: String) -> AppendRequest {

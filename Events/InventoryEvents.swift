@@ -169,10 +169,43 @@ public struct StockSoldInStore: DomainEvent {
     }
 }
 
+/// Units that had left the shop came back for an order (a return, or a cancel after shipping): units sold shrink, and
+/// on hand grows when they are restocked (written-off units are not sellable).
+public struct StockReturned: DomainEvent {
+    public static let eventType = "StockReturned"
+    public static let area = "inventory"
+    public static let summary = "Units of a shipped order came back: restocked (on hand grows) or written off; units sold shrink."
+    public var productId: String
+    public var orderId: String
+    public var quantity: Int64
+    public var restocked: Bool
+
+    public init(productId: String, orderId: String, quantity: Int64, restocked: Bool) {
+        self.productId = productId
+        self.orderId = orderId
+        self.quantity = quantity
+        self.restocked = restocked
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        productId = try r.string("productId")
+        orderId = try r.string("orderId")
+        quantity = try r.int("quantity")
+        restocked = try r.bool("restocked")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.string("productId", productId)
+        w.string("orderId", orderId)
+        w.int("quantity", quantity)
+        w.bool("restocked", restocked)
+    }
+}
+
 /// The inventory area's event types, in catalog order.
 public enum InventoryEvents {
     public static let all: [any DomainEvent.Type] = [
         StockReceived.self, StockAdjusted.self, StockReserved.self, StockReleased.self,
-        StockReservationFulfilled.self, StockSoldInStore.self,
+        StockReservationFulfilled.self, StockSoldInStore.self, StockReturned.self,
     ]
 }

@@ -196,12 +196,13 @@ public struct OrderDelivered: DomainEvent {
     }
 }
 
-/// The order was cancelled; stock still reserved for it is released in the same append.
+/// The order was cancelled; stock still reserved for it is released in the same append, and units already shipped
+/// come back to the shelf (``StockReturned``).
 public struct OrderCancelled: DomainEvent {
     public static let eventType = "OrderCancelled"
     public static let area = "orders"
     public static let summary =
-        "An order was cancelled by its customer before shipping or by staff before delivery; reserved stock is released."
+        "An order was cancelled by its customer before shipping or by staff before delivery; reserved stock is released, shipped stock comes back."
     public var orderId: String
     public var cancelledBy: String
     public var reason: String?
@@ -229,5 +230,6 @@ public struct OrderCancelled: DomainEvent {
 public enum OrderEvents {
     public static let all: [any DomainEvent.Type] = [
         OrderPlaced.self, OrderConfirmed.self, OrderShipped.self, OrderDelivered.self, OrderCancelled.self,
+        OrderPaymentCollected.self, OrderReturned.self, OrderRefunded.self,
     ]
 }

@@ -97,7 +97,7 @@ public enum CartProjection: KeyedProjection {
     }
 
     public static let name = "cart"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public static let foldCost = 400
     public static let summary =
         "Every cart at current prices: lines, subtotal, savings against compare-at prices, total and recommendations."

@@ -4,11 +4,11 @@ public import Events
 /// category, tags, image, whether it is on sale, its popularity, and its stock (``ProductStock``: "only 3 left").
 ///
 /// Popularity is **units sold**: units that left the shop, i.e. ``StockReservationFulfilled`` (an online order
-/// was shipped) plus ``StockSoldInStore`` (a till sale). Placed orders that have not shipped do not count, even
-/// when not cancelled: a placed order may still be cancelled, and counting it would make popularity go down again
-/// on cancellation. Counting only units that left the shop keeps popularity monotone and equal to the inventory
-/// read model's `sold`, so the catalog, the cart's recommendations and the inventory never disagree. A later
-/// return (a positive ``StockAdjusted``) does not lower it: popularity measures demand, not net stock.
+/// was shipped) plus ``StockSoldInStore`` (a till sale), less units that came back (``StockReturned``: a return,
+/// or a shipped order cancelled). Placed orders that have not shipped do not count: a placed order may still be
+/// cancelled. Counting units as the inventory does keeps popularity equal to the inventory read model's `sold` and
+/// the dashboard's top products, so the catalog, the cart's recommendations, the inventory and the dashboard never
+/// disagree.
 ///
 /// The fold only updates one product by key per event; searching, filtering, sorting and paging happen in
 /// ``CatalogView``. The cart read model (``CartProjection``) folds product events with the same
@@ -97,7 +97,7 @@ public enum CatalogProjection: Projection {
     }
 
     public static let name = "catalog"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public static let foldCost = 85
     public static let summary =
         "Every product with price, compare-at price, category, tags, image, listing and units sold; searchable and paged."
@@ -107,7 +107,7 @@ public enum CatalogProjection: Projection {
     /// The events ``applyProductEvent(_:_:)`` reads (shared with ``CartProjection``).
     public static let productEventTypes = types(
         ProductListed.self, ProductRepriced.self, ProductDelisted.self, ProductRelisted.self, ProductDetailsChanged.self,
-        StockReservationFulfilled.self, StockSoldInStore.self)
+        StockReservationFulfilled.self, StockSoldInStore.self, StockReturned.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         // A till sale is both: units sold, and units gone from stock.
@@ -164,6 +164,9 @@ public enum CatalogProjection: Projection {
         case StockSoldInStore.typeID:
             let x = event as! StockSoldInStore
             products[x.productId, default: uncatalogued].unitsSold += x.quantity
+        case StockReturned.typeID:
+            let x = event as! StockReturned
+            products[x.productId, default: uncatalogued].unitsSold -= x.quantity
         default:
             return false
         }

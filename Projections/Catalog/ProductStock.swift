@@ -44,7 +44,10 @@ public struct ProductStock: FieldCodable, Hashable, Sendable {
     /// The events that change what is available (a shipped reservation leaves it as it was: the units were already
     /// reserved).
     public static let eventTypes: Set<String> = Set(
-        [StockReceived.eventType, StockAdjusted.eventType, StockReserved.eventType, StockReleased.eventType, StockSoldInStore.eventType])
+        [
+            StockReceived.eventType, StockAdjusted.eventType, StockReserved.eventType, StockReleased.eventType, StockSoldInStore.eventType,
+            StockReturned.eventType,
+        ])
 
     /// Folds one stock event into a table of stock by product id: one keyed update.
     ///
@@ -67,6 +70,10 @@ public struct ProductStock: FieldCodable, Hashable, Sendable {
         case StockSoldInStore.typeID:
             let x = event as! StockSoldInStore
             stock[x.productId, default: ProductStock()].available -= x.quantity
+        case StockReturned.typeID:
+            let x = event as! StockReturned
+            guard x.restocked else { return true }
+            stock[x.productId, default: ProductStock()].available += x.quantity
         default:
             return false
         }

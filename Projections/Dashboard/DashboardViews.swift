@@ -48,18 +48,22 @@ public enum DashboardView: ProjectionView {
                 let date = DashboardProjection.date(day)
                 for currency in currencies {
                     let t = state.days[day]?.takings[currency] ?? DashboardProjection.Takings()
-                    let online = Money(t.ordersAmount, currency)
+                    let online = Money(t.deliveredAmount, currency)
                     let till = Money(t.salesAmount, currency)
+                    let refunds = Money(t.refundsAmount, currency)
+                    let collected = Money(t.collectedAmount, currency)
                     rows.append([
                         "revenue", date, Format.money(Money(t.amount, currency)),
-                        "orders \(Format.money(online)) (\(t.orders)), till \(Format.money(till)) (\(t.sales))",
+                        "delivered \(Format.money(online)) (\(t.delivered)), till \(Format.money(till)) (\(t.sales)), "
+                            + "refunds \(Format.money(refunds)); placed \(t.orders), collected \(Format.money(collected))",
                     ])
                     revenue.append(
                         .object([
                             "day": .string(date), "currency": .string(currency),
                             "revenue": Format.json(Money(t.amount, currency)),
-                            "orders": .int(t.orders), "ordersRevenue": Format.json(online), "tillSales": .int(t.sales),
-                            "tillRevenue": Format.json(till),
+                            "ordersPlaced": .int(t.orders), "ordersDelivered": .int(t.delivered), "ordersRevenue": Format.json(online),
+                            "tillSales": .int(t.sales), "tillRevenue": Format.json(till), "refunds": Format.json(refunds),
+                            "collected": Format.json(collected),
                         ]))
                 }
             }
@@ -122,7 +126,7 @@ public enum DashboardView: ProjectionView {
                 "Per-day series: \(DashboardProjection.date($0.lowerBound)) to \(DashboardProjection.date($0.upperBound)) "
                     + "(\(dayCount) days up to the last day with data)"
             } ?? "Per-day series: no data yet",
-            "Low stock: available ≤ \(threshold); top products: \(topCount) by units (orders not cancelled + till)",
+            "Low stock: available ≤ \(threshold); top products: \(topCount) by units sold (shipped + till - returned)",
         ]
         return ViewOutput(
             title: "Dashboard",

@@ -1,6 +1,7 @@
 public import Events
 
-/// Stock per product: on hand, reserved for orders, available, and sold (shipped orders and till sales).
+/// Stock per product: on hand, reserved for orders, available, and sold (shipped orders and till sales, less units
+/// that came back).
 public enum InventoryProjection: Projection {
     /// One product's stock.
     public struct Row: FieldCodable, Hashable {
@@ -58,13 +59,13 @@ public enum InventoryProjection: Projection {
     }
 
     public static let name = "inventory"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public static let foldCost = 160
     public static let summary = "Stock per product: on hand, reserved, available, sold; and the low-stock list."
     public static let eventTypes = types(
         ProductListed.self, ProductDetailsChanged.self, ProductDelisted.self, ProductRelisted.self, StockReceived.self,
         StockAdjusted.self,
-        StockReserved.self, StockReleased.self, StockReservationFulfilled.self, StockSoldInStore.self)
+        StockReserved.self, StockReleased.self, StockReservationFulfilled.self, StockSoldInStore.self, StockReturned.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         switch e.typeID {
@@ -111,6 +112,12 @@ public enum InventoryProjection: Projection {
             var row = state.products[x.productId] ?? Row()
             row.onHand -= x.quantity
             row.sold += x.quantity
+            state.products[x.productId] = row
+        case StockReturned.typeID:
+            let x = e.event as! StockReturned
+            var row = state.products[x.productId] ?? Row()
+            if x.restocked { row.onHand += x.quantity }
+            row.sold -= x.quantity
             state.products[x.productId] = row
         default:
             return

@@ -62,6 +62,12 @@ public enum OrdersProjection: KeyedProjection {
         public var status: Status
         /// Every status change, oldest first, starting with `placed`.
         public var timeline: [Step]
+        /// The payment collected at the door, `nil` until it is.
+        public var collected: Money?
+        /// Minor units refunded, in the payment's currency.
+        public var refunded: Int64 = 0
+        /// Units brought back, by product.
+        public var returned: [String: Int64] = [:]
 
         public init(
             customerId: String, placedAt: Timestamp, lines: [PurchaseLine], subtotal: Money, total: Money,
@@ -98,6 +104,9 @@ public enum OrdersProjection: KeyedProjection {
             payment = try r.choice("payment", PaymentMethod.self)
             status = try r.choice("status", Status.self)
             timeline = try r.records("timeline", Step.self)
+            collected = try r.optionalMoney("collected")
+            refunded = try r.int("refunded")
+            returned = try r.counts("returned")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -113,6 +122,9 @@ public enum OrdersProjection: KeyedProjection {
             w.choice("payment", payment)
             w.choice("status", status)
             w.records("timeline", timeline)
+            w.optionalMoney("collected", collected)
+            w.int("refunded", refunded)
+            w.counts("returned", returned)
         }
     }
 
@@ -144,12 +156,13 @@ public enum OrdersProjection: KeyedProjection {
     }
 
     public static let name = "orders"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 470
     public static let summary =
-        "Each customer's orders, newest first; one order in detail with its lines, totals, status, delivery and timeline."
+        "Each customer's orders, newest first; one order in detail with its lines, totals, status, delivery, payment, returns and timeline."
     public static let eventTypes = types(
-        OrderPlaced.self, OrderConfirmed.self, OrderShipped.self, OrderDelivered.self, OrderCancelled.self)
+        OrderPlaced.self, OrderConfirmed.self, OrderShipped.self, OrderDelivered.self, OrderCancelled.self,
+        OrderPaymentCollected.self, OrderReturned.self, OrderRefunded.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         switch e.typeID {  // see EventTypeID.swift
@@ -180,8 +193,25 @@ public enum OrdersProjection: KeyedProjection {
             let x = e.event as! OrderCancelled
             try advance(
                 &state, x.orderId, Step(status: .cancelled, at: e.occurredAt, actor: x.cancelledBy, reason: x.reason))
+        case OrderPaymentCollected.typeID:
+            let x = e.event as! OrderPaymentCollected
+            try change(&state, x.orderId) { $0.collected = x.amount }
+        case OrderReturned.typeID:
+            let x = e.event as! OrderReturned
+            try change(&state, x.orderId) { order in for line in x.lines { order.returned[line.productId, default: 0] += line.quantity } }
+        case OrderRefunded.typeID:
+            let x = e.event as! OrderRefunded
+            try change(&state, x.orderId) { $0.refunded += x.amount.minorUnits }
         default:
             return
+        }
+    }
+
+    /// Changes a placed order in place (one lookup).
+    private static func change(_ state: inout State, _ orderId: String, _ body: (inout Order) -> Void) throws(ProjectionError) {
+        try state.orders.modify(orderId) { (order: inout Order?) throws(ProjectionError) in
+            guard order != nil else { throw ProjectionError("order '\(orderId)' was paid, returned or refunded but never placed") }
+            body(&order!)
         }
     }
 

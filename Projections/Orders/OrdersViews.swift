@@ -72,8 +72,12 @@ public enum OrderDetailView: ProjectionView {
             "Customer: \(order.customerId)",
             "Deliver to: \(order.recipientName), \(order.recipientPhone), \(order.deliveryAddress)",
             "Delivery slot: \(order.deliverySlot.iso8601Compact); payment: \(order.payment.rawValue)",
-            "Timeline:",
+            "Paid: " + paid(order),
         ]
+        if !order.returned.isEmpty {
+            footer.append("Returned: " + order.returned.sorted { $0.key < $1.key }.map { "\($0.value) of \($0.key)" }.joined(separator: ", "))
+        }
+        footer.append("Timeline:")
         footer += order.timeline.map { "  " + step($0) }
         return ViewOutput(
             title: "Order \(id)",
@@ -102,6 +106,9 @@ public enum OrderDetailView: ProjectionView {
                     "recipientName": .string(order.recipientName), "recipientPhone": .string(order.recipientPhone),
                     "payment": .string(order.payment.rawValue),
                 ]),
+                "collected": order.collected.map(Format.json) ?? .null,
+                "refunded": Format.json(Money(order.refunded, order.total.currency)),
+                "returned": .object(order.returned.sorted { $0.key < $1.key }.map { JSONValue.Pair(key: $0.key, value: .int($0.value)) }),
                 "timeline": .array(
                     order.timeline.map {
                         .object([
@@ -110,6 +117,13 @@ public enum OrderDetailView: ProjectionView {
                         ])
                     }),
             ]))
+    }
+
+    /// `2,020.00 BDT collected, 620.00 BDT refunded`, or `not yet`.
+    static func paid(_ order: OrdersProjection.Order) -> String {
+        guard let collected = order.collected else { return "not yet" }
+        let refunded = order.refunded > 0 ? ", \(Format.money(Money(order.refunded, collected.currency))) refunded" : ""
+        return "\(Format.money(collected)) collected" + refunded
     }
 
     /// `2026-12-01T09:05:00Z  cancelled by u-1: changed my mind`.

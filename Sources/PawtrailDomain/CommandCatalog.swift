@@ -23,7 +23,8 @@ public enum CommandCatalog {
         AddProduct.self, EditProduct.self, RepriceProduct.self, DelistProduct.self, RelistProduct.self, SeedCatalog.self,
         ReceiveStock.self, AdjustStock.self,
         // checkout and orders
-        PlaceOrder.self, ConfirmOrder.self, ShipOrder.self, DeliverOrder.self, CancelOrder.self,
+        PlaceOrder.self, ConfirmOrder.self, ShipOrder.self, DeliverOrder.self, CancelOrder.self, CollectOrderPayment.self,
+        ReturnOrder.self, RefundOrder.self,
         // point of sale
         SellInStore.self,
         // messaging

@@ -52,7 +52,7 @@ import Testing
     @Test func `status rebuild and audit`() async throws {
         let cli = await Self.demo()
         let fresh = await cli.run("projections", "status", "--json")
-        #expect(fresh.stdout.contains(#""projection":"inventory","schemaVersion":2,"built":false"#))
+        #expect(fresh.stdout.contains(#""projection":"inventory","schemaVersion":3,"built":false"#))
         let rebuilt = await cli.run("projections", "rebuild", "--all")
         #expect(rebuilt.status == 0 && rebuilt.stdout.hasPrefix("Rebuilt inventory"))
         let status = await cli.run("projections", "status", "--json")
@@ -106,8 +106,15 @@ import Testing
         }
         let story = await cli.run("order", "history", id, "--json")
         let entries = try story.lines.map { try JSONValue.parse(Array($0.utf8)) }
-        #expect(entries.map { $0["type"] } == ["OrderPlaced", "OrderConfirmed", "OrderShipped", "OrderDelivered"].map { .string($0) })
-        #expect(entries.map { $0["command"] } == ["order.place", "order.confirm", "order.ship", "order.deliver"].map { .string($0) })
+        // The demo's delivered order is then paid at the door, partly returned and refunded.
+        #expect(
+            entries.map { $0["type"] }
+                == ["OrderPlaced", "OrderConfirmed", "OrderShipped", "OrderDelivered", "OrderPaymentCollected", "OrderReturned", "OrderRefunded"]
+                .map { .string($0) })
+        #expect(
+            entries.map { $0["command"] }
+                == ["order.place", "order.confirm", "order.ship", "order.deliver", "order.collect-payment", "order.return", "order.refund"]
+                .map { .string($0) })
         #expect(entries[1]["actor"] == .string("u-sam") && entries[1]["role"] == .string("staff"))
         let missing = await cli.run("order", "history", "o-404")
         #expect(missing.status == 1 && missing.stderr == "Error: no order 'o-404'\n")

@@ -55,7 +55,7 @@ struct StoredTimeTravelTests {
         try await ParallelRebuildTests.business(w)
         let engine = w.engine()
         let live = try await engine.load(OrdersProjection.self)
-        let dir = w.scratch.path + "/projections/orders/v1/"
+        let dir = w.scratch.path + "/projections/orders/v\(OrdersProjection.schemaVersion)/"
         for run in try FileManager.default.contentsOfDirectory(atPath: dir) where run.hasSuffix(".run") {
             var bytes = try Data(contentsOf: URL(fileURLWithPath: dir + run))
             bytes[24] ^= 0x5A

@@ -136,7 +136,7 @@ struct CartProjectionTests {
                 == [
                     "ProductListed", "ProductRepriced", "ProductDelisted", "ProductRelisted", "ProductDetailsChanged",
                     "StockReservationFulfilled", "StockSoldInStore", "StockReceived", "StockAdjusted", "StockReserved",
-                    "StockReleased", "CartItemAdded", "CartItemQuantityChanged", "CartItemRemoved", "CartCleared",
+                    "StockReleased", "StockReturned", "CartItemAdded", "CartItemQuantityChanged", "CartItemRemoved", "CartCleared",
                 ])
     }
 

@@ -124,7 +124,7 @@ struct CatalogProjectionTests {
                 == [
                     "ProductListed", "ProductRepriced", "ProductDelisted", "ProductRelisted", "ProductDetailsChanged",
                     "StockReservationFulfilled", "StockSoldInStore", "StockReceived", "StockAdjusted", "StockReserved",
-                    "StockReleased",
+                    "StockReleased", "StockReturned",
                 ])
     }
 

@@ -111,7 +111,7 @@ struct DashboardProjectionTests {
         sell(&s, "s-1", [line("litter", 1), line("brush", 4)], at: "2026-12-02T15:00:00Z")
         s.given("inventory-treats", StockAdjusted(productId: "treats", delta: -6, reason: "water damage"))
         // 2026-12-03: a sign-up; o-2 (placed on the 1st) is cancelled; o-3 confirmed; o-4 shipped then cancelled by
-        // staff (nothing released: its stock left); o-5 placed; two till sales, one in USD.
+        // staff (its units come back with the courier); o-5 placed; two till sales, one in USD.
         s.given(
             "account-u-3", AccountSignedUp(userId: "u-3", name: "Tania", email: "tania@example.com", language: .enUS),
             at: "2026-12-03T08:00:00Z")
@@ -127,7 +127,8 @@ struct DashboardProjectionTests {
         place(&s, "o-4", "u-3", o4)
         s.given("order-o-4", OrderConfirmed(orderId: "o-4", confirmedBy: "s-1"))
         ship(&s, "o-4", o4)
-        s.given("order-o-4", OrderCancelled(orderId: "o-4", cancelledBy: "s-1", reason: "courier lost it"))
+        s.given("order-o-4", OrderCancelled(orderId: "o-4", cancelledBy: "s-1", reason: "refused at the door"))
+        s.given("inventory-litter", StockReturned(productId: "litter", orderId: "o-4", quantity: 1, restocked: true), at: clock(s, nil))
         place(&s, "o-5", "u-3", [line("litter", 1)])
         sell(&s, "s-2", [line("leash", 2), line("catnip", 1)])
         sell(&s, "s-3", [line("toy", 1)])
@@ -197,7 +198,7 @@ struct DashboardProjectionTests {
         #expect(state.ordersByStatus == ["placed": 1, "confirmed": 1, "shipped": 0, "delivered": 1, "cancelled": 2])
         // Only open orders keep their facts: o-1 was delivered, o-2 and o-4 cancelled, and those are final.
         #expect(Set(state.orders.keys) == ["o-3", "o-5"])
-        #expect(state.orders["o-3"]?.status == .confirmed && state.orders["o-3"]?.units == [.init(productId: "bowl", quantity: 2)])
+        #expect(state.orders["o-3"]?.status == .confirmed && state.orders["o-3"]?.total == Money(50_000, "BDT"))
         #expect(state.orders["o-5"]?.status == .placed && state.orders["o-5"]?.day == Self.day("2026-12-03"))
         // Before its cancellation o-2 was open, with the day it was placed (a minute before midnight).
         let events = Self.scenario().events
@@ -210,13 +211,14 @@ struct DashboardProjectionTests {
         let state = try Self.scenario().state(D.self)
         #expect(
             state.days == [
-                Self.day("2026-12-01"): D.Day(
-                    signUps: 2, takings: ["BDT": D.Takings(orders: 1, ordersAmount: 149_000)]),
-                Self.day("2026-12-02"): D.Day(signUps: 0, takings: ["BDT": D.Takings(sales: 1, salesAmount: 82_000)]),
+                Self.day("2026-12-01"): D.Day(signUps: 2, takings: ["BDT": D.Takings(orders: 1)]),
+                // o-1 was placed on the 1st and delivered on the 2nd: its revenue is the 2nd's.
+                Self.day("2026-12-02"): D.Day(
+                    signUps: 0, takings: ["BDT": D.Takings(delivered: 1, deliveredAmount: 149_000, sales: 1, salesAmount: 82_000)]),
                 Self.day("2026-12-03"): D.Day(
                     signUps: 1,
                     takings: [
-                        "BDT": D.Takings(orders: 2, ordersAmount: 112_000, sales: 1, salesAmount: 70_000),
+                        "BDT": D.Takings(orders: 2, sales: 1, salesAmount: 70_000),
                         "USD": D.Takings(sales: 1, salesAmount: 500),
                     ]),
             ])
@@ -228,12 +230,13 @@ struct DashboardProjectionTests {
         let before = try D.folded(Array(events[..<cancel]))
         let after = try D.folded(Array(events[...cancel]))
         // o-2 was placed a minute before midnight on the 1st and cancelled on the 3rd.
-        #expect(before.days[Self.day("2026-12-01")]?.takings["BDT"] == D.Takings(orders: 2, ordersAmount: 194_000))
-        #expect(after.days[Self.day("2026-12-01")]?.takings["BDT"] == D.Takings(orders: 1, ordersAmount: 149_000))
+        #expect(before.days[Self.day("2026-12-01")]?.takings["BDT"] == D.Takings(orders: 2))
+        #expect(after.days[Self.day("2026-12-01")]?.takings["BDT"] == D.Takings(orders: 1))
         #expect(
             after.days[Self.day("2026-12-03")]?.takings["BDT"] == nil,
             "the cancelling day earns nothing and loses nothing")
-        #expect(before.sold["treats"] == D.Seller(name: "Chicken Treats", units: 3))
+        // Its units never left the shop, so they were never sold.
+        #expect(before.sold["treats"] == D.Seller(name: "Chicken Treats", units: 0))
         #expect(after.sold["treats"] == D.Seller(name: "Chicken Treats", units: 0))
         #expect(
             before.ordersByStatus["placed"] == 1 && after.ordersByStatus["placed"] == 0
@@ -244,7 +247,7 @@ struct DashboardProjectionTests {
         let state = try Self.scenario().state(D.self)
         #expect(
             state.stock == [
-                "litter": D.Stock(name: "Cat Litter 10L", onHand: 11, reserved: 1),
+                "litter": D.Stock(name: "Cat Litter 10L", onHand: 12, reserved: 1),
                 "bowl": D.Stock(name: "Steel Bowl", onHand: 3, reserved: 2),
                 "treats": D.Stock(name: "Chicken Treats", onHand: 4, reserved: 0),
                 "brush": D.Stock(name: "Slicker Brush", onHand: 4),
@@ -256,11 +259,12 @@ struct DashboardProjectionTests {
             ])
     }
 
-    @Test func unitsSoldCountOrdersNotCancelledAndTillSales() throws {
+    @Test func unitsSoldCountUnitsShippedAndSoldAtTheTillLessThoseThatCameBack() throws {
         let state = try Self.scenario().state(D.self)
+        // litter: 2 shipped in o-1, 1 at the till, 1 shipped in o-4 and back; o-5 is not shipped. bowl: o-3 is not shipped.
         #expect(
             state.sold == [
-                "litter": D.Seller(name: "Cat Litter 10L", units: 4), "bowl": D.Seller(name: "Steel Bowl", units: 3),
+                "litter": D.Seller(name: "Cat Litter 10L", units: 3), "bowl": D.Seller(name: "Steel Bowl", units: 1),
                 "treats": D.Seller(name: "Chicken Treats", units: 0),
                 "brush": D.Seller(name: "Slicker Brush", units: 4),
                 "leash": D.Seller(name: "Rope Leash", units: 2), "catnip": D.Seller(name: "Catnip Pouch", units: 1),
@@ -365,12 +369,12 @@ struct DashboardProjectionTests {
         ["orders-by-status", "shipped", "0", ""],
         ["orders-by-status", "delivered", "1", ""],
         ["orders-by-status", "cancelled", "2", ""],
-        ["revenue", "2026-12-01", "1,490.00 BDT", "orders 1,490.00 BDT (1), till 0.00 BDT (0)"],
-        ["revenue", "2026-12-01", "0.00 USD", "orders 0.00 USD (0), till 0.00 USD (0)"],
-        ["revenue", "2026-12-02", "820.00 BDT", "orders 0.00 BDT (0), till 820.00 BDT (1)"],
-        ["revenue", "2026-12-02", "0.00 USD", "orders 0.00 USD (0), till 0.00 USD (0)"],
-        ["revenue", "2026-12-03", "1,820.00 BDT", "orders 1,120.00 BDT (2), till 700.00 BDT (1)"],
-        ["revenue", "2026-12-03", "5.00 USD", "orders 0.00 USD (0), till 5.00 USD (1)"],
+        ["revenue", "2026-12-01", "0.00 BDT", "delivered 0.00 BDT (0), till 0.00 BDT (0), refunds 0.00 BDT; placed 1, collected 0.00 BDT"],
+        ["revenue", "2026-12-01", "0.00 USD", "delivered 0.00 USD (0), till 0.00 USD (0), refunds 0.00 USD; placed 0, collected 0.00 USD"],
+        ["revenue", "2026-12-02", "2,310.00 BDT", "delivered 1,490.00 BDT (1), till 820.00 BDT (1), refunds 0.00 BDT; placed 0, collected 0.00 BDT"],
+        ["revenue", "2026-12-02", "0.00 USD", "delivered 0.00 USD (0), till 0.00 USD (0), refunds 0.00 USD; placed 0, collected 0.00 USD"],
+        ["revenue", "2026-12-03", "700.00 BDT", "delivered 0.00 BDT (0), till 700.00 BDT (1), refunds 0.00 BDT; placed 2, collected 0.00 BDT"],
+        ["revenue", "2026-12-03", "5.00 USD", "delivered 0.00 USD (0), till 5.00 USD (1), refunds 0.00 USD; placed 0, collected 0.00 USD"],
         ["sign-ups", "2026-12-01", "2", ""],
         ["sign-ups", "2026-12-02", "0", ""],
         ["sign-ups", "2026-12-03", "1", ""],
@@ -394,9 +398,9 @@ struct DashboardProjectionTests {
         ["open-vet-request", "v-1", "submitted", "normal, pet p-1 of u-1, since 2026-12-03T13:00:00Z"],
         ["open-vet-request", "v-5", "submitted", "normal, pet p-3 of u-3, since 2026-12-03T13:20:00Z"],
         ["top-product", "brush", "4", "Slicker Brush"],
-        ["top-product", "litter", "4", "Cat Litter 10L"],
-        ["top-product", "bowl", "3", "Steel Bowl"],
+        ["top-product", "litter", "3", "Cat Litter 10L"],
         ["top-product", "leash", "2", "Rope Leash"],
+        ["top-product", "bowl", "1", "Steel Bowl"],
         ["top-product", "catnip", "1", "Catnip Pouch"],
     ]
 
@@ -408,7 +412,7 @@ struct DashboardProjectionTests {
         #expect(
             out.footer == [
                 "Per-day series: 2026-12-01 to 2026-12-03 (3 days up to the last day with data)",
-                "Low stock: available ≤ 5; top products: 5 by units (orders not cancelled + till)",
+                "Low stock: available ≤ 5; top products: 5 by units sold (shipped + till - returned)",
             ])
     }
 
@@ -427,18 +431,22 @@ struct DashboardProjectionTests {
             #"{"amount":\#(amount),"currency":"\#(currency)"}"#
         }
         func revenue(
-            _ day: String, _ currency: String, _ orders: Int64, _ online: Int64, _ sales: Int64, _ till: Int64
+            _ day: String, _ currency: String, placed: Int64, delivered: Int64, _ online: Int64, _ sales: Int64, _ till: Int64
         ) -> String {
-            #"{"day":"\#(day)","currency":"\#(currency)","revenue":\#(money(online + till, currency)),"orders":\#(orders),"#
-                + #""ordersRevenue":\#(money(online, currency)),"tillSales":\#(sales),"tillRevenue":\#(money(till, currency))}"#
+            #"{"day":"\#(day)","currency":"\#(currency)","revenue":\#(money(online + till, currency)),"ordersPlaced":\#(placed),"#
+                + #""ordersDelivered":\#(delivered),"ordersRevenue":\#(money(online, currency)),"tillSales":\#(sales),"#
+                + #""tillRevenue":\#(money(till, currency)),"refunds":\#(money(0, currency)),"collected":\#(money(0, currency))}"#
         }
         #expect(
             json["revenuePerDay"]?.serialized
                 == "["
                 + [
-                    revenue("2026-12-01", "BDT", 1, 149_000, 0, 0), revenue("2026-12-01", "USD", 0, 0, 0, 0),
-                    revenue("2026-12-02", "BDT", 0, 0, 1, 82_000), revenue("2026-12-02", "USD", 0, 0, 0, 0),
-                    revenue("2026-12-03", "BDT", 2, 112_000, 1, 70_000), revenue("2026-12-03", "USD", 0, 0, 1, 500),
+                    revenue("2026-12-01", "BDT", placed: 1, delivered: 0, 0, 0, 0),
+                    revenue("2026-12-01", "USD", placed: 0, delivered: 0, 0, 0, 0),
+                    revenue("2026-12-02", "BDT", placed: 0, delivered: 1, 149_000, 1, 82_000),
+                    revenue("2026-12-02", "USD", placed: 0, delivered: 0, 0, 0, 0),
+                    revenue("2026-12-03", "BDT", placed: 2, delivered: 0, 0, 1, 70_000),
+                    revenue("2026-12-03", "USD", placed: 0, delivered: 0, 0, 1, 500),
                 ].joined(separator: ",") + "]")
         #expect(
             json["signUpsPerDay"]?.serialized
@@ -465,8 +473,8 @@ struct DashboardProjectionTests {
         )
         #expect(
             json["topProducts"]?.serialized
-                == #"[{"productId":"brush","name":"Slicker Brush","units":4},{"productId":"litter","name":"Cat Litter 10L","units":4},"#
-                + #"{"productId":"bowl","name":"Steel Bowl","units":3},{"productId":"leash","name":"Rope Leash","units":2},"#
+                == #"[{"productId":"brush","name":"Slicker Brush","units":4},{"productId":"litter","name":"Cat Litter 10L","units":3},"#
+                + #"{"productId":"leash","name":"Rope Leash","units":2},{"productId":"bowl","name":"Steel Bowl","units":1},"#
                 + #"{"productId":"catnip","name":"Catnip Pouch","units":1}]"#)
     }
 
@@ -480,7 +488,7 @@ struct DashboardProjectionTests {
             "one row per day and currency (BDT, USD)")
         #expect(
             out.rows.filter { $0[0] == "revenue" }.first == [
-                "revenue", "2026-11-27", "0.00 BDT", "orders 0.00 BDT (0), till 0.00 BDT (0)",
+                "revenue", "2026-11-27", "0.00 BDT", "delivered 0.00 BDT (0), till 0.00 BDT (0), refunds 0.00 BDT; placed 0, collected 0.00 BDT",
             ])
         #expect(
             out.rows.filter { $0[0] == "sign-ups" } == [
@@ -493,7 +501,7 @@ struct DashboardProjectionTests {
         #expect(out.json["days"]?.serialized == #"{"from":"2026-11-27","to":"2026-12-03","count":7}"#)
         let one = try Self.scenario().view(DashboardView.self, ["days": "1"])
         #expect(one.rows.filter { $0[0] == "sign-ups" } == [["sign-ups", "2026-12-03", "1", ""]])
-        #expect(one.rows.filter { $0[0] == "revenue" }.map { $0[2] } == ["1,820.00 BDT", "5.00 USD"])
+        #expect(one.rows.filter { $0[0] == "revenue" }.map { $0[2] } == ["700.00 BDT", "5.00 USD"])
     }
 
     @Test func theLowStockThresholdIsAnOptionAndDelistedProductsAreLeftOut() throws {
@@ -502,8 +510,8 @@ struct DashboardProjectionTests {
             try s.view(DashboardView.self, ["low-stock": n]).rows.filter { $0[0] == "low-stock" }.map { $0[1] }
         }
         #expect(try low("0") == ["shampoo"])
-        // collar has 2 on hand but is delisted; toy has 19.
-        #expect(try low("10") == ["shampoo", "bowl", "brush", "treats", "leash", "catnip", "litter"])
+        // collar has 2 on hand but is delisted; toy has 19, litter 11.
+        #expect(try low("10") == ["shampoo", "bowl", "brush", "treats", "leash", "catnip"])
         #expect(try s.view(DashboardView.self, ["low-stock": "0"]).json["lowStock"]?["threshold"] == .int(0))
     }
 

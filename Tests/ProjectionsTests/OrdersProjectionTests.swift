@@ -157,6 +157,7 @@ struct OrdersProjectionTests {
                 "Customer: u-1",
                 "Deliver to: Rina Das, +8801711000000, House 4, Road 2, Dhanmondi",
                 "Delivery slot: 2026-12-02T10:00:00Z; payment: cash",
+                "Paid: not yet",
                 "Timeline:",
                 "  2026-12-01T09:00:00Z  placed by u-1",
                 "  2026-12-01T09:30:00Z  confirmed by s-1",
@@ -172,7 +173,8 @@ struct OrdersProjectionTests {
                 + #""quantity":1,"lineTotal":{"amount":25000,"currency":"BDT"}}],"#
                 + #""subtotal":{"amount":149000,"currency":"BDT"},"total":{"amount":149000,"currency":"BDT"},"#
                 + #""delivery":{"address":"House 4, Road 2, Dhanmondi","slot":"2026-12-02T10:00:00Z","recipientName":"Rina Das","#
-                + #""recipientPhone":"+8801711000000","payment":"cash"},"timeline":["#
+                + #""recipientPhone":"+8801711000000","payment":"cash"},"collected":null,"refunded":{"amount":0,"currency":"BDT"},"#
+                + #""returned":{},"timeline":["#
                 + #"{"status":"placed","at":"2026-12-01T09:00:00Z","actor":"u-1","reason":null},"#
                 + #"{"status":"confirmed","at":"2026-12-01T09:30:00Z","actor":"s-1","reason":null},"#
                 + #"{"status":"shipped","at":"2026-12-02T08:00:00Z","actor":"s-1","reason":null},"#
@@ -216,10 +218,30 @@ struct OrdersProjectionTests {
         #expect(throws: ProjectionError("order 'o-1' was placed twice")) { try OrdersProjection.folded(twice.events) }
     }
 
+    @Test func anOrderShowsItsPaymentReturnsAndRefunds() throws {
+        var s = Self.scenario()
+        s.given("order-o-1", OrderPaymentCollected(orderId: "o-1", amount: Money(149_000, "BDT"), method: .cash, collectedBy: "s-2"))
+        s.given(
+            "order-o-1",
+            OrderReturned(
+                orderId: "o-1", lines: [ReturnedLine(productId: "litter", name: "Cat Litter 10L", quantity: 1, amount: Money(62_000, "BDT"))],
+                restocked: true, returnedBy: "s-1"))
+        s.given("order-o-1", OrderRefunded(orderId: "o-1", amount: Money(62_000, "BDT"), refundedBy: "s-1"))
+        let out = try s.view(OrderDetailView.self, ["id": "o-1"])
+        #expect(out.footer.contains("Paid: 1,490.00 BDT collected, 620.00 BDT refunded"), "\(out.footer)")
+        #expect(out.footer.contains("Returned: 1 of litter"), "\(out.footer)")
+        #expect(out.json["returned"]?.serialized == #"{"litter":1}"#)
+        #expect(out.json["refunded"]?.serialized == #"{"amount":62000,"currency":"BDT"}"#)
+        // As of before the refund, the order was paid in full.
+        let before = try OrdersProjection.folded(Array(s.events.dropLast()))
+        #expect(before.orders["o-1"]?.collected == Money(149_000, "BDT") && before.orders["o-1"]?.refunded == 0)
+    }
+
     @Test func itReadsOnlyOrderEvents() {
         #expect(
             OrdersProjection.eventTypes == [
-                "OrderPlaced", "OrderConfirmed", "OrderShipped", "OrderDelivered", "OrderCancelled",
+                "OrderPlaced", "OrderConfirmed", "OrderShipped", "OrderDelivered", "OrderCancelled", "OrderPaymentCollected",
+                "OrderReturned", "OrderRefunded",
             ])
     }
 }

@@ -176,6 +176,16 @@ enum DemoDay {
         }
         if let (customer, orderId) = placed.dropFirst().first {
             try await r.run(customer, CancelOrder(orderId: orderId), at: "12:40")  // too late: delivered
+            // The courier brought back the cash; the customer returns the carrier bag, which is refunded.
+            try await r.run("u-sam", CollectOrderPayment(orderId: orderId), at: "12:45")
+            try await r.run(
+                "u-sam", ReturnOrder(orderId: orderId, lines: [SaleItem(productId: scarceProduct, quantity: 1)], reason: "The zip is broken"),
+                at: "12:50")
+            try await r.run("u-sam", RefundOrder(orderId: orderId, amount: Money(240_000, "BDT"), reason: "Returned carrier bag"), at: "12:51")
+        }
+        // A parcel refused at the door: cancelled after shipping, its units back on the shelf.
+        if let (_, orderId) = placed.dropFirst(2).first {
+            try await r.run("u-sam", CancelOrder(orderId: orderId, reason: "Refused at the door"), at: "12:55")
         }
 
         // 13:00 The admin restocks the bags and takes the fish flakes off sale; grooming and vet close the day.

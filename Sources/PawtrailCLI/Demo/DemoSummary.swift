@@ -4,7 +4,8 @@ import PawtrailDomain
 import PawtrailJSON
 
 /// What happened, read back from the log (never from the script's own bookkeeping): counts of each kind of
-/// event, the money taken, and the scarce product's stock folded from its inventory stream.
+/// event, the revenue (orders delivered and till sales, less refunds, as the dashboard books it), and the scarce
+/// product's stock folded from its inventory stream.
 struct DemoSummary {
     var counts: [String: Int] = [:]
     var events = 0
@@ -13,18 +14,20 @@ struct DemoSummary {
     var guestMerges = 0
     var orderRevenue: Int64 = 0
     var saleRevenue: Int64 = 0
+    var refunds: Int64 = 0
     var currency = "BDT"
     var scarce = InventoryState()
     var scarceName = DemoDay.scarceProduct
     var scarceUnitsReserved: Int64 = 0
     var scarceUnitsReleased: Int64 = 0
     var scarceUnitsShipped: Int64 = 0
+    var scarceUnitsReturned: Int64 = 0
 
     /// Reads the whole log.
     static func read(_ store: any EventStore) async throws -> DemoSummary {
         var s = DemoSummary()
         var causes: Set<String> = []
-        var cancelled: Set<String> = []
+        var delivered: Set<String> = []
         var orderTotals: [String: Int64] = [:]
         let catalog = EventCatalog.domain
         try await store.forEachPage(.all) { page in
@@ -39,8 +42,10 @@ struct DemoSummary {
                     orderTotals[e.orderId] = e.total.minorUnits
                     s.currency = e.total.currency
                     for line in e.lines where line.productId == DemoDay.scarceProduct { s.scarceName = line.name }
-                case let e as OrderCancelled:
-                    cancelled.insert(e.orderId)
+                case let e as OrderDelivered:
+                    delivered.insert(e.orderId)
+                case let e as OrderRefunded:
+                    s.refunds += e.amount.minorUnits
                 case let e as InStoreSaleCompleted:
                     s.saleRevenue += e.total.minorUnits
                 case let e as CartCleared where e.reason == .merged:
@@ -53,6 +58,7 @@ struct DemoSummary {
                     case let e as StockReserved: s.scarceUnitsReserved += e.quantity
                     case let e as StockReleased: s.scarceUnitsReleased += e.quantity
                     case let e as StockReservationFulfilled: s.scarceUnitsShipped += e.quantity
+                    case let e as StockReturned where e.restocked: s.scarceUnitsReturned += e.quantity
                     default: break
                     }
                     s.scarce = InventoryState.evolve(s.scarce, event)
@@ -61,11 +67,14 @@ struct DemoSummary {
             return true
         }
         s.commands = causes.count
-        s.orderRevenue = orderTotals.filter { !cancelled.contains($0.key) }.values.reduce(0, +)
+        s.orderRevenue = orderTotals.filter { delivered.contains($0.key) }.values.reduce(0, +)
         return s
     }
 
     func count(_ type: String) -> Int { counts[type] ?? 0 }
+
+    /// Orders delivered and till sales, less refunds.
+    var revenue: Int64 { orderRevenue + saleRevenue - refunds }
 
     /// A count with its noun, plural when not one: `2 vaccinations`.
     func n(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
@@ -94,9 +103,10 @@ struct DemoSummary {
                 + "\(count("BookingRescheduled")) rescheduled, \(count("BookingCompleted")) completed",
             "shop      \(count("ProductListed")) products seeded once; \(count("OrderPlaced")) orders placed, "
                 + "\(count("OrderShipped")) shipped, \(count("OrderDelivered")) delivered, \(count("OrderCancelled")) cancelled; "
-                + "\(n(count("InStoreSaleCompleted"), "till sale")); takings \(money(orderRevenue + saleRevenue))",
+                + "\(n(count("InStoreSaleCompleted"), "till sale")); \(count("OrderPaymentCollected")) paid at the door, "
+                + "\(count("OrderReturned")) return, \(count("OrderRefunded")) refund; revenue \(money(revenue))",
             "stock     \(scarceName): \(scarceUnitsReserved) units reserved by orders, \(scarceUnitsReleased) released by a "
-                + "cancellation, \(scarceUnitsShipped) shipped; now \(scarce.onHand) on hand, \(scarce.reserved) reserved, "
+                + "cancellation, \(scarceUnitsShipped) shipped, \(scarceUnitsReturned) back; now \(scarce.onHand) on hand, \(scarce.reserved) reserved, "
                 + "\(scarce.available) available",
             "messages  \(count("ConversationStarted")) conversations, \(count("MessageSent")) messages (a re-send ignored), "
                 + "\(count("MessageRead")) read receipts",
@@ -117,13 +127,14 @@ struct DemoSummary {
             .init(key: "events", value: .int(Int64(events))),
             .init(key: "commands", value: .int(Int64(commands))),
             .init(key: "eventTypes", value: .object(counts.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .int(Int64($0.value))) })),
-            .init(key: "takings", value: .object(["amount": .int(orderRevenue + saleRevenue), "currency": .string(currency)])),
+            .init(key: "revenue", value: .object(["amount": .int(revenue), "currency": .string(currency)])),
             .init(
                 key: "scarceProduct",
                 value: .object([
                     "productId": .string(DemoDay.scarceProduct), "onHand": .int(scarce.onHand), "reserved": .int(scarce.reserved),
                     "available": .int(scarce.available), "reservedByOrders": .int(scarceUnitsReserved),
                     "releasedByCancellations": .int(scarceUnitsReleased), "shipped": .int(scarceUnitsShipped),
+                    "returned": .int(scarceUnitsReturned),
                 ])),
         ]
         if let refusals {

@@ -18,7 +18,7 @@ enum DomainVerbs {
         "product": "The catalog's products: add, edit, reprice, delist, relist (admins).",
         "catalog": "Seed the bundled catalog of pet products, once (admins).",
         "inventory": "Stock per product: receive deliveries, adjust counts (admins).",
-        "order": "Orders: place from your cart; confirm, ship, deliver (staff); cancel; tell an order's history.",
+        "order": "Orders: place from your cart; confirm, ship, deliver, collect payment, take back, refund (staff); cancel; history.",
         "pos": "The shop's till: sell over the counter from the same stock (staff).",
         "shop": "The shop's settings: who may read the views (admins).",
     ]

@@ -13,6 +13,7 @@ enum FieldHelp {
     }
 
     private static let byName: [String: String] = [
+        "method": "How the customer paid.",
         "petId": "The pet's id.",
         "productId": "The product's id (see 'view catalog').",
         "orderId": "The order's id.",
@@ -112,5 +113,9 @@ enum FieldHelp {
         "product.reprice.price": "The new selling price.",
         "pos.sell.payment": "How the customer paid at the till.",
         "pos.sell.customerId": "The customer the sale is for, when they have an account (a walk-in sale names none).",
+        "order.collect-payment.method": "How the customer paid at the door.",
+        "order.return.lines": "The products and units the customer brought back.",
+        "order.return.disposition": "What becomes of the units: back on the shelf, or written off (damaged, opened).",
+        "order.refund.amount": "The amount given back, in minor units with the currency of the payment.",
     ]
 }

@@ -16,7 +16,7 @@ public struct InventoryState: Aggregate, Hashable {
     public init() {}
 
     public static let snapshotKind = "inventory"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         onHand = try r.int("onHand")
@@ -53,6 +53,8 @@ public struct InventoryState: Aggregate, Hashable {
             s.onHand -= e.quantity
         case let e as StockSoldInStore:
             s.onHand -= e.quantity
+        case let e as StockReturned:
+            if e.restocked { s.onHand += e.quantity }
         default:
             break
         }

@@ -159,8 +159,8 @@ public struct CancelOrder: DomainCommand, Hashable {
     ///   - context: The actor.
     ///   - order: The order.
     ///   - stock: The inventory of each of its products, by id (needed while stock is reserved: placed, confirmed).
-    /// - Returns: `OrderCancelled`, then `StockReleased` for each line still reserved. A shipped order's stock has
-    ///   left the shop: nothing is released, and goods that come back are booked with `inventory.adjust`.
+    /// - Returns: `OrderCancelled`, then `StockReleased` for each line still reserved; for a shipped order, whose
+    ///   units left the shop, `StockReturned` (restocked) for each product as the courier brings them back.
     /// - Throws: ``DomainError`` for another customer, a missing order, or a status that cannot be cancelled by the
     ///   actor.
     public func decide(_ context: DecisionContext, order: OrderState, stock: [String: InventoryState]) throws(DomainError)
@@ -187,7 +187,14 @@ public struct CancelOrder: DomainCommand, Hashable {
         var writes = [
             StreamWrite(Streams.order(orderId), [OrderCancelled(orderId: orderId, cancelledBy: actor.userID, reason: reason)])
         ]
-        if order.status != .shipped {
+        if order.status == .shipped {
+            // The courier brings the parcel back: its units return to the shelf.
+            writes += OrderStock.units(order.lines).map { productId, quantity in
+                StreamWrite(
+                    Streams.inventory(productId), [StockReturned(productId: productId, orderId: orderId, quantity: quantity, restocked: true)],
+                    expected: .any)
+            }
+        } else {
             writes += OrderStock.settle(orderId, order.lines, stock) {
                 StockReleased(productId: $0, orderId: orderId, quantity: $1)
             }
@@ -198,6 +205,17 @@ public struct CancelOrder: DomainCommand, Hashable {
 
 /// How an order's reservations are settled when it ships or is cancelled.
 enum OrderStock {
+    /// The units of each product of some lines, in the order the products first appear.
+    static func units(_ lines: [PurchaseLine]) -> [(String, Int64)] {
+        var order: [String] = []
+        var units: [String: Int64] = [:]
+        for line in lines {
+            if units[line.productId] == nil { order.append(line.productId) }
+            units[line.productId, default: 0] += line.quantity
+        }
+        return order.map { ($0, units[$0]!) }
+    }
+
     /// One write per line whose inventory still holds a reservation for the order, of exactly the reserved units:
     /// the inventory's own record, so settling can never take more than was reserved.
     static func settle(

@@ -1,7 +1,8 @@
 public import EventLog
 public import Events
 
-/// Where an order is in its life: placed -> confirmed -> shipped -> delivered, or cancelled before delivery.
+/// Where an order is in its life: placed -> confirmed -> shipped -> delivered, or cancelled before delivery. Its payment,
+/// returns and refunds are kept beside the status (``OrderState/collected``), since they do not move it.
 public enum OrderStatus: String, FieldChoice {
     case placed, confirmed, shipped, delivered, cancelled
 }
@@ -15,17 +16,32 @@ public struct OrderState: Aggregate, Hashable {
     public var status = OrderStatus.placed
     /// The products and quantities ordered, in order.
     public var lines: [PurchaseLine] = []
+    /// What the customer pays.
+    public var total = Money(0, "BDT")
+    /// How the customer said they would pay.
+    public var payment = PaymentMethod.cash
+    /// The payment collected at the door, `nil` until it is.
+    public var collected: Money?
+    /// Minor units refunded so far.
+    public var refunded: Int64 = 0
+    /// Units brought back so far, by product.
+    public var returned: [String: Int64] = [:]
 
     public init() {}
 
     public static let snapshotKind = "order"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         exists = try r.bool("exists")
         customerId = try r.string("customerId")
         status = try r.choice("status", OrderStatus.self)
         lines = try r.records("lines", PurchaseLine.self)
+        total = try r.money("total")
+        payment = try r.choice("payment", PaymentMethod.self)
+        collected = try r.optionalMoney("collected")
+        refunded = try r.int("refunded")
+        returned = try r.counts("returned")
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -33,6 +49,16 @@ public struct OrderState: Aggregate, Hashable {
         w.string("customerId", customerId)
         w.choice("status", status)
         w.records("lines", lines)
+        w.money("total", total)
+        w.choice("payment", payment)
+        w.optionalMoney("collected", collected)
+        w.int("refunded", refunded)
+        w.counts("returned", returned)
+    }
+
+    /// Units of a product delivered and not brought back.
+    public func returnable(_ productId: String) -> Int64 {
+        lines.filter { $0.productId == productId }.reduce(0) { $0 + $1.quantity } - (returned[productId] ?? 0)
     }
 
     public static func evolve(_ state: OrderState, _ event: any DomainEvent) -> OrderState {
@@ -43,6 +69,8 @@ public struct OrderState: Aggregate, Hashable {
             s.customerId = e.customerId
             s.status = .placed
             s.lines = e.lines
+            s.total = e.total
+            s.payment = e.payment
         case is OrderConfirmed:
             s.status = .confirmed
         case is OrderShipped:
@@ -51,6 +79,12 @@ public struct OrderState: Aggregate, Hashable {
             s.status = .delivered
         case is OrderCancelled:
             s.status = .cancelled
+        case let e as OrderPaymentCollected:
+            s.collected = e.amount
+        case let e as OrderReturned:
+            for line in e.lines { s.returned[line.productId, default: 0] += line.quantity }
+        case let e as OrderRefunded:
+            s.refunded += e.amount.minorUnits
         default:
             break
         }

@@ -1,5 +1,3 @@
-public import EventLog
-
 // An order's money and goods after it ships: the payment collected at the door, goods the customer brings back,
 // and money given back. Revenue is recognized at delivery; a refund takes it back (see docs/domain.md).
 

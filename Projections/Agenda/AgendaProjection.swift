@@ -14,14 +14,29 @@ public enum AgendaProjection: KeyedProjection {
         public var service: GroomingService
         public var slot: Timestamp
         public var status: BookingStatus
+        /// How long it takes, in minutes, and the groomers it needs (as booked).
+        public var durationMinutes: Int64
+        public var groomers: Int64
 
-        public init(petId: String, petName: String, ownerId: String, service: GroomingService, slot: Timestamp, status: BookingStatus) {
+        public init(
+            petId: String, petName: String, ownerId: String, service: GroomingService, slot: Timestamp, status: BookingStatus,
+            durationMinutes: Int64 = 30, groomers: Int64 = 1
+        ) {
             self.petId = petId
             self.petName = petName
             self.ownerId = ownerId
             self.service = service
             self.slot = slot
             self.status = status
+            self.durationMinutes = durationMinutes
+            self.groomers = groomers
+        }
+
+        /// Whether it holds groomers in `slot`: active or done (not cancelled, not a no-show) and covering it.
+        public func holds(_ t: Timestamp) -> Bool {
+            guard status != .cancelled && status != .noShow else { return false }
+            let offset = t.microsecondsSinceEpoch - slot.microsecondsSinceEpoch
+            return offset >= 0 && offset < durationMinutes * 60_000_000
         }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
@@ -31,6 +46,8 @@ public enum AgendaProjection: KeyedProjection {
             service = try r.choice("service", GroomingService.self)
             slot = try r.timestamp("slot")
             status = try r.choice("status", BookingStatus.self)
+            durationMinutes = try r.int("durationMinutes")
+            groomers = try r.int("groomers")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -40,6 +57,8 @@ public enum AgendaProjection: KeyedProjection {
             w.choice("service", service)
             w.timestamp("slot", slot)
             w.choice("status", status)
+            w.int("durationMinutes", durationMinutes)
+            w.int("groomers", groomers)
         }
     }
 
@@ -100,14 +119,20 @@ public enum AgendaProjection: KeyedProjection {
         public var bookingDay = KeyedTable<TextRow>(id: 3, history: .current)
         /// Each pet's name, for the fold.
         public var petName = KeyedTable<TextRow>(id: 4, history: .current)
+        /// The salon's groomers on duty each slot, under the key `capacity`, every version kept (absent: the default).
+        public var salon = KeyedTable<CountRow>(id: 5, history: .exact)
 
         public init() {}
+
+        /// Groomers on duty each slot.
+        public var capacity: Int64 { salon["capacity"]?.count ?? 3 }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             bookings = GroupedTable(id: 1, rows: try r.keyed("bookings", Booking.self))
             vet = GroupedTable(id: 2, rows: try r.keyed("vet", VetRequest.self))
             bookingDay = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingDay", TextRow.self))
             petName = KeyedTable(id: 4, history: .current, rows: try r.keyed("petName", TextRow.self))
+            salon = KeyedTable(id: 5, history: .exact, rows: try r.keyed("salon", CountRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -115,6 +140,7 @@ public enum AgendaProjection: KeyedProjection {
             w.keyed("vet", vet.entries)
             w.keyed("bookingDay", bookingDay.entries)
             w.keyed("petName", petName.entries)
+            w.keyed("salon", salon.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
@@ -122,6 +148,7 @@ public enum AgendaProjection: KeyedProjection {
             visitor.visit(&vet)
             visitor.visit(&bookingDay)
             visitor.visit(&petName)
+            visitor.visit(&salon)
         }
 
         /// A day's bookings by slot, then booking id.
@@ -149,12 +176,12 @@ public enum AgendaProjection: KeyedProjection {
     }
 
     public static let name = "agenda"
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public static let foldCost = 60
     public static let summary = "Each day's grooming bookings by slot, and the vet requests still open."
     public static let eventTypes = types(
         BookingRequested.self, BookingConfirmed.self, BookingCompleted.self, BookingCancelled.self, BookingRescheduled.self,
-        VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self, PetAdded.self, PetEdited.self)
+        BookingNoShow.self, SalonCapacitySet.self, VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self, PetAdded.self, PetEdited.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         switch e.typeID {
@@ -164,13 +191,17 @@ public enum AgendaProjection: KeyedProjection {
             state.bookingDay[x.bookingId] = TextRow(day)
             state.bookings[day, x.bookingId] = Booking(
                 petId: x.petId, petName: state.petName[x.petId]?.text ?? x.petId, ownerId: x.ownerId, service: x.service,
-                slot: x.slot, status: .requested)
+                slot: x.slot, status: .requested, durationMinutes: x.durationMinutes, groomers: x.groomers)
         case BookingConfirmed.typeID:
             state.update((e.event as! BookingConfirmed).bookingId) { $0.status = .confirmed }
         case BookingCompleted.typeID:
             state.update((e.event as! BookingCompleted).bookingId) { $0.status = .completed }
         case BookingCancelled.typeID:
             state.update((e.event as! BookingCancelled).bookingId) { $0.status = .cancelled }
+        case BookingNoShow.typeID:
+            state.update((e.event as! BookingNoShow).bookingId) { $0.status = .noShow }
+        case SalonCapacitySet.typeID:
+            state.salon["capacity"] = CountRow((e.event as! SalonCapacitySet).groomers)
         case BookingRescheduled.typeID:
             let x = e.event as! BookingRescheduled
             guard let from = state.bookingDay[x.bookingId]?.text, var booking = state.bookings[from, x.bookingId] else { return }

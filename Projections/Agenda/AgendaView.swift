@@ -3,8 +3,9 @@ import Events
 import PawtrailJSON
 
 /// `pawtrail view agenda [--day YYYY-MM-DD]`: one UTC day's grooming bookings by slot, with pet, owner, service,
-/// status and how many active bookings share the slot (cancelled ones are left out and counted in the footer), then
-/// the vet requests open at the moment viewed, the most urgent first. Without `--day`, the day of `--now`.
+/// status and the salon's groomers in use at the booking's start of those on duty (cancelled bookings are left out
+/// and counted in the footer; a no-show holds no groomer), then the vet requests open at the moment viewed, the most
+/// urgent first. Without `--day`, the day of `--now`.
 public enum AgendaView: ProjectionView {
     public typealias Source = AgendaProjection
     public static let name = "agenda"
@@ -24,20 +25,25 @@ public enum AgendaView: ProjectionView {
         guard let day = asked ?? now.map(Format.day) else { throw .missing("day") }
         let all = state.bookings(on: day)
         let active = all.filter { $0.booking.status != .cancelled }
-        var perSlot: [Timestamp: Int] = [:]
-        for b in active { perSlot[b.booking.slot, default: 0] += 1 }
+        // Bookings of the day before may run into this one.
+        let before = Format.day(Timestamp(microsecondsSinceEpoch: (Timestamp(iso8601: day)?.microsecondsSinceEpoch ?? 0) - 86_400_000_000))
+        let covering = state.bookings(on: before).map(\.booking) + active.map(\.booking)
+        let capacity = state.capacity
+        func used(_ t: Timestamp) -> Int64 { covering.filter { $0.holds(t) }.reduce(0) { $0 + $1.groomers } }
+        let slots = Set(active.map(\.booking.slot))
         var rows: [[String]] = []
         var bookings: [JSONValue] = []
         for (id, b) in active {
             rows.append([
                 "grooming", Format.clock(b.slot), id, "\(b.petName) (\(b.petId))", b.ownerId,
-                b.service.rawValue, b.status.rawValue, String(perSlot[b.slot] ?? 0),
+                b.service.rawValue, b.status.rawValue, "\(used(b.slot))/\(capacity)",
             ])
             bookings.append(
                 .object([
                     "bookingId": .string(id), "slot": Format.json(b.slot), "petId": .string(b.petId), "petName": .string(b.petName),
                     "ownerId": .string(b.ownerId), "service": .string(b.service.rawValue), "status": .string(b.status.rawValue),
-                    "inSlot": .int(Int64(perSlot[b.slot] ?? 0)),
+                    "durationMinutes": .int(b.durationMinutes), "groomers": .int(b.groomers), "groomersInUse": .int(used(b.slot)),
+                    "groomersOnDuty": .int(capacity),
                 ]))
         }
         let vet = state.openVetRequests
@@ -57,10 +63,10 @@ public enum AgendaView: ProjectionView {
         let cancelled = all.count - active.count
         return ViewOutput(
             title: "Agenda of \(day)",
-            header: ["KIND", "TIME", "ID", "PET", "OWNER", "SERVICE/URGENCY", "STATUS", "IN SLOT"], rows: rows, rightAligned: [7],
+            header: ["KIND", "TIME", "ID", "PET", "OWNER", "SERVICE/URGENCY", "STATUS", "GROOMERS"], rows: rows, rightAligned: [7],
             footer: [
-                "\(active.count) booking\(active.count == 1 ? "" : "s") in \(perSlot.count) slot\(perSlot.count == 1 ? "" : "s")"
-                    + (cancelled > 0 ? " (\(cancelled) cancelled)" : "") + ", \(vet.count) open vet request\(vet.count == 1 ? "" : "s")"
+                "\(active.count) booking\(active.count == 1 ? "" : "s") in \(slots.count) slot\(slots.count == 1 ? "" : "s")"
+                    + (cancelled > 0 ? " (\(cancelled) cancelled)" : "") + ", \(vet.count) open vet request\(vet.count == 1 ? "" : "s") · groomers in use at each booking's start, of \(capacity) on duty"
             ],
             json: .object(["day": .string(day), "bookings": .array(bookings), "openVetRequests": .array(requests)]))
     }

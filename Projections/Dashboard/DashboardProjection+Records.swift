@@ -45,10 +45,13 @@ extension DashboardProjection {
         public var refundsAmount: Int64
         /// Payments collected at the door that day, in minor units (cash in hand, not revenue).
         public var collectedAmount: Int64
+        /// Grooming bookings completed that day, and their prices, in minor units.
+        public var groomings: Int64
+        public var groomingAmount: Int64
 
         public init(
             orders: Int64 = 0, delivered: Int64 = 0, deliveredAmount: Int64 = 0, sales: Int64 = 0, salesAmount: Int64 = 0,
-            refundsAmount: Int64 = 0, collectedAmount: Int64 = 0
+            refundsAmount: Int64 = 0, collectedAmount: Int64 = 0, groomings: Int64 = 0, groomingAmount: Int64 = 0
         ) {
             self.orders = orders
             self.delivered = delivered
@@ -57,10 +60,12 @@ extension DashboardProjection {
             self.salesAmount = salesAmount
             self.refundsAmount = refundsAmount
             self.collectedAmount = collectedAmount
+            self.groomings = groomings
+            self.groomingAmount = groomingAmount
         }
 
-        /// The day's revenue: orders delivered plus till sales, less refunds.
-        public var amount: Int64 { deliveredAmount + salesAmount - refundsAmount }
+        /// The day's revenue: orders delivered, till sales and groomings done, less refunds.
+        public var amount: Int64 { deliveredAmount + salesAmount + groomingAmount - refundsAmount }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             orders = try r.int("orders")
@@ -70,6 +75,8 @@ extension DashboardProjection {
             salesAmount = try r.int("salesAmount")
             refundsAmount = try r.int("refundsAmount")
             collectedAmount = try r.int("collectedAmount")
+            groomings = try r.int("groomings")
+            groomingAmount = try r.int("groomingAmount")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -80,6 +87,8 @@ extension DashboardProjection {
             w.int("salesAmount", salesAmount)
             w.int("refundsAmount", refundsAmount)
             w.int("collectedAmount", collectedAmount)
+            w.int("groomings", groomings)
+            w.int("groomingAmount", groomingAmount)
         }
     }
 
@@ -167,10 +176,12 @@ extension DashboardProjection {
         public var status: BookingStatus
         /// When it last became requested (requested or rescheduled).
         public var since: Timestamp
+        /// Its price as booked (`nil` for bookings from before services had prices), earned when completed.
+        public var price: Money?
 
         public init(
             petId: String, ownerId: String, service: GroomingService, slot: Timestamp, status: BookingStatus,
-            since: Timestamp
+            since: Timestamp, price: Money? = nil
         ) {
             self.petId = petId
             self.ownerId = ownerId
@@ -178,6 +189,7 @@ extension DashboardProjection {
             self.slot = slot
             self.status = status
             self.since = since
+            self.price = price
         }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
@@ -187,6 +199,7 @@ extension DashboardProjection {
             slot = try r.timestamp("slot")
             status = try r.choice("status", BookingStatus.self)
             since = try r.timestamp("since")
+            price = try r.optionalMoney("price")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -196,6 +209,7 @@ extension DashboardProjection {
             w.timestamp("slot", slot)
             w.choice("status", status)
             w.timestamp("since", since)
+            w.optionalMoney("price", price)
         }
     }
 

@@ -7,8 +7,9 @@ public import Events
 ///
 /// Rules where the issue is silent:
 /// - Days are UTC days of the business time (`occurredAt`).
-/// - Revenue is recognized when the goods reach the customer: an order's total on the day it is delivered, a till
-///   sale's on the day of the sale; a refund takes its amount off the day it is given. A day's revenue is orders
+/// - Revenue is recognized when the goods reach the customer or the service is done: an order's total on the day it
+///   is delivered, a till sale's on the day of the sale, a grooming's price (as booked) on the day it is completed
+///   (a no-show earns nothing); a refund takes its amount off the day it is given. A day's revenue is orders
 ///   delivered plus till sales less refunds, per currency (one purchase is in one currency; different products may
 ///   not be). Orders placed count on their day as demand (a cancelled one is taken off it), and payments collected
 ///   at the door on theirs as cash, neither as revenue.
@@ -72,7 +73,7 @@ public enum DashboardProjection: Projection {
     }
 
     public static let name = "dashboard"
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
     public static let foldCost = 550
     public static let summary =
         "Orders by status, revenue and sign-ups per day, low stock, bookings awaiting confirmation, open vet requests, top products."
@@ -83,7 +84,7 @@ public enum DashboardProjection: Projection {
         StockReceived.self, StockAdjusted.self, StockReserved.self, StockReleased.self, StockReservationFulfilled.self,
         StockSoldInStore.self, StockReturned.self, OrderPaymentCollected.self, OrderRefunded.self,
         BookingRequested.self, BookingConfirmed.self, BookingRescheduled.self, BookingCancelled.self,
-        BookingCompleted.self,
+        BookingCompleted.self, BookingNoShow.self,
         VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self)
 
     static let microsecondsPerDay: Int64 = 86_400_000_000
@@ -183,7 +184,7 @@ public enum DashboardProjection: Projection {
             let x = e.event as! BookingRequested
             state.bookings[x.bookingId] = ActiveBooking(
                 petId: x.petId, ownerId: x.ownerId, service: x.service, slot: x.slot, status: .requested,
-                since: e.occurredAt)
+                since: e.occurredAt, price: x.price)
         case BookingConfirmed.typeID:
             let x = e.event as! BookingConfirmed
             if let i = state.bookings.index(forKey: x.bookingId) {
@@ -201,7 +202,13 @@ public enum DashboardProjection: Projection {
         case BookingCancelled.typeID:
             state.bookings[(e.event as! BookingCancelled).bookingId] = nil
         case BookingCompleted.typeID:
-            state.bookings[(e.event as! BookingCompleted).bookingId] = nil
+            guard let done = state.bookings.removeValue(forKey: (e.event as! BookingCompleted).bookingId), let price = done.price else { return }
+            update(&state.days[dayNumber(e.occurredAt), default: Day()].takings[price.currency, default: Takings()]) {
+                $0.groomings += 1
+                $0.groomingAmount += price.minorUnits
+            }
+        case BookingNoShow.typeID:
+            state.bookings[(e.event as! BookingNoShow).bookingId] = nil
 
         // Vet requests: only open ones are kept.
         case VetRequestSubmitted.typeID:

@@ -52,17 +52,20 @@ public enum DashboardView: ProjectionView {
                     let till = Money(t.salesAmount, currency)
                     let refunds = Money(t.refundsAmount, currency)
                     let collected = Money(t.collectedAmount, currency)
+                    let grooming = Money(t.groomingAmount, currency)
                     rows.append([
                         "revenue", date, Format.money(Money(t.amount, currency)),
                         "delivered \(Format.money(online)) (\(t.delivered)), till \(Format.money(till)) (\(t.sales)), "
-                            + "refunds \(Format.money(refunds)); placed \(t.orders), collected \(Format.money(collected))",
+                            + "grooming \(Format.money(grooming)) (\(t.groomings)), refunds \(Format.money(refunds)); "
+                            + "placed \(t.orders), collected \(Format.money(collected))",
                     ])
                     revenue.append(
                         .object([
                             "day": .string(date), "currency": .string(currency),
                             "revenue": Format.json(Money(t.amount, currency)),
                             "ordersPlaced": .int(t.orders), "ordersDelivered": .int(t.delivered), "ordersRevenue": Format.json(online),
-                            "tillSales": .int(t.sales), "tillRevenue": Format.json(till), "refunds": Format.json(refunds),
+                            "tillSales": .int(t.sales), "tillRevenue": Format.json(till), "groomings": .int(t.groomings),
+                            "groomingRevenue": Format.json(grooming), "refunds": Format.json(refunds),
                             "collected": Format.json(collected),
                         ]))
                 }

@@ -12,7 +12,8 @@ public enum CommandCatalog {
         RecordVaccination.self, OpenHealthIssue.self, ResolveHealthIssue.self, SetVet.self, StartTreatment.self,
         EndTreatment.self, SetNextVetAppointment.self, SetFoodPlan.self, LogWeight.self,
         // grooming bookings
-        RequestBooking.self, ConfirmBooking.self, CompleteBooking.self, CancelBooking.self, RescheduleBooking.self,
+        RequestBooking.self, ConfirmBooking.self, CompleteBooking.self, CancelBooking.self, RescheduleBooking.self, RecordNoShow.self,
+        SetGroomingService.self, SetSalonCapacity.self,
         // vet requests
         SubmitVetRequest.self, AnswerVetRequest.self, CloseVetRequest.self,
         // carts

@@ -198,9 +198,9 @@ import Testing
             inventoryEvents += stock.count
         }
         // The winner's append is all there is: account (signed up and logged in), email claim, role, then one seed's
-        // events.
+        // events: the catalog's, each product's and its stock, and the salon's five services and capacity.
         let winner = appended.first { !$0.isEmpty } ?? []
-        #expect(winner.count == 1 + productIds.count + inventoryEvents)
+        #expect(winner.count == 1 + productIds.count + inventoryEvents + 6)
         #expect(try store.allEvents().count == 4 + winner.count)
         try store.verify()
     }

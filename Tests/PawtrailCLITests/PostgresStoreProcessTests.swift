@@ -62,7 +62,8 @@ import Testing
         let verified = try run(url, "log", "verify")
         #expect(verified.status == 0 && verified.stdout.hasPrefix("OK: \(n) events"), "\(verified.stdout)\(verified.stderr)")
         // A row taken out behind the store's back: verify names the hole and the stream, and exits 1.
-        try PostgresTestServer.psql("DELETE FROM pawtrail.events WHERE position = 100", on: url)
+        // The first of the roles' three events: a hole in the positions and in the stream's versions.
+        try PostgresTestServer.psql("DELETE FROM pawtrail.events WHERE stream_id = 'roles' AND version = 0", on: url)
         let damaged = try run(url, "log", "verify")
         #expect(damaged.status == 1, "\(damaged.stdout)")
         #expect(damaged.stdout.contains("the head says \(n) events, the events table holds \(n - 1)"), "\(damaged.stdout)")

@@ -23,10 +23,7 @@ struct ActingForTests {
         let bookingId = W.generated("b", id)
         expectAppended(
             outcome.events.map { ($0.stream, $0.event) },
-            [
-                (Streams.booking(bookingId), BookingRequested(bookingId: bookingId, petId: "rex", ownerId: W.owner, service: .bath, slot: Self.slot)),
-                (stream("petschedule-rex"), PetSlotHeld(petId: "rex", bookingId: bookingId, slot: Self.slot)),
-            ])
+            BookingTests.request(bookingId, .bath, Self.slot))
         // The log records both: who did it, and for whom.
         let recorded = try #require(try await s.store.event(withID: DecisionContext.eventID(commandID: id, index: 0)))
         #expect(recorded.metadata[EventMetadata.actor] == W.staff && recorded.metadata["actedFor"] == W.owner && recorded.metadata["role"] == "staff")
@@ -90,7 +87,7 @@ struct ActingForTests {
     @Test func whatACustomerMayDoForThemselvesIsUnchanged() async throws {
         let s = try await W.scenario()
         let outcome = try await handle(s, W.owner, RequestBooking(petId: "rex", service: .bath, slot: Self.slot), for: nil)
-        #expect(outcome.events.count == 2)
+        #expect(outcome.events.count == 3)
         let recorded = try #require(try await s.store.readAll().last)
         #expect(recorded.metadata["actedFor"] == nil)
     }

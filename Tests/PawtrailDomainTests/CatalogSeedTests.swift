@@ -47,6 +47,9 @@ struct CatalogSeedTests {
             out.append((Streams.product(p.id), p.listing))
             if p.stock > 0 { out.append((Streams.inventory(p.id), StockReceived(productId: p.id, quantity: p.stock))) }
         }
+        // The salon's default services and capacity come with the first seed.
+        out += (SalonState.defaults as [any DomainEvent]).map { (Streams.salon, $0) }
+        out.append((Streams.salon, SalonCapacitySet(groomers: SalonState.defaultCapacity)))
         return out
     }
 

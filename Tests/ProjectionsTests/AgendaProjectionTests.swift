@@ -17,7 +17,7 @@ struct AgendaProjectionTests {
         s.given("booking-b-1", BookingRequested(bookingId: "b-1", petId: "p-rex", ownerId: "u-ann", service: .bath, slot: t("2026-12-03T10:00:00Z")))
         s.given("booking-b-2", BookingRequested(bookingId: "b-2", petId: "p-mia", ownerId: "u-bob", service: .nailTrim, slot: t("2026-12-03T10:00:00Z")))
         s.given("booking-b-3", BookingRequested(bookingId: "b-3", petId: "p-rex", ownerId: "u-ann", service: .haircut, slot: t("2026-12-03T14:30:00Z")))
-        s.given("booking-b-4", BookingRequested(bookingId: "b-4", petId: "p-mia", ownerId: "u-bob", service: .fullGroom, slot: t("2026-12-04T09:00:00Z")))
+        s.given("booking-b-4", BookingRequested(bookingId: "b-4", petId: "p-mia", ownerId: "u-bob", service: .fullGroom, slot: t("2026-12-04T09:00:00Z"), durationMinutes: 120, groomers: 2))
         s.given("booking-b-1", BookingConfirmed(bookingId: "b-1", slot: t("2026-12-03T10:00:00Z"), reminderDueAt: t("2026-12-02T10:00:00Z"), confirmedBy: "u-sam"))
         s.given("booking-b-3", BookingCancelled(bookingId: "b-3", cancelledBy: "u-ann", reason: nil))
         s.given("vet-v-1", VetRequestSubmitted(requestId: "v-1", petId: "p-mia", ownerId: "u-bob", symptoms: "Sneezing", urgency: .normal, preferredTime: t("2026-12-03T16:00:00Z")))
@@ -30,12 +30,12 @@ struct AgendaProjectionTests {
         #expect(out.title == "Agenda of 2026-12-03")
         #expect(
             out.rows == [
-                ["grooming", "10:00", "b-1", "Rex (p-rex)", "u-ann", "bath", "confirmed", "2"],
-                ["grooming", "10:00", "b-2", "Mia (p-mia)", "u-bob", "nail-trim", "requested", "2"],
+                ["grooming", "10:00", "b-1", "Rex (p-rex)", "u-ann", "bath", "confirmed", "2/3"],
+                ["grooming", "10:00", "b-2", "Mia (p-mia)", "u-bob", "nail-trim", "requested", "2/3"],
                 ["vet", "", "v-2", "Rex (p-rex)", "u-ann", "urgent", "submitted", ""],
                 ["vet", "16:00", "v-1", "Mia (p-mia)", "u-bob", "normal", "submitted", ""],
             ])
-        #expect(out.footer == ["2 bookings in 1 slot (1 cancelled), 2 open vet requests"])
+        #expect(out.footer == ["2 bookings in 1 slot (1 cancelled), 2 open vet requests · groomers in use at each booking's start, of 3 on duty"])
     }
 
     @Test func aRescheduleToAnotherDayMovesTheBookingAndARenameShowsInNewBookings() throws {
@@ -51,10 +51,16 @@ struct AgendaProjectionTests {
         let next = try s.view(AgendaView.self, ["day": "2026-12-04"])
         #expect(
             next.rows.filter { $0[0] == "grooming" } == [
-                ["grooming", "09:00", "b-4", "Mia (p-mia)", "u-bob", "full-groom", "requested", "2"],
-                ["grooming", "09:00", "b-5", "Mimi (p-mia)", "u-bob", "bath", "requested", "2"],
-                ["grooming", "11:30", "b-2", "Mia (p-mia)", "u-bob", "nail-trim", "confirmed", "1"],
+                ["grooming", "09:00", "b-4", "Mia (p-mia)", "u-bob", "full-groom", "requested", "3/3"],
+                ["grooming", "09:00", "b-5", "Mimi (p-mia)", "u-bob", "bath", "requested", "3/3"],
+                ["grooming", "11:30", "b-2", "Mia (p-mia)", "u-bob", "nail-trim", "confirmed", "1/3"],
             ])
+        // A no-show holds no groomer, and the salon's capacity is read as of the moment viewed.
+        s.given("booking-b-5", BookingNoShow(bookingId: "b-5", recordedBy: "u-sam"))
+        s.given("salon", SalonCapacitySet(groomers: 4))
+        let after = try s.view(AgendaView.self, ["day": "2026-12-04"])
+        #expect(after.rows.filter { $0[0] == "grooming" }.map { "\($0[2]) \($0[6]) \($0[7])" } == ["b-4 requested 2/4", "b-5 no-show 2/4", "b-2 confirmed 1/4"])
+        #expect(after.json["bookings"]?.serialized.contains(#""durationMinutes":120,"groomers":2,"groomersInUse":2,"groomersOnDuty":4"#) == true)
     }
 
     @Test func answeredRequestsStayOpenUntilClosed() throws {
@@ -63,7 +69,7 @@ struct AgendaProjectionTests {
         s.given("vet-v-2", VetRequestClosed(requestId: "v-2", closedBy: "u-sam"))
         let out = try s.view(AgendaView.self, ["day": "2026-12-05"])
         #expect(out.rows == [["vet", "2026-12-03", "v-1", "Mia (p-mia)", "u-bob", "normal", "answered", ""]])
-        #expect(out.footer == ["0 bookings in 0 slots, 1 open vet request"])
+        #expect(out.footer == ["0 bookings in 0 slots, 1 open vet request · groomers in use at each booking's start, of 3 on duty"])
     }
 
     @Test func theDayDefaultsToTheMomentViewedAndIsChecked() throws {

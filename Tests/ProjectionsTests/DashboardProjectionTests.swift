@@ -369,12 +369,12 @@ struct DashboardProjectionTests {
         ["orders-by-status", "shipped", "0", ""],
         ["orders-by-status", "delivered", "1", ""],
         ["orders-by-status", "cancelled", "2", ""],
-        ["revenue", "2026-12-01", "0.00 BDT", "delivered 0.00 BDT (0), till 0.00 BDT (0), refunds 0.00 BDT; placed 1, collected 0.00 BDT"],
-        ["revenue", "2026-12-01", "0.00 USD", "delivered 0.00 USD (0), till 0.00 USD (0), refunds 0.00 USD; placed 0, collected 0.00 USD"],
-        ["revenue", "2026-12-02", "2,310.00 BDT", "delivered 1,490.00 BDT (1), till 820.00 BDT (1), refunds 0.00 BDT; placed 0, collected 0.00 BDT"],
-        ["revenue", "2026-12-02", "0.00 USD", "delivered 0.00 USD (0), till 0.00 USD (0), refunds 0.00 USD; placed 0, collected 0.00 USD"],
-        ["revenue", "2026-12-03", "700.00 BDT", "delivered 0.00 BDT (0), till 700.00 BDT (1), refunds 0.00 BDT; placed 2, collected 0.00 BDT"],
-        ["revenue", "2026-12-03", "5.00 USD", "delivered 0.00 USD (0), till 5.00 USD (1), refunds 0.00 USD; placed 0, collected 0.00 USD"],
+        ["revenue", "2026-12-01", "0.00 BDT", "delivered 0.00 BDT (0), till 0.00 BDT (0), grooming 0.00 BDT (0), refunds 0.00 BDT; placed 1, collected 0.00 BDT"],
+        ["revenue", "2026-12-01", "0.00 USD", "delivered 0.00 USD (0), till 0.00 USD (0), grooming 0.00 USD (0), refunds 0.00 USD; placed 0, collected 0.00 USD"],
+        ["revenue", "2026-12-02", "2,310.00 BDT", "delivered 1,490.00 BDT (1), till 820.00 BDT (1), grooming 0.00 BDT (0), refunds 0.00 BDT; placed 0, collected 0.00 BDT"],
+        ["revenue", "2026-12-02", "0.00 USD", "delivered 0.00 USD (0), till 0.00 USD (0), grooming 0.00 USD (0), refunds 0.00 USD; placed 0, collected 0.00 USD"],
+        ["revenue", "2026-12-03", "700.00 BDT", "delivered 0.00 BDT (0), till 700.00 BDT (1), grooming 0.00 BDT (0), refunds 0.00 BDT; placed 2, collected 0.00 BDT"],
+        ["revenue", "2026-12-03", "5.00 USD", "delivered 0.00 USD (0), till 5.00 USD (1), grooming 0.00 USD (0), refunds 0.00 USD; placed 0, collected 0.00 USD"],
         ["sign-ups", "2026-12-01", "2", ""],
         ["sign-ups", "2026-12-02", "0", ""],
         ["sign-ups", "2026-12-03", "1", ""],
@@ -435,7 +435,8 @@ struct DashboardProjectionTests {
         ) -> String {
             #"{"day":"\#(day)","currency":"\#(currency)","revenue":\#(money(online + till, currency)),"ordersPlaced":\#(placed),"#
                 + #""ordersDelivered":\#(delivered),"ordersRevenue":\#(money(online, currency)),"tillSales":\#(sales),"#
-                + #""tillRevenue":\#(money(till, currency)),"refunds":\#(money(0, currency)),"collected":\#(money(0, currency))}"#
+                + #""tillRevenue":\#(money(till, currency)),"groomings":0,"groomingRevenue":\#(money(0, currency)),"#
+                + #""refunds":\#(money(0, currency)),"collected":\#(money(0, currency))}"#
         }
         #expect(
             json["revenuePerDay"]?.serialized
@@ -488,7 +489,7 @@ struct DashboardProjectionTests {
             "one row per day and currency (BDT, USD)")
         #expect(
             out.rows.filter { $0[0] == "revenue" }.first == [
-                "revenue", "2026-11-27", "0.00 BDT", "delivered 0.00 BDT (0), till 0.00 BDT (0), refunds 0.00 BDT; placed 0, collected 0.00 BDT",
+                "revenue", "2026-11-27", "0.00 BDT", "delivered 0.00 BDT (0), till 0.00 BDT (0), grooming 0.00 BDT (0), refunds 0.00 BDT; placed 0, collected 0.00 BDT",
             ])
         #expect(
             out.rows.filter { $0[0] == "sign-ups" } == [

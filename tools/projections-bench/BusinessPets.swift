@@ -240,7 +240,7 @@ extension Business {
                 "booking.complete", as: member, role: .staff,
                 [(Streams.booking(bookings[b].id), BookingCompleted(bookingId: bookings[b].id, completedBy: member))] + releaseSlot(b))
             bookings[b].status = .completed
-        case .completed, .cancelled:
+        case .completed, .cancelled, .noShow:
             return
         }
     }

@@ -124,9 +124,9 @@ enum WorkloadVerifier {
                     try pet(e.petId)
                     try domain { () throws(DomainError) in try BookingSlot.check(e.slot, now: occurred) }
                 case let e as PetSlotHeld:
-                    try domain { () throws(DomainError) in try (schedules[key] ?? PetScheduleState()).checkFree(e.slot, petId: e.petId, for: e.bookingId) }
+                    try domain { () throws(DomainError) in try (schedules[key] ?? PetScheduleState()).checkFree(e.slot, until: e.until, petId: e.petId, for: e.bookingId) }
                 case let e as PetSlotReleased:
-                    try check(schedules[key]?.holder(of: e.slot) == e.bookingId, "slot \(e.slot) is not held by \(e.bookingId)")
+                    try check(schedules[key]?.holds[e.bookingId]?.slot == e.slot, "slot \(e.slot) is not held by \(e.bookingId)")
                 case let e as BookingConfirmed:
                     try domain { () throws(DomainError) in try (bookings[key] ?? BookingState()).checkStatus(e.bookingId, in: [.requested], toBe: "confirmed") }
                     try check(e.slot > occurred && e.slot == bookings[key]?.slot, "confirmed a passed or other slot")

@@ -164,13 +164,14 @@ def _make(ctx, kind, n):
             lines += [line("booking.confirm", staff, bookingId=i["bookingId"]) for i in items]
         ctx.exec(lines)
         return items
-    if kind in ("placed-order", "confirmed-order", "shipped-order"):
-        items = [{"orderId": ctx.new_id("o"), "customer": customer} for _ in range(n)]
+    stages = ("placed-order", "confirmed-order", "shipped-order", "delivered-order", "paid-order")
+    if kind in stages:
+        items = [{"orderId": ctx.new_id("o"), "customer": customer, "productId": a} for _ in range(n)]
         lines = []
         for i in items:
             lines += [line("cart.add", customer, productId=a, quantity=1), line("cart.add", customer, productId=b),
                       line("order.place", customer, orderId=i["orderId"], **delivery(ctx))]
-        for step in ("confirm", "ship")[: ("placed-order", "confirmed-order", "shipped-order").index(kind)]:
+        for step in ("confirm", "ship", "deliver", "collect-payment")[: stages.index(kind)]:
             lines += [line(f"order.{step}", staff, orderId=i["orderId"]) for i in items]
         ctx.exec(lines)
         return items

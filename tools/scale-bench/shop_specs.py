@@ -118,6 +118,26 @@ def _(c, i, n):
     return _staff(c), {"orderId": take(c, "placed-order")["orderId"], "reason": "Customer asked by phone"}
 
 
+@spec("order.collect-payment")
+def _(c, i, n):
+    ensure(c, "delivered-order", n - i)
+    return _staff(c), {"orderId": take(c, "delivered-order")["orderId"]}
+
+
+@spec("order.return")
+def _(c, i, n):
+    ensure(c, "delivered-order", n - i)
+    order = take(c, "delivered-order")
+    return _staff(c), {"orderId": order["orderId"], "lines": [{"productId": order["productId"], "quantity": 1}],
+                       "reason": "Torn bag"}
+
+
+@spec("order.refund")
+def _(c, i, n):
+    ensure(c, "paid-order", n - i)
+    return _staff(c), {"orderId": take(c, "paid-order")["orderId"], "amount": "100 BDT", "reason": "Goodwill"}
+
+
 @spec("pos.sell")
 def _(c, i, n):
     return _staff(c), {"lines": [{"productId": _product(c, 0), "quantity": 1}, {"productId": _product(c, 2),

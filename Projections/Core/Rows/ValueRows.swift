@@ -34,3 +34,20 @@ public struct TimeRow: FieldCodable, Hashable, Sendable {
         w.timestamp("at", at)
     }
 }
+
+/// A count as a row's record: how many of something.
+public struct CountRow: FieldCodable, Hashable, Sendable {
+    public var count: Int64
+
+    public init(_ count: Int64) {
+        self.count = count
+    }
+
+    public init(reading r: inout some FieldReader) throws(FieldError) {
+        count = try r.int("count")
+    }
+
+    public func write(to w: inout some FieldWriter) {
+        w.int("count", count)
+    }
+}

@@ -4,7 +4,7 @@ import PawtrailDomain
 import PawtrailJSON
 
 /// What happened, read back from the log (never from the script's own bookkeeping): counts of each kind of
-/// event, the revenue (orders delivered and till sales, less refunds, as the dashboard books it), and the scarce
+/// event, the revenue (orders delivered, till sales and groomings done, less refunds, as the dashboard books it), and the scarce
 /// product's stock folded from its inventory stream.
 struct DemoSummary {
     var counts: [String: Int] = [:]
@@ -15,6 +15,7 @@ struct DemoSummary {
     var orderRevenue: Int64 = 0
     var saleRevenue: Int64 = 0
     var refunds: Int64 = 0
+    var groomingRevenue: Int64 = 0
     var currency = "BDT"
     var scarce = InventoryState()
     var scarceName = DemoDay.scarceProduct
@@ -28,6 +29,7 @@ struct DemoSummary {
         var s = DemoSummary()
         var causes: Set<String> = []
         var delivered: Set<String> = []
+        var bookingPrices: [String: Int64] = [:]
         var orderTotals: [String: Int64] = [:]
         let catalog = EventCatalog.domain
         try await store.forEachPage(.all) { page in
@@ -46,6 +48,10 @@ struct DemoSummary {
                     delivered.insert(e.orderId)
                 case let e as OrderRefunded:
                     s.refunds += e.amount.minorUnits
+                case let e as BookingRequested:
+                    bookingPrices[e.bookingId] = e.price?.minorUnits
+                case let e as BookingCompleted:
+                    s.groomingRevenue += bookingPrices[e.bookingId] ?? 0
                 case let e as InStoreSaleCompleted:
                     s.saleRevenue += e.total.minorUnits
                 case let e as CartCleared where e.reason == .merged:
@@ -73,8 +79,8 @@ struct DemoSummary {
 
     func count(_ type: String) -> Int { counts[type] ?? 0 }
 
-    /// Orders delivered and till sales, less refunds.
-    var revenue: Int64 { orderRevenue + saleRevenue - refunds }
+    /// Orders delivered, till sales and groomings done, less refunds.
+    var revenue: Int64 { orderRevenue + saleRevenue + groomingRevenue - refunds }
 
     /// A count with its noun, plural when not one: `2 vaccinations`.
     func n(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -46,36 +46,49 @@ public struct RequestBooking: DomainCommand, Hashable {
         let schedule = try await loader.load(PetScheduleState.self, Streams.petSchedule(petId))
         if let bookingId { try Validate.id(bookingId, field: "bookingId") }
         let existing = try await loader.load(BookingState.self, Streams.booking(bookingId ?? context.newID("b")))
-        return try decide(context, pet: pet, schedule: schedule, existing: existing)
+        let salon = try await loader.load(SalonState.self, Streams.salon)
+        let days = try await BookingTime.loadDays(from: slot, minutes: salon.terms(service).durationMinutes, &loader)
+        return try decide(context, pet: pet, schedule: schedule, existing: existing, salon: salon, days: days)
     }
 
     /// The pure decision.
     ///
     /// - Parameters:
     ///   - pet: The pet (read only: a concurrent removal makes the append fail and the command re-decide).
-    ///   - schedule: The slots the pet's active bookings hold.
+    ///   - schedule: The time the pet's active bookings hold.
     ///   - existing: The stream of the booking id (empty unless the command is re-sent or the id is taken).
-    /// - Returns: `BookingRequested` on a new booking stream and `PetSlotHeld` on the pet's schedule; nothing when
-    ///   the same command was accepted already (the booking id derives from the command id).
+    ///   - salon: The services' terms and the groomers on duty.
+    ///   - days: The salon days the service's time covers.
+    /// - Returns: `BookingRequested` (with the service's duration, groomers and price) on a new booking stream,
+    ///   `PetSlotHeld` on the pet's schedule and `SalonSlotsHeld` on each salon day; nothing when the same command
+    ///   was accepted already (the booking id derives from the command id).
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a slot off the grid or not in the future; the errors of
-    ///   ``PetState/checkActive(_:actor:staffMay:)``; ``DomainError/rejected(_:)`` when the pet holds the slot.
-    public func decide(_ context: DecisionContext, pet: PetState, schedule: PetScheduleState, existing: BookingState)
-        throws(DomainError) -> Decision
-    {
+    ///   ``PetState/checkActive(_:actor:staffMay:)``; ``DomainError/rejected(_:)`` for a withdrawn service, when the
+    ///   pet is booked at that time, or when a slot has no groomer left.
+    public func decide(
+        _ context: DecisionContext, pet: PetState, schedule: PetScheduleState, existing: BookingState, salon: SalonState,
+        days: [String: SalonDayState]
+    ) throws(DomainError) -> Decision {
         let bookingId = self.bookingId ?? context.newID("b")
+        let terms = salon.terms(service)
         let event = BookingRequested(
-            bookingId: bookingId, petId: petId, ownerId: context.principal.userID, service: service, slot: slot)
+            bookingId: bookingId, petId: petId, ownerId: context.principal.userID, service: service, slot: slot,
+            durationMinutes: terms.durationMinutes, groomers: terms.groomers, price: terms.price)
         if existing.exists {
             if existing.requested == event { return .nothing }
             throw .alreadyExists("booking '\(bookingId)' exists already")
         }
         try BookingSlot.check(slot, now: context.now)
         try pet.checkActive(petId, actor: context.principal)
-        try schedule.checkFree(slot, petId: petId, for: bookingId)
-        return Decision([
-            StreamWrite(Streams.booking(bookingId), [event], expected: .noStream),
-            StreamWrite(Streams.petSchedule(petId), [PetSlotHeld(petId: petId, bookingId: bookingId, slot: slot)]),
-        ])
+        guard terms.offered else { throw .rejected("the salon does not offer '\(service.rawValue)' now") }
+        try schedule.checkFree(slot, until: event.end, petId: petId, for: bookingId)
+        let holds = try BookingTime.hold(
+            bookingId, from: slot, minutes: terms.durationMinutes, groomers: terms.groomers, capacity: salon.capacity, days: days)
+        return Decision(
+            [
+                StreamWrite(Streams.booking(bookingId), [event], expected: .noStream),
+                StreamWrite(Streams.petSchedule(petId), [PetSlotHeld(petId: petId, bookingId: bookingId, slot: slot, until: event.end)]),
+            ] + BookingTime.writes(holds.map { ($0.day, $0.event as any DomainEvent) }))
     }
 }
 
@@ -124,117 +137,6 @@ public struct ConfirmBooking: DomainCommand, Hashable {
     }
 }
 
-/// Loads a booking and, when it exists, its pet's schedule: the commands that give back a slot write both.
-private func loadBookingAndSchedule(_ bookingId: String, _ loader: inout StreamLoader) async throws
-    -> (BookingState, PetScheduleState)
-{
-    try Validate.id(bookingId, field: "bookingId")
-    let booking = try await loader.load(BookingState.self, Streams.booking(bookingId))
-    guard booking.exists else { return (booking, PetScheduleState()) }
-    return (booking, try await loader.load(PetScheduleState.self, Streams.petSchedule(booking.petId)))
-}
-
-/// The release of a booking's slot, when the schedule holds it for that booking.
-private func release(_ bookingId: String, _ booking: BookingState, _ schedule: PetScheduleState) -> [StreamWrite] {
-    guard schedule.holder(of: booking.slot) == bookingId else { return [] }
-    return [
-        StreamWrite(
-            Streams.petSchedule(booking.petId), [PetSlotReleased(petId: booking.petId, bookingId: bookingId, slot: booking.slot)])
-    ]
-}
-
-/// `booking.complete`: staff complete a confirmed booking; its slot is released.
-public struct CompleteBooking: DomainCommand, Hashable {
-    public static let name = "booking.complete"
-    public static let summary = "Complete a confirmed booking (staff)."
-
-    public var bookingId: String
-
-    public init(bookingId: String) {
-        self.bookingId = bookingId
-    }
-
-    public init(reading r: inout some FieldReader) throws(FieldError) {
-        bookingId = try r.string("bookingId")
-    }
-
-    public func write(to w: inout some FieldWriter) {
-        w.string("bookingId", bookingId)
-    }
-
-    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        let (booking, schedule) = try await loadBookingAndSchedule(bookingId, &loader)
-        return try decide(context, booking: booking, schedule: schedule)
-    }
-
-    /// The pure decision.
-    ///
-    /// - Returns: `BookingCompleted` and `PetSlotReleased` on the pet's schedule.
-    /// - Throws: ``DomainError/forbidden(_:)`` for non-staff, ``DomainError/notFound(_:)``,
-    ///   ``DomainError/invalidState(_:)`` unless confirmed.
-    public func decide(_ context: DecisionContext, booking: BookingState, schedule: PetScheduleState) throws(DomainError)
-        -> Decision
-    {
-        guard context.actor.isStaff else { throw .forbidden("only staff complete bookings; \(context.actor) is not staff") }
-        try booking.checkExists(bookingId)
-        try booking.checkStatus(bookingId, in: [.confirmed], toBe: "completed")
-        return Decision(
-            [StreamWrite(Streams.booking(bookingId), [BookingCompleted(bookingId: bookingId, completedBy: context.actor.userID)])]
-                + release(bookingId, booking, schedule))
-    }
-}
-
-/// `booking.cancel`: the owner or staff cancel a requested or confirmed booking; its slot is released.
-public struct CancelBooking: DomainCommand, Hashable {
-    public static let name = "booking.cancel"
-    public static let staffMayActFor = true
-    public static let summary = "Cancel a requested or confirmed booking (its owner or staff), with an optional reason."
-
-    public var bookingId: String
-    public var reason: String?
-
-    public init(bookingId: String, reason: String? = nil) {
-        self.bookingId = bookingId
-        self.reason = reason
-    }
-
-    public init(reading r: inout some FieldReader) throws(FieldError) {
-        bookingId = try r.string("bookingId")
-        reason = try r.optionalString("reason")
-    }
-
-    public func write(to w: inout some FieldWriter) {
-        w.string("bookingId", bookingId)
-        w.optionalString("reason", reason)
-    }
-
-    public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        let (booking, schedule) = try await loadBookingAndSchedule(bookingId, &loader)
-        return try decide(context, booking: booking, schedule: schedule)
-    }
-
-    /// The pure decision.
-    ///
-    /// - Returns: `BookingCancelled` and `PetSlotReleased` on the pet's schedule.
-    /// - Throws: ``DomainError/invalid(field:reason:)`` for a bad reason, ``DomainError/notFound(_:)``,
-    ///   ``DomainError/forbidden(_:)`` unless owner or staff, ``DomainError/invalidState(_:)`` unless requested or
-    ///   confirmed.
-    public func decide(_ context: DecisionContext, booking: BookingState, schedule: PetScheduleState) throws(DomainError)
-        -> Decision
-    {
-        let cleanReason = try reason.map { (r) throws(DomainError) in try Validate.text(r, field: "reason", max: 500) }
-        try booking.checkExists(bookingId)
-        try booking.checkOwnerOrStaff(bookingId, actor: context.principal)
-        try booking.checkStatus(bookingId, in: [.requested, .confirmed], toBe: "cancelled")
-        return Decision(
-            [
-                StreamWrite(
-                    Streams.booking(bookingId),
-                    [BookingCancelled(bookingId: bookingId, cancelledBy: context.actor.userID, reason: cleanReason)])
-            ] + release(bookingId, booking, schedule))
-    }
-}
-
 /// `booking.reschedule`: the owner or staff move a requested or confirmed booking to a new future slot. The
 /// booking becomes requested again: staff confirmed the old slot, not the new one, and the reminder moves with
 /// the next confirmation.
@@ -263,40 +165,55 @@ public struct RescheduleBooking: DomainCommand, Hashable {
     }
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
-        let (booking, schedule) = try await loadBookingAndSchedule(bookingId, &loader)
-        return try decide(context, booking: booking, schedule: schedule)
+        let (booking, schedule, oldDays) = try await BookingTime.loadBooking(bookingId, &loader)
+        let salon = try await loader.load(SalonState.self, Streams.salon)
+        var days = oldDays
+        if booking.exists {
+            for (day, state) in try await BookingTime.loadDays(from: slot, minutes: booking.durationMinutes, &loader) { days[day] = state }
+        }
+        return try decide(context, booking: booking, schedule: schedule, salon: salon, days: days)
     }
 
     /// The pure decision.
     ///
-    /// - Returns: `BookingRescheduled`, and on the pet's schedule `PetSlotReleased` (old slot) and `PetSlotHeld`
-    ///   (new slot); nothing when the booking is in that slot already.
+    /// - Parameters:
+    ///   - salon: The groomers on duty.
+    ///   - days: The salon days the booking holds now and those its new time covers.
+    /// - Returns: `BookingRescheduled`; on the pet's schedule `PetSlotReleased` (old time) and `PetSlotHeld` (new
+    ///   time); on the salon days `SalonSlotsReleased` and `SalonSlotsHeld`; nothing when the booking is in that slot
+    ///   already.
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a slot off the grid or not in the future,
     ///   ``DomainError/notFound(_:)``, ``DomainError/forbidden(_:)`` unless owner or staff,
     ///   ``DomainError/invalidState(_:)`` unless requested or confirmed, ``DomainError/rejected(_:)`` when another
-    ///   booking of the pet holds the new slot.
-    public func decide(_ context: DecisionContext, booking: BookingState, schedule: PetScheduleState) throws(DomainError)
-        -> Decision
-    {
+    ///   booking of the pet overlaps the new time or a slot has no groomer left.
+    public func decide(
+        _ context: DecisionContext, booking: BookingState, schedule: PetScheduleState, salon: SalonState, days: [String: SalonDayState]
+    ) throws(DomainError) -> Decision {
         try BookingSlot.check(slot, now: context.now)
         try booking.checkExists(bookingId)
         try booking.checkOwnerOrStaff(bookingId, actor: context.principal)
         try booking.checkStatus(bookingId, in: [.requested, .confirmed], toBe: "rescheduled")
         guard slot != booking.slot else { return .nothing }
-        try schedule.checkFree(slot, petId: booking.petId, for: bookingId)
+        let until = Timestamp(microsecondsSinceEpoch: slot.microsecondsSinceEpoch + booking.durationMinutes * 60_000_000)
+        try schedule.checkFree(slot, until: until, petId: booking.petId, for: bookingId)
+        // The booking's own groomers do not count against its new time: they move with it.
+        let released = BookingTime.release(bookingId, days: days)
+        var after = days
+        for (day, event) in released { after[day] = SalonDayState.evolve(after[day]!, event) }
+        let holds = try BookingTime.hold(
+            bookingId, from: slot, minutes: booking.durationMinutes, groomers: booking.groomers, capacity: salon.capacity, days: after)
         var scheduleEvents: [any DomainEvent] = []
-        if schedule.holder(of: booking.slot) == bookingId {
-            scheduleEvents.append(PetSlotReleased(petId: booking.petId, bookingId: bookingId, slot: booking.slot))
+        if let old = schedule.holds[bookingId] {
+            scheduleEvents.append(PetSlotReleased(petId: booking.petId, bookingId: bookingId, slot: old.slot))
         }
-        scheduleEvents.append(PetSlotHeld(petId: booking.petId, bookingId: bookingId, slot: slot))
-        return Decision([
-            StreamWrite(
-                Streams.booking(bookingId),
-                [
-                    BookingRescheduled(
-                        bookingId: bookingId, previousSlot: booking.slot, slot: slot, rescheduledBy: context.actor.userID)
-                ]),
-            StreamWrite(Streams.petSchedule(booking.petId), scheduleEvents),
-        ])
+        scheduleEvents.append(PetSlotHeld(petId: booking.petId, bookingId: bookingId, slot: slot, until: until))
+        let salonEvents = released.map { ($0.day, $0.event as any DomainEvent) } + holds.map { ($0.day, $0.event as any DomainEvent) }
+        return Decision(
+            [
+                StreamWrite(
+                    Streams.booking(bookingId),
+                    [BookingRescheduled(bookingId: bookingId, previousSlot: booking.slot, slot: slot, rescheduledBy: context.actor.userID)]),
+                StreamWrite(Streams.petSchedule(booking.petId), scheduleEvents),
+            ] + BookingTime.writes(salonEvents))
     }
 }

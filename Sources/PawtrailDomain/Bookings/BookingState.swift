@@ -15,6 +15,9 @@ public struct BookingState: Aggregate, Equatable {
     public var slot = Timestamp(microsecondsSinceEpoch: 0)
     /// Where it is in its lifecycle.
     public var status: BookingStatus = .requested
+    /// How long the service takes, in minutes, and the groomers it needs (as booked).
+    public var durationMinutes: Int64 = 30
+    public var groomers: Int64 = 1
 
     /// Whether the booking was requested.
     public var exists: Bool { requested != nil }
@@ -24,7 +27,7 @@ public struct BookingState: Aggregate, Equatable {
     public init() {}
 
     public static let snapshotKind = "booking"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         requested = try r.records("requested", BookingRequested.self).first
@@ -33,6 +36,8 @@ public struct BookingState: Aggregate, Equatable {
         service = try r.choice("service", GroomingService.self)
         slot = try r.timestamp("slot")
         status = try r.choice("status", BookingStatus.self)
+        durationMinutes = try r.int("durationMinutes")
+        groomers = try r.int("groomers")
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -42,6 +47,8 @@ public struct BookingState: Aggregate, Equatable {
         w.choice("service", service)
         w.timestamp("slot", slot)
         w.choice("status", status)
+        w.int("durationMinutes", durationMinutes)
+        w.int("groomers", groomers)
     }
 
     public static func evolve(_ state: BookingState, _ event: any DomainEvent) -> BookingState {
@@ -54,12 +61,16 @@ public struct BookingState: Aggregate, Equatable {
             s.service = e.service
             s.slot = e.slot
             s.status = .requested
+            s.durationMinutes = e.durationMinutes
+            s.groomers = e.groomers
         case is BookingConfirmed:
             s.status = .confirmed
         case is BookingCompleted:
             s.status = .completed
         case is BookingCancelled:
             s.status = .cancelled
+        case is BookingNoShow:
+            s.status = .noShow
         case let e as BookingRescheduled:
             // A new slot needs confirming again: staff confirmed the old one.
             s.slot = e.slot
@@ -73,6 +84,9 @@ public struct BookingState: Aggregate, Equatable {
     /// Checks that the booking exists.
     ///
     /// - Throws: ``DomainError/notFound(_:)``.
+    /// When the service ends.
+    public var end: Timestamp { Timestamp(microsecondsSinceEpoch: slot.microsecondsSinceEpoch + durationMinutes * 60_000_000) }
+
     public func checkExists(_ bookingId: String) throws(DomainError) {
         guard exists else { throw .notFound("booking '\(bookingId)' does not exist") }
     }

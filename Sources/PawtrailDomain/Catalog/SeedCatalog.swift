@@ -8,7 +8,7 @@ public import Events
 /// sees the marker and appends nothing.
 public struct SeedCatalog: DomainCommand, Hashable {
     public static let name = "catalog.seed"
-    public static let summary = "List the bundled catalog of pet products with their stock, once (admins only)."
+    public static let summary = "List the bundled catalog of pet products with their stock, and the salon's default services, once (admins only)."
 
     public init() {}
     public init(reading r: inout some FieldReader) throws(FieldError) {}
@@ -22,7 +22,8 @@ public struct SeedCatalog: DomainCommand, Hashable {
         for product in try BundledCatalog.products() {
             existing[product.id] = try await loader.load(ProductState.self, Streams.product(product.id))
         }
-        return try decide(context, catalog: catalog, existing: existing)
+        let salon = try await loader.load(SalonState.self, Streams.salon)
+        return try decide(context, catalog: catalog, existing: existing, salon: salon)
     }
 
     /// The pure decision.
@@ -34,9 +35,9 @@ public struct SeedCatalog: DomainCommand, Hashable {
     /// - Returns: Nothing when seeded already; else the marker, then each new product's listing and initial stock.
     ///   A bundled id an admin already listed by hand is left as it is: its listing and stock are theirs.
     /// - Throws: ``DomainError/forbidden(_:)`` for a non-admin.
-    public func decide(_ context: DecisionContext, catalog: CatalogState, existing: [String: ProductState]) throws(DomainError)
-        -> Decision
-    {
+    public func decide(
+        _ context: DecisionContext, catalog: CatalogState, existing: [String: ProductState], salon: SalonState = SalonState()
+    ) throws(DomainError) -> Decision {
         try context.actor.requireAdmin("seed the catalog")
         guard !catalog.seeded else { return .nothing }
         let products = try BundledCatalog.products().filter { !(existing[$0.id]?.exists ?? false) }
@@ -50,6 +51,11 @@ public struct SeedCatalog: DomainCommand, Hashable {
                         Streams.inventory(product.id), [StockReceived(productId: product.id, quantity: product.stock)],
                         expected: .any))
             }
+        }
+        // The salon's default services and capacity, written out so that they show and can be changed, unless an
+        // admin has set the salon already.
+        if salon == SalonState() {
+            writes.append(StreamWrite(Streams.salon, SalonState.defaults + [SalonCapacitySet(groomers: SalonState.defaultCapacity)]))
         }
         return Decision(writes)
     }

@@ -206,10 +206,15 @@ public struct RemovePet: DomainCommand, Hashable {
         try pet.checkActive(petId, actor: context.actor)
         let schedule = try await loader.load(PetScheduleState.self, Streams.petSchedule(petId))
         var bookings: [String: BookingState] = [:]
+        var days: [String: SalonDayState] = [:]
         for held in schedule.bookings {
-            bookings[held.bookingId] = try await loader.load(BookingState.self, Streams.booking(held.bookingId))
+            let booking = try await loader.load(BookingState.self, Streams.booking(held.bookingId))
+            bookings[held.bookingId] = booking
+            for (day, state) in try await BookingTime.loadDays(from: booking.slot, minutes: booking.durationMinutes, &loader) {
+                days[day] = state
+            }
         }
-        return try decide(context, pet: pet, schedule: schedule, bookings: bookings)
+        return try decide(context, pet: pet, schedule: schedule, bookings: bookings, days: days)
     }
 
     /// The pure decision.
@@ -218,10 +223,13 @@ public struct RemovePet: DomainCommand, Hashable {
     ///   - pet: The pet.
     ///   - schedule: The slots its active bookings hold.
     ///   - bookings: Those bookings, by id.
-    /// - Returns: `PetRemoved`, then for each active booking `BookingCancelled` and `PetSlotReleased`.
+    ///   - days: The salon days they hold groomers on.
+    /// - Returns: `PetRemoved`, then for each active booking `BookingCancelled`, `PetSlotReleased` and
+    ///   `SalonSlotsReleased` on each salon day it holds.
     /// - Throws: The errors of ``PetState/checkActive(_:actor:staffMay:)``.
     public func decide(
-        _ context: DecisionContext, pet: PetState, schedule: PetScheduleState, bookings: [String: BookingState]
+        _ context: DecisionContext, pet: PetState, schedule: PetScheduleState, bookings: [String: BookingState],
+        days: [String: SalonDayState] = [:]
     ) throws(DomainError) -> Decision {
         try pet.checkActive(petId, actor: context.actor)
         var writes = [StreamWrite(Streams.pet(petId), [PetRemoved(petId: petId)])]
@@ -236,6 +244,7 @@ public struct RemovePet: DomainCommand, Hashable {
             released.append(PetSlotReleased(petId: petId, bookingId: held.bookingId, slot: held.slot))
         }
         if !released.isEmpty { writes.append(StreamWrite(Streams.petSchedule(petId), released)) }
-        return Decision(writes)
+        let salon = schedule.bookings.flatMap { BookingTime.release($0.bookingId, days: days).map { ($0.day, $0.event as any DomainEvent) } }
+        return Decision(writes + BookingTime.writes(salon))
     }
 }

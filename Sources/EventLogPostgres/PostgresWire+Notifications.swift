@@ -29,6 +29,9 @@ extension PostgresWire {
             guard ready > 0 else { return false }
             do {
                 guard try fill() else { throw PostgresFailure.connectionLost("the server closed the connection") }
+            } catch let failure as PostgresFailure {
+                isUsable = false
+                throw failure
             } catch {
                 isUsable = false
                 throw .connectionLost("\(error)")

@@ -171,6 +171,8 @@ final class PostgresWire {
             let message: (type: UInt8, body: ArraySlice<UInt8>)
             do {
                 message = try receive()
+            } catch let failure as PostgresFailure {
+                throw failure
             } catch {
                 throw .connectionLost("\(error)")
             }
@@ -197,6 +199,8 @@ final class PostgresWire {
             case UInt8(ascii: "G"):
                 do {
                     try sendCopy(copyData ?? [])
+                } catch let failure as PostgresFailure {
+                    throw failure
                 } catch {
                     throw .connectionLost("\(error)")
                 }
@@ -228,6 +232,8 @@ final class PostgresWire {
     private func sendOrFail(_ bytes: [UInt8]) throws(PostgresFailure) {
         do {
             try send(bytes)
+        } catch let failure as PostgresFailure {
+            throw failure
         } catch {
             throw .connectionLost("\(error)")
         }

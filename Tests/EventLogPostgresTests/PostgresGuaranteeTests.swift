@@ -111,7 +111,9 @@ import Testing
             terminated = ended > 0
         }
         #expect(terminated, "the append never waited on the lock")
-        try holder.runBlocking { c in try c.execute("ROLLBACK") }
+        // The holder lets go. On a stalled machine the server may have ended the holder's idle transaction already
+        // (every connection sets idle_in_transaction_session_timeout), which let go of the lock just the same.
+        try? holder.runBlocking { c in try c.execute("ROLLBACK") }
         let result = try await appending.value
         #expect(result.firstPosition == 1 && result.lastPosition == 3)
         let all = try await store.readAll()

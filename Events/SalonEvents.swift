@@ -70,12 +70,27 @@ public struct GroomingServiceSet: DomainEvent {
     }
 }
 
+extension GroomingServiceSet {
+    /// The terms of each service before an admin sets them, in the catalog's order: what bookings take then, and what
+    /// `catalog seed` writes out.
+    public static let defaults: [GroomingServiceSet] = [
+        GroomingServiceSet(service: .bath, name: "Bath & blow-dry", price: Money(80_000, "BDT"), durationMinutes: 60, groomers: 1),
+        GroomingServiceSet(service: .haircut, name: "Breed haircut", price: Money(120_000, "BDT"), durationMinutes: 90, groomers: 1),
+        GroomingServiceSet(service: .nailTrim, name: "Nail trim", price: Money(30_000, "BDT"), durationMinutes: 30, groomers: 1),
+        GroomingServiceSet(service: .fullGroom, name: "Full groom", price: Money(250_000, "BDT"), durationMinutes: 120, groomers: 2),
+        GroomingServiceSet(service: .deShedding, name: "De-shedding treatment", price: Money(150_000, "BDT"), durationMinutes: 90, groomers: 1),
+    ]
+}
+
 /// An admin set how many groomers work each slot: the salon's capacity.
 public struct SalonCapacitySet: DomainEvent {
     public static let eventType = "SalonCapacitySet"
     public static let area = "bookings"
     public static let summary = "An admin set how many groomers work each slot (the salon's capacity)."
     public var groomers: Int64
+
+    /// Groomers on duty each slot before an admin says.
+    public static let defaultGroomers: Int64 = 3
 
     public init(groomers: Int64) {
         self.groomers = groomers

@@ -15,6 +15,7 @@ public enum ProjectionCatalog {
         FulfilmentProjection.self,
         AgendaProjection.self,
         CustomersProjection.self,
+        ServicesProjection.self,
     ]
 
     /// The views.
@@ -32,6 +33,7 @@ public enum ProjectionCatalog {
         FulfilmentView.self,
         AgendaView.self,
         CustomersView.self, CustomerView.self,
+        ServicesView.self,
     ]
 
     /// The projection of a name.

@@ -125,7 +125,7 @@ public enum AgendaProjection: KeyedProjection {
         public init() {}
 
         /// Groomers on duty each slot.
-        public var capacity: Int64 { salon["capacity"]?.count ?? 3 }
+        public var capacity: Int64 { salon["capacity"]?.count ?? SalonCapacitySet.defaultGroomers }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             bookings = GroupedTable(id: 1, rows: try r.keyed("bookings", Booking.self))

@@ -80,3 +80,23 @@ struct AgendaProjectionTests {
         #expect(throws: ViewError.invalid("day", "'12/03' is not a day (YYYY-MM-DD)")) { try AgendaView.render(state, ViewArguments(["day": "12/03"])) }
     }
 }
+
+@Suite("Services projection")
+struct ServicesProjectionTests {
+    @Test func theServicesShowTheTermsInForceAsOfAnyMoment() throws {
+        var s = ProjectionScenario()
+        let before = try s.view(ServicesView.self)
+        #expect(before.rows.map { $0[0] } == ["bath", "haircut", "nail-trim", "full-groom", "de-shedding"], "the default terms before any are set")
+        #expect(before.footer == ["3 groomers on duty each half-hour slot"])
+        s.given("salon", GroomingServiceSet(service: .bath, name: "Spa bath", price: Money(95_000, "BDT"), durationMinutes: 90, groomers: 1))
+        s.given("salon", GroomingServiceSet(service: .haircut, name: "Cut", price: Money(100_000, "BDT"), durationMinutes: 60, groomers: 1, offered: false))
+        s.given("salon", SalonCapacitySet(groomers: 4))
+        let out = try s.view(ServicesView.self)
+        #expect(out.rows[0] == ["bath", "Spa bath", "950.00 BDT", "90", "1", "yes"])
+        #expect(out.rows[1] == ["haircut", "Cut", "1,000.00 BDT", "60", "1", "no"])
+        #expect(out.footer == ["4 groomers on duty each half-hour slot"])
+        #expect(out.json["groomersOnDuty"] == .int(4))
+        let past = try ServicesProjection.folded(Array(s.events.prefix(1)))
+        #expect(past.terms[0].name == "Spa bath" && past.capacity == nil)
+    }
+}

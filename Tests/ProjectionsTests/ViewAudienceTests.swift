@@ -50,6 +50,7 @@ struct ViewAudienceTests {
             ("agenda", try audience(AgendaView.self, [:]), .staff),
             ("customers", try audience(CustomersView.self, [:]), .staff),
             ("customer", try audience(CustomerView.self, ["id": "u-ann"]), .userAndStaff("u-ann")),
+            ("services", try audience(ServicesView.self, [:]), .everyone),
         ]
     }
 

@@ -6,6 +6,7 @@ A spec is called once per run, as fn(ctx, i, n) for run i of n, and returns (act
 Repeatable commands act on the store's busiest subjects every run; one-use ones take a fresh item each run.
 """
 
+import datetime as dt
 import hashlib
 
 from fixtures import ensure, take
@@ -203,7 +204,7 @@ def _(c, i, n):
 
 @spec("booking.request")
 def _(c, i, n):
-    return _owner(c), {**_pet(c), "service": "full-groom", "slot": c.slot(), "bookingId": c.new_id("b")}
+    return _owner(c), {**_pet(c), "service": "nail-trim", "slot": c.slot(), "bookingId": c.new_id("b")}
 
 
 @spec("booking.confirm")
@@ -212,10 +213,35 @@ def _(c, i, n):
     return _staff(c), {"bookingId": take(c, "requested-booking")["bookingId"]}
 
 
+def _started(slot):
+    """A moment just after a slot starts: completing a booking, or recording a no-show, waits for it."""
+    t = dt.datetime.strptime(slot, "%Y-%m-%dT%H:%M:%SZ") + dt.timedelta(minutes=1)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 @spec("booking.complete")
 def _(c, i, n):
-    ensure(c, "confirmed-booking", n - i)
-    return _staff(c), {"bookingId": take(c, "confirmed-booking")["bookingId"]}
+    ensure(c, "started-booking", n - i)
+    booking = take(c, "started-booking")
+    return _staff(c), {"bookingId": booking["bookingId"], "now": _started(booking["slot"])}
+
+
+@spec("booking.no-show")
+def _(c, i, n):
+    ensure(c, "started-booking", n - i)
+    booking = take(c, "started-booking")
+    return _staff(c), {"bookingId": booking["bookingId"], "now": _started(booking["slot"])}
+
+
+@spec("salon.set-service")
+def _(c, i, n):
+    return _admin(c), {"service": "bath", "name": "Bath & blow-dry", "price": f"{80000 + 100 * c.serial()} BDT",
+                       "durationMinutes": 60, "groomers": 1}
+
+
+@spec("salon.set-capacity")
+def _(c, i, n):
+    return _admin(c), {"groomers": 3 + c.serial() % 2}
 
 
 @spec("booking.cancel")

@@ -28,7 +28,7 @@ SPECIES = ["dog", "cat", "bird", "rabbit"]
 def generate(n, products, start, seed=42):
     """n exec lines and the units each product's orders take."""
     rng = random.Random(seed)
-    users, carts, favourites, pets, bookings = [], {}, {}, [], collections.Counter()
+    users, carts, favourites, pets, booked = [], {}, {}, [], [0]
     ordered = collections.Counter()
     kinds, weights = zip(*MIX)
     out = []
@@ -72,8 +72,10 @@ def generate(n, products, start, seed=42):
             fields = {"petId": pet, "name": f"Pet {len(pets)}", "species": rng.choice(SPECIES)}
         elif kind == "booking.request":
             pet, u = rng.choice(pets)
-            slot = _grid(now + dt.timedelta(days=2)) + dt.timedelta(minutes=30 * bookings[pet])
-            bookings[pet] += 1
+            # Each booking two hours after the one before, whatever the pet: no service runs longer, so bookings
+            # never overlap a pet's other bookings nor need more groomers than the salon has.
+            slot = _grid(now + dt.timedelta(days=2)) + dt.timedelta(minutes=120 * booked[0])
+            booked[0] += 1
             fields = {"petId": pet, "service": rng.choice(["bath", "nail-trim", "full-groom"]), "slot": iso(slot)}
         elif kind == "order.place":
             for p, q in carts.pop(u).items():

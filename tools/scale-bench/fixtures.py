@@ -156,11 +156,11 @@ def _make(ctx, kind, n):
     s = ctx.subjects
     owner, pet, customer, staff, admin = s["owner"], s["pet"], s["customer"], s["staff"], s["admin"]
     a, b = s["products"][0], s["products"][1 % len(s["products"])]
-    if kind in ("requested-booking", "confirmed-booking", "conversation-subject"):
-        items = [{"bookingId": ctx.new_id("b"), "owner": owner} for _ in range(n)]
-        lines = [line("booking.request", owner, petId=pet, service="bath", slot=ctx.slot(), bookingId=i["bookingId"])
+    if kind in ("requested-booking", "confirmed-booking", "started-booking", "conversation-subject"):
+        items = [{"bookingId": ctx.new_id("b"), "owner": owner, "slot": ctx.slot()} for _ in range(n)]
+        lines = [line("booking.request", owner, petId=pet, service="nail-trim", slot=i["slot"], bookingId=i["bookingId"])
                  for i in items]
-        if kind == "confirmed-booking":
+        if kind in ("confirmed-booking", "started-booking"):
             lines += [line("booking.confirm", staff, bookingId=i["bookingId"]) for i in items]
         ctx.exec(lines)
         return items

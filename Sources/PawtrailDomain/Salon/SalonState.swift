@@ -16,16 +16,10 @@ public struct SalonState: Aggregate, Equatable {
     public static let schemaVersion = 1
 
     /// Groomers on duty each slot when no admin has said.
-    public static let defaultCapacity: Int64 = 3
+    public static let defaultCapacity = SalonCapacitySet.defaultGroomers
 
     /// The terms of each service when no admin has set them.
-    public static let defaults: [GroomingServiceSet] = [
-        GroomingServiceSet(service: .bath, name: "Bath & blow-dry", price: Money(80_000, "BDT"), durationMinutes: 60, groomers: 1),
-        GroomingServiceSet(service: .haircut, name: "Breed haircut", price: Money(120_000, "BDT"), durationMinutes: 90, groomers: 1),
-        GroomingServiceSet(service: .nailTrim, name: "Nail trim", price: Money(30_000, "BDT"), durationMinutes: 30, groomers: 1),
-        GroomingServiceSet(service: .fullGroom, name: "Full groom", price: Money(250_000, "BDT"), durationMinutes: 120, groomers: 2),
-        GroomingServiceSet(service: .deShedding, name: "De-shedding treatment", price: Money(150_000, "BDT"), durationMinutes: 90, groomers: 1),
-    ]
+    public static let defaults = GroomingServiceSet.defaults
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         for terms in try r.records("services", GroomingServiceSet.self) { services[terms.service] = terms }

@@ -454,6 +454,6 @@ public enum AccountEvents {
         AccountSignedUp.self, AccountDeleted.self, EmailClaimed.self, EmailReleased.self, AdminBootstrapped.self,
         RoleGranted.self, RoleRevoked.self, LoggedIn.self, LoggedOut.self, SessionRestored.self,
         PasswordResetRequested.self, PasswordChanged.self, EmailChanged.self, ProfileUpdated.self,
-        ProfileImageChanged.self, LanguageChanged.self,
+        ProfileImageChanged.self, LanguageChanged.self, NotificationSettingChanged.self, NotificationSent.self,
     ]
 }

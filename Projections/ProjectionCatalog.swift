@@ -16,6 +16,7 @@ public enum ProjectionCatalog {
         AgendaProjection.self,
         CustomersProjection.self,
         ServicesProjection.self,
+        OutboxProjection.self,
     ]
 
     /// The views.
@@ -34,6 +35,7 @@ public enum ProjectionCatalog {
         AgendaView.self,
         CustomersView.self, CustomerView.self,
         ServicesView.self,
+        RemindersView.self, OutboxView.self,
     ]
 
     /// The projection of a name.

@@ -32,6 +32,8 @@ public enum CommandCatalog {
         StartConversation.self, SendMessage.self, MarkMessageDelivered.self, MarkMessagesRead.self,
         // settings
         SetReadPolicy.self,
+        // notifications
+        SetNotifications.self, MarkNotificationsSent.self,
     ]
 
     /// The command type of a name (`pet.add`).

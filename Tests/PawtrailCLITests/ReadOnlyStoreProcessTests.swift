@@ -117,6 +117,6 @@ final class ReadOnlyMount {
         #expect(status.status == 0, "\(status.stderr)")
         let audit = try PawtrailProcess.run(["--store", store, "projections", "audit"])
         #expect(audit.status == 0, "\(audit.stdout)\(audit.stderr)")
-        #expect(audit.lines.count == 14 && audit.lines.allSatisfy { $0.contains(": ok") }, "\(audit.stdout)")
+        #expect(audit.lines.count == 15 && audit.lines.allSatisfy { $0.contains(": ok") }, "\(audit.stdout)")
     }
 }

@@ -17,7 +17,7 @@ struct AggregateSchemaTests {
 
     /// kind: (schema version, digest of the folds).
     static let pinned: [String: (Int, UInt64)] = [
-        "account": (1, 4073487475534699492),
+        "account": (2, 13882904086013709126),
         "email": (1, 2179157366222342860),
         "roles": (1, 4897049029546778868),
         "booking": (2, 4839546464933147507),
@@ -36,6 +36,7 @@ struct AggregateSchemaTests {
         "settings": (1, 7787340166183382049),
         "salon": (1, 10322384493031028309),
         "salon-day": (1, 7787340166183382049),
+        "notification": (1, 7787340166183382049),
     ]
 
     @Test func kindsAreUnique() {

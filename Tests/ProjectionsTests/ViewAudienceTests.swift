@@ -51,6 +51,8 @@ struct ViewAudienceTests {
             ("customers", try audience(CustomersView.self, [:]), .staff),
             ("customer", try audience(CustomerView.self, ["id": "u-ann"]), .userAndStaff("u-ann")),
             ("services", try audience(ServicesView.self, [:]), .everyone),
+            ("reminders", try audience(RemindersView.self, [:]), .staff),
+            ("outbox", try audience(OutboxView.self, [:]), .staff),
         ]
     }
 

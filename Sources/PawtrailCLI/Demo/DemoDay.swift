@@ -165,6 +165,7 @@ enum DemoDay {
         try await r.run("u-hasan", ChangeEmail(newEmail: "hasan.mahmud@mail.example", reauthenticatedAt: DemoRunner.at("12:00")), at: "12:02")
         try await r.run("u-emi", ChangeProfileImage(contentHash: String(repeating: "3f", count: 32), byteSize: 184_320), at: "12:03")
         try await r.run("u-chloe", ChangePassword(reauthenticatedAt: DemoRunner.at("12:03")), at: "12:04")
+        try await r.run("u-hasan", SetNotifications(kind: .orderUpdates, setting: .off), at: "12:05")
         for c in customers.prefix(3) {
             if let s = sessions[c.id] { try await r.run(c.id, Logout(sessionId: s), at: "12:10") }
         }

@@ -1,3 +1,4 @@
+import Projections
 import Events
 import PawtrailDomain
 
@@ -22,6 +23,7 @@ enum DomainVerbs {
         "order": "Orders: place from your cart; confirm, ship, deliver, collect payment, take back, refund (staff); cancel; history.",
         "pos": "The shop's till: sell over the counter from the same stock (staff).",
         "shop": "The shop's settings: who may read the views (admins).",
+        "outbox": "Notifications owed to customers: what is due to send, and marking it taken by a sending worker (staff).",
     ]
 
     /// The option of the verbs staff may run for a customer.
@@ -50,6 +52,7 @@ enum DomainVerbs {
         }
         // Read verbs that belong with a group's commands.
         verbs["order", default: []].append(StoryCommand.orderHistorySpec)
+        verbs["outbox", default: []].insert(ViewCommand.alias(OutboxView.self, name: "pending"), at: 0)
         return order.map { group in
             CommandSpec(name: group, abstract: groupAbstracts[group] ?? "The \(group) commands.", subcommands: verbs[group]!)
         }

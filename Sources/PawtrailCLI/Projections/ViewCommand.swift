@@ -24,6 +24,13 @@ enum ViewCommand {
             subcommands: ProjectionCatalog.views.map { spec(for: $0) })
     }
 
+    /// A view as a verb of another group (`outbox pending` is `view outbox`).
+    static func alias<V: ProjectionView>(_ view: V.Type, name: String) -> CommandSpec {
+        var spec = spec(for: view)
+        spec.name = name
+        return spec
+    }
+
     private static func spec<V: ProjectionView>(for view: V.Type) -> CommandSpec {
         CommandSpec(
             name: V.name, abstract: V.summary,

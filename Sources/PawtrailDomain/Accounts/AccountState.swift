@@ -24,11 +24,13 @@ public struct AccountState: Aggregate, Hashable {
     public var openSessions: Set<String> = []
     /// The sessions logged out (kept so that a stale session is told apart from an unknown one).
     public var closedSessions: Set<String> = []
+    /// The kinds of notification turned off (raw values).
+    public var notificationsOff: Set<String> = []
 
     public init() {}
 
     public static let snapshotKind = "account"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         exists = try r.bool("exists")
@@ -42,6 +44,7 @@ public struct AccountState: Aggregate, Hashable {
         imageByteSize = try r.int("imageByteSize")
         openSessions = Set(try r.strings("openSessions"))
         closedSessions = Set(try r.strings("closedSessions"))
+        notificationsOff = Set(try r.strings("notificationsOff"))
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -56,6 +59,7 @@ public struct AccountState: Aggregate, Hashable {
         w.int("imageByteSize", imageByteSize)
         w.strings("openSessions", openSessions.sorted())
         w.strings("closedSessions", closedSessions.sorted())
+        w.strings("notificationsOff", notificationsOff.sorted())
     }
 
     /// Where a session of this account stands; the raw value is its name in messages.
@@ -119,6 +123,8 @@ public struct AccountState: Aggregate, Hashable {
             s.imageByteSize = e.byteSize
         case let e as LanguageChanged:
             s.language = e.language
+        case let e as NotificationSettingChanged:
+            if e.setting == .off { s.notificationsOff.insert(e.kind.rawValue) } else { s.notificationsOff.remove(e.kind.rawValue) }
         default:
             break
         }

@@ -6,7 +6,7 @@ public enum AggregateCatalog {
         AccountState.self, EmailClaimState.self, RolesState.self, BookingState.self, PetScheduleState.self, CartState.self,
         CatalogState.self, ProductState.self, FavouritesState.self, InventoryState.self, ConversationState.self,
         SubjectOwnerState.self, OrderState.self, SaleState.self, PetState.self, VetRequestState.self, ShopSettingsState.self,
-        SalonState.self, SalonDayState.self,
+        SalonState.self, SalonDayState.self, NotificationState.self,
     ]
 
     private static let byKind: [String: any Aggregate.Type] = Dictionary(all.map { ($0.snapshotKind, $0) }, uniquingKeysWith: { a, _ in a })
@@ -25,6 +25,7 @@ public enum AggregateCatalog {
         "inventory": [InventoryState.self], "conversation": [ConversationState.self],
         "order": [OrderState.self, SubjectOwnerState.self], "sale": [SaleState.self], "pet": [PetState.self],
         "vet": [VetRequestState.self, SubjectOwnerState.self], "salon": [SalonState.self], "salonday": [SalonDayState.self],
+        "notification": [NotificationState.self],
     ]
 
     /// The aggregate whose snapshots go by a kind, `nil` for none.

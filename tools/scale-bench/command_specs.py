@@ -202,6 +202,16 @@ def _(c, i, n):
 
 # Grooming and vet.
 
+@spec("account.set-notifications")
+def _(c, i, n):
+    return _customer(c), {"kind": "messages", "setting": "off" if c.serial() % 2 else "on"}
+
+
+@spec("outbox.mark-sent")
+def _(c, i, n):
+    return _staff(c), {"notificationIds": [f"bench.{c.new_id('n')}"]}
+
+
 @spec("booking.request")
 def _(c, i, n):
     return _owner(c), {**_pet(c), "service": "nail-trim", "slot": c.slot(), "bookingId": c.new_id("b")}

@@ -23,8 +23,20 @@ ENTITY_VIEWS = {
     "pets": ("--owner", "owner"),
     "conversations": ("--user", "conversation_owner"),
     "favourites": ("--user", "customer"),
+    "customer": ("--id", "customer"),
+    "conversation": ("--id", "conversation"),
 }
-SHOP_VIEWS = {"inventory", "low-stock", "catalog", "dashboard"}
+SHOP_VIEWS = {"inventory", "low-stock", "catalog", "dashboard", "sales", "fulfilment", "customers", "services", "reminders",
+              "outbox"}
+
+
+def _shop_arguments(ctx, name):
+    """What a whole-shop view is asked: the agenda the day of the business clock, a product page the busiest product."""
+    if name == "agenda":
+        return ["--day", ctx.clock()[:10]]
+    if name == "product":
+        return ["--id", ctx.subjects["products"][0]]
+    return []
 NO_SUBJECT = {"status": "no-subject", "note": "the store has no such entity to ask for", "catch_up_ms": 0}
 
 
@@ -77,8 +89,8 @@ def measure_all(ctx, runs):
             travel[name] = (_measure(ctx, base + [option, then, "--at-position", str(mid), "--json"], runs)
                             if then else {**NO_SUBJECT, "note": f"no {subject} among the events before {mid}"})
             _progress(ctx, name + f" --at-position {mid}", travel[name])
-        elif name in SHOP_VIEWS:
-            live[name] = _measure(ctx, base + ["--json"], runs)
+        elif name in SHOP_VIEWS or name in ("agenda", "product"):
+            live[name] = _measure(ctx, base + _shop_arguments(ctx, name) + ["--json"], runs)
         else:
             # A view added later: measured with no options, and marked so a reader knows it was not planned for.
             live[name] = _measure(ctx, base + ["--json"], runs)

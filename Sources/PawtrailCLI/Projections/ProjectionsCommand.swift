@@ -100,13 +100,21 @@ enum ProjectionsCommand {
     static let rebuildSpec = CommandSpec(
         name: "rebuild", abstract: "Rebuild projections from scratch, on every core (one pass over the log per thread).",
         discussion: "On a terminal a progress bar with the rate and time left goes to standard error.",
-        usage: "[--store <path>] (<name> ... | --all) [--json]",
-        options: [.flag("all", help: "Rebuild every projection."), .flag("json", help: "Print the result as JSON.")],
+        usage: "[--store <path>] (<name> ... | --all) [--threads <n>] [--json]",
+        options: [
+            .flag("all", help: "Rebuild every projection."),
+            .value("threads", "n", help: "Fold on at most this many threads (1 to 64), one pass over the log each.", default: "one per core, at most four"),
+            .flag("json", help: "Print the result as JSON."),
+        ],
         positionals: [PositionalSpec(name: "name", help: "A projection to rebuild (any number).", isRequired: false, isVariadic: true)],
         run: { context in
             let types = try selected(context, allowAll: false)
             let bar = ProgressBar(enabled: isatty(2) == 1 && !context.wantsJSON, console: context.console)
-            let result = try await writableEngine(context).rebuild(types) { bar.update($0) }
+            var engine = try writableEngine(context)
+            if let threads = try context.arguments.converted("threads", expecting: "a number of threads from 1 to 64", { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }) {
+                engine.foldThreads = threads
+            }
+            let result = try await engine.rebuild(types) { bar.update($0) }
             bar.finish()
             let seconds = Double(result.elapsed.components.seconds) + Double(result.elapsed.components.attoseconds) / 1e18
             let rate = seconds > 0 ? Double(result.eventsRead) / seconds : 0

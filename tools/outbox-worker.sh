@@ -28,7 +28,7 @@ bin="${PAWTRAIL:-$(command -v pawtrail || echo .build/release/pawtrail)}"
 round() {
   local now="${fixed_now:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}"
   local pending taken id args=()
-  pending="$("$bin" --store "$store" outbox pending --as "$actor" --now "$now" --json)"
+  pending="$("$bin" --store "$store" outbox pending --as "$actor" --now "$now" --limit 500 --json)"
   for id in $(grep -o '"notificationId":"[^"]*"' <<<"$pending" | cut -d'"' -f4 | sort -u | head -n 500); do
     args+=(--notification-ids "$id")
   done

@@ -22,6 +22,10 @@ public enum CustomersProjection: KeyedProjection {
         public var orders: Int64
         public var openBookings: Int64
         public var lastOrderAt: Timestamp?
+        /// Messages from the shop they have no read receipt for.
+        public var unread: Int64 = 0
+        /// The kinds of notification they turned off.
+        public var notificationsOff: [String] = []
 
         public init(name: String, email: String, language: Language, signedUpAt: Timestamp) {
             self.name = name
@@ -52,6 +56,8 @@ public enum CustomersProjection: KeyedProjection {
             orders = try r.int("orders")
             openBookings = try r.int("openBookings")
             lastOrderAt = try r.optionalTimestamp("lastOrderAt")
+            unread = try r.int("unread")
+            notificationsOff = try r.strings("notificationsOff")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -68,6 +74,8 @@ public enum CustomersProjection: KeyedProjection {
             w.int("orders", orders)
             w.int("openBookings", openBookings)
             w.optionalTimestamp("lastOrderAt", lastOrderAt)
+            w.int("unread", unread)
+            w.strings("notificationsOff", notificationsOff)
         }
 
         /// The highest role held: `admin`, `staff` or `customer`.
@@ -85,6 +93,12 @@ public enum CustomersProjection: KeyedProjection {
         /// version of the account's row for each would cost more than the directory is worth; so the last log-in
         /// shows for the present only, not as of a past moment.
         public var lastLogIn = KeyedTable<TimeRow>(id: 4, history: .current)
+        /// Each conversation's customer, for the fold.
+        public var conversationOwner = KeyedTable<TextRow>(id: 5, history: .current)
+        /// The shop's messages a customer has not read (`conversation\u{1F}message`, the customer), for the fold.
+        public var unreadMessages = KeyedTable<TextRow>(id: 6, history: .current)
+        /// When each user last did anything the directory follows, newest only (as the last log-in).
+        public var lastActive = KeyedTable<TimeRow>(id: 7, history: .current)
 
         public init() {}
 
@@ -93,6 +107,9 @@ public enum CustomersProjection: KeyedProjection {
             petOwner = KeyedTable(id: 2, history: .current, rows: try r.keyed("petOwner", TextRow.self))
             bookingOwner = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingOwner", TextRow.self))
             lastLogIn = KeyedTable(id: 4, history: .current, rows: try r.keyed("lastLogIn", TimeRow.self))
+            conversationOwner = KeyedTable(id: 5, history: .current, rows: try r.keyed("conversationOwner", TextRow.self))
+            unreadMessages = KeyedTable(id: 6, history: .current, rows: try r.keyed("unreadMessages", TextRow.self))
+            lastActive = KeyedTable(id: 7, history: .current, rows: try r.keyed("lastActive", TimeRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -100,6 +117,9 @@ public enum CustomersProjection: KeyedProjection {
             w.keyed("petOwner", petOwner.entries)
             w.keyed("bookingOwner", bookingOwner.entries)
             w.keyed("lastLogIn", lastLogIn.entries)
+            w.keyed("conversationOwner", conversationOwner.entries)
+            w.keyed("unreadMessages", unreadMessages.entries)
+            w.keyed("lastActive", lastActive.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
@@ -107,6 +127,9 @@ public enum CustomersProjection: KeyedProjection {
             visitor.visit(&petOwner)
             visitor.visit(&bookingOwner)
             visitor.visit(&lastLogIn)
+            visitor.visit(&conversationOwner)
+            visitor.visit(&unreadMessages)
+            visitor.visit(&lastActive)
         }
 
         /// Changes a known account in place; an event about an account the log never signed up changes nothing.
@@ -119,17 +142,19 @@ public enum CustomersProjection: KeyedProjection {
     }
 
     public static let name = "customers"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let foldCost = 90
     public static let summary = "The customer directory: profile, role, pets, orders, open bookings, last log-in."
     public static let eventTypes = types(
         AccountSignedUp.self, AccountDeleted.self, ProfileUpdated.self, EmailChanged.self, LanguageChanged.self,
         AdminBootstrapped.self, RoleGranted.self, RoleRevoked.self, LoggedIn.self, SessionRestored.self,
         PetAdded.self, PetRemoved.self, OrderPlaced.self,
-        BookingRequested.self, BookingCompleted.self, BookingCancelled.self)
+        BookingRequested.self, BookingCompleted.self, BookingCancelled.self, BookingNoShow.self,
+        NotificationSettingChanged.self, ConversationStarted.self, MessageSent.self, MessageRead.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         let at = e.occurredAt
+        if let actor = e.actor { state.lastActive[actor] = TimeRow(at) }
         switch e.typeID {
         case AccountSignedUp.typeID:
             let x = e.event as! AccountSignedUp
@@ -184,6 +209,36 @@ public enum CustomersProjection: KeyedProjection {
             closeBooking(&state, (e.event as! BookingCompleted).bookingId)
         case BookingCancelled.typeID:
             closeBooking(&state, (e.event as! BookingCancelled).bookingId)
+        case BookingNoShow.typeID:
+            closeBooking(&state, (e.event as! BookingNoShow).bookingId)
+        case NotificationSettingChanged.typeID:
+            let x = e.event as! NotificationSettingChanged
+            state.update(x.userId) { c in
+                c.notificationsOff.removeAll { $0 == x.kind.rawValue }
+                if x.setting == .off { c.notificationsOff = (c.notificationsOff + [x.kind.rawValue]).sorted() }
+            }
+        default:
+            applyMessage(&state, e)
+        }
+    }
+
+    /// Messages: one from the shop is unread by the conversation's customer until they read it.
+    private static func applyMessage(_ state: inout State, _ e: ProjectedEvent) {
+        switch e.typeID {
+        case ConversationStarted.typeID:
+            let x = e.event as! ConversationStarted
+            state.conversationOwner[x.conversationId] = TextRow(x.ownerId)
+        case MessageSent.typeID:
+            let x = e.event as! MessageSent
+            guard let owner = state.conversationOwner[x.conversationId]?.text, owner != x.senderId else { return }
+            state.unreadMessages[x.conversationId + "\u{1F}" + x.messageId] = TextRow(owner)
+            state.update(owner) { $0.unread += 1 }
+        case MessageRead.typeID:
+            let x = e.event as! MessageRead
+            let key = x.conversationId + "\u{1F}" + x.messageId
+            guard let owner = state.unreadMessages[key]?.text, owner == x.participantId else { return }
+            state.unreadMessages[key] = nil
+            state.update(owner) { $0.unread -= 1 }
         default:
             return
         }

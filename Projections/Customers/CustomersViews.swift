@@ -5,7 +5,8 @@ import PawtrailJSON
 /// `pawtrail view customers [--search TEXT]`: the directory of accounts, by name: each with email, phone, role, pets,
 /// orders and open bookings. `--search` keeps the accounts where every word begins a word of the name, the email,
 /// the phone's digits or the user id (ignoring case). Deleted accounts are left out unless `--include-deleted`.
-/// Reads every account's row: a directory's cost.
+/// Paged (`--page`, `--page-size`, default 50): it reads every account's row to sort them, a directory's cost, but
+/// writes one page.
 public enum CustomersView: ProjectionView {
     public typealias Source = CustomersProjection
     public static let name = "customers"
@@ -13,6 +14,8 @@ public enum CustomersView: ProjectionView {
     public static let options = [
         ViewOption("search", "text", help: "Every word must begin a word of the name, email, phone or user id."),
         ViewOption("include-deleted", "", help: "A flag: list deleted accounts too."),
+        ViewOption("page", "n", help: "The page to show, from 1.", default: "1"),
+        ViewOption("page-size", "n", help: "Accounts per page (at most 500).", default: "50"),
     ]
 
     public static func audience(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
@@ -30,15 +33,23 @@ public enum CustomersView: ProjectionView {
                 + [c.phone.filter(\.isNumber)]
             return query.allSatisfy { q in own.contains { $0.hasPrefix(q) } }
         }.sorted { ($0.value.name.lowercased(), $0.key) < ($1.value.name.lowercased(), $1.key) }
+        let page = try arguments.int("page", default: 1, range: 1...1_000_000)
+        let pageSize = try arguments.int("page-size", default: 50, range: 1...500)
+        let start = min(found.count, Int(page - 1) * Int(pageSize))
+        let shown = found[start..<min(found.count, start + Int(pageSize))]
+        let pages = max(1, (found.count + Int(pageSize) - 1) / Int(pageSize))
         return ViewOutput(
             title: "Customers" + (query.isEmpty ? "" : " matching '\(query.joined(separator: " "))'"),
             header: ["USER", "NAME", "EMAIL", "PHONE", "ROLE", "PETS", "ORDERS", "OPEN BOOKINGS"],
-            rows: found.map {
+            rows: shown.map {
                 [$0.key, $0.value.name + ($0.value.deleted ? " (deleted)" : ""), $0.value.email, $0.value.phone, $0.value.role,
                  String($0.value.pets), String($0.value.orders), String($0.value.openBookings)]
             },
-            rightAligned: [5, 6, 7], footer: ["\(found.count) account\(found.count == 1 ? "" : "s")"],
-            json: .object(["customers": .array(found.map { CustomerView.json($0.key, $0.value) })]))
+            rightAligned: [5, 6, 7], footer: ["\(found.count) account\(found.count == 1 ? "" : "s"), page \(page) of \(pages)"],
+            json: .object([
+                "total": .int(Int64(found.count)), "page": .int(page), "pageSize": .int(pageSize), "pages": .int(Int64(pages)),
+                "customers": .array(shown.map { CustomerView.json($0.key, $0.value) }),
+            ]))
     }
 }
 
@@ -65,21 +76,25 @@ public enum CustomerView: ProjectionView {
             ["Language", c.language.rawValue], ["Role", c.role], ["Signed up", minute(c.signedUpAt)],
             ["Last log-in", minute(state.lastLogIn[id]?.at)], ["Pets", String(c.pets)],
             ["Orders", String(c.orders) + (c.lastOrderAt.map { ", the last \(minute($0))" } ?? "")],
-            ["Open bookings", String(c.openBookings)],
+            ["Open bookings", String(c.openBookings)], ["Unread messages", String(c.unread)],
+            ["Last active", minute(state.lastActive[id]?.at)],
+            ["Notifications off", c.notificationsOff.isEmpty ? "none" : c.notificationsOff.joined(separator: ", ")],
         ]
         return ViewOutput(
             title: "Customer \(id)", header: ["FIELD", "VALUE"], rows: rows,
             footer: ["see: view pets --owner \(id) | orders --customer \(id) | conversations --user \(id) | activity --user \(id)"],
-            json: json(id, c, lastLogIn: state.lastLogIn[id]?.at))
+            json: json(id, c, lastLogIn: state.lastLogIn[id]?.at, lastActive: state.lastActive[id]?.at))
     }
 
-    static func json(_ id: String, _ c: CustomersProjection.Customer, lastLogIn: Timestamp? = nil) -> JSONValue {
+    static func json(_ id: String, _ c: CustomersProjection.Customer, lastLogIn: Timestamp? = nil, lastActive: Timestamp? = nil) -> JSONValue {
         .object([
             "userId": .string(id), "name": .string(c.name), "email": .string(c.email), "phone": .string(c.phone),
             "address": .string(c.address), "language": .string(c.language.rawValue), "role": .string(c.role),
             "deleted": .bool(c.deleted), "signedUpAt": Format.json(c.signedUpAt),
             "lastLogInAt": lastLogIn.map(Format.json) ?? .null, "pets": .int(c.pets), "orders": .int(c.orders),
             "lastOrderAt": c.lastOrderAt.map(Format.json) ?? .null, "openBookings": .int(c.openBookings),
+            "unreadMessages": .int(c.unread), "lastActiveAt": lastActive.map(Format.json) ?? .null,
+            "notificationsOff": .array(c.notificationsOff.map(JSONValue.string)),
         ])
     }
 }

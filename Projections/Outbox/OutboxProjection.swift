@@ -7,14 +7,16 @@ public import Events
 /// a recipient who has not turned its kind off; a booking reminder leaves when its booking is cancelled, moved,
 /// completed or missed; a deleted account's and a removed pet's are not sent.
 ///
-/// Open notifications are one group of a ``GroupedTable``, so taking one stores one row; sent ones move to the group
-/// of the day they fell due. Recipients and pets keep every version, so the outbox reads right as of any moment.
+/// Notifications are grouped by the UTC day they fall due (a ``GroupedTable``), so taking one stores one row, and what
+/// is due now is read from the groups of the last ``window`` only, however long the shop's history: a notification
+/// not taken within a week of falling due has expired (a shipment notice a month late helps no one). Recipients and
+/// pets keep every version, so the outbox reads right as of any moment.
 public enum OutboxProjection: KeyedProjection {
     public struct State: KeyedProjectionState {
-        /// Open notifications: the group `open`, a part a notification id.
-        public var open = GroupedTable<Notification>(id: 1)
-        /// Sent notifications: a group a UTC day they fell due, a part a notification id.
-        public var sent = GroupedTable<Notification>(id: 2)
+        /// Notifications: a group a UTC day they fall due, a part a notification id.
+        public var notifications = GroupedTable<Notification>(id: 1)
+        /// The day each notification falls due, to find its row again, for the fold.
+        public var dayOf = KeyedTable<TextRow>(id: 2, history: .current)
         public var recipients = KeyedTable<Recipient>(id: 3, history: .exact)
         public var pets = KeyedTable<OutboxPet>(id: 4, history: .exact)
         /// Bookings, for the fold.
@@ -31,8 +33,8 @@ public enum OutboxProjection: KeyedProjection {
         public init() {}
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
-            open = GroupedTable(id: 1, rows: try r.keyed("open", Notification.self))
-            sent = GroupedTable(id: 2, rows: try r.keyed("sent", Notification.self))
+            notifications = GroupedTable(id: 1, rows: try r.keyed("notifications", Notification.self))
+            dayOf = KeyedTable(id: 2, history: .current, rows: try r.keyed("dayOf", TextRow.self))
             recipients = KeyedTable(id: 3, history: .exact, rows: try r.keyed("recipients", Recipient.self))
             pets = KeyedTable(id: 4, history: .exact, rows: try r.keyed("pets", OutboxPet.self))
             bookings = KeyedTable(id: 5, history: .current, rows: try r.keyed("bookings", OutboxBooking.self))
@@ -41,8 +43,8 @@ public enum OutboxProjection: KeyedProjection {
         }
 
         public func write(to w: inout some FieldWriter) {
-            w.keyed("open", open.entries)
-            w.keyed("sent", sent.entries)
+            w.keyed("notifications", notifications.entries)
+            w.keyed("dayOf", dayOf.entries)
             w.keyed("recipients", recipients.entries)
             w.keyed("pets", pets.entries)
             w.keyed("bookings", bookings.entries)
@@ -51,8 +53,8 @@ public enum OutboxProjection: KeyedProjection {
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
-            visitor.visit(&open)
-            visitor.visit(&sent)
+            visitor.visit(&notifications)
+            visitor.visit(&dayOf)
             visitor.visit(&recipients)
             visitor.visit(&pets)
             visitor.visit(&bookings)
@@ -66,20 +68,44 @@ public enum OutboxProjection: KeyedProjection {
             return n.petId.isEmpty || pets[n.petId]?.removed != true
         }
 
-        /// Open notifications due at or before `now`, the earliest first.
-        public func due(by now: Timestamp) -> [(id: String, notification: Notification)] {
-            open.parts(of: OutboxProjection.openGroup).filter { $0.value.dueAt <= now && deliverable($0.value) }
-                .map { (id: $0.key, notification: $0.value) }.sorted { ($0.notification.dueAt, $0.id) < ($1.notification.dueAt, $1.id) }
+        /// The notifications falling due within the ``OutboxProjection/window`` up to `now`, the earliest first, that
+        /// `keep` keeps, at most `limit`: the days are read oldest first, and reading stops once the limit is reached.
+        public func recent(
+            by now: Timestamp, limit: Int = .max, keep: (Notification) -> Bool = { _ in true }
+        ) -> [(id: String, notification: Notification)] {
+            let last = OutboxProjection.dayNumber(now)
+            var out: [(id: String, notification: Notification)] = []
+            for day in (last - OutboxProjection.window)...last where out.count < limit {
+                let parts = notifications.parts(of: OutboxProjection.date(day)).filter { $0.value.dueAt <= now && keep($0.value) }
+                for (id, n) in parts.sorted(by: { ($0.value.dueAt, $0.key) < ($1.value.dueAt, $1.key) }) where out.count < limit {
+                    if deliverable(n) { out.append((id, n)) }
+                }
+            }
+            return out
+        }
+
+        /// Notifications due at or before `now`, within the window, not yet taken, the earliest first, at most `limit`.
+        public func due(by now: Timestamp, limit: Int = .max) -> [(id: String, notification: Notification)] {
+            recent(by: now, limit: limit) { !$0.sent }
         }
 
         /// Adds a notification for its recipient, unless they turned its kind off or are gone.
         mutating func notify(_ id: String, _ n: Notification) {
             guard recipients[n.userId]?.wants(n.topic) == true else { return }
-            open[OutboxProjection.openGroup, id] = n
+            let day = Format.day(n.dueAt)
+            notifications[day, id] = n
+            dayOf[id] = TextRow(day)
+        }
+
+        /// Changes a notification in place, found by its id.
+        mutating func change(_ id: String, _ body: (inout Notification?) -> Void) {
+            guard let day = dayOf[id]?.text else { return }
+            notifications.modify(group: day, part: id, body)
         }
     }
 
-    static let openGroup = "open"
+    /// Days after falling due that a notification may still be taken; older ones have expired.
+    public static let window: Int64 = 7
     /// Vaccinations are announced this long before the dose is due.
     static let vaccinationLead: Int64 = 7 * 86_400_000_000
 
@@ -92,6 +118,17 @@ public enum OutboxProjection: KeyedProjection {
         PetAdded.self, PetEdited.self, PetRemoved.self, VaccinationRecorded.self,
         BookingRequested.self, BookingConfirmed.self, BookingRescheduled.self, BookingCancelled.self, BookingCompleted.self, BookingNoShow.self,
         OrderPlaced.self, OrderShipped.self, ConversationStarted.self, MessageSent.self, NotificationSent.self)
+
+    static let microsecondsPerDay: Int64 = 86_400_000_000
+
+    /// The UTC day of a time, in days since 1970-01-01.
+    static func dayNumber(_ t: Timestamp) -> Int64 {
+        let us = t.microsecondsSinceEpoch
+        return us / microsecondsPerDay - (us % microsecondsPerDay < 0 ? 1 : 0)
+    }
+
+    /// The ISO date of a day number.
+    static func date(_ day: Int64) -> String { Format.day(Timestamp(microsecondsSinceEpoch: day * microsecondsPerDay)) }
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         // To the minute, so that a busy minute stores one version of the clock.
@@ -179,10 +216,7 @@ public enum OutboxProjection: KeyedProjection {
                 "message.\(x.conversationId).\(x.messageId)",
                 Notification(topic: .newMessage, userId: owner, dueAt: e.occurredAt, subject: x.conversationId, name: x.senderId, detail: String(x.text.prefix(80))))
         case NotificationSent.typeID:
-            let id = (e.event as! NotificationSent).notificationId
-            guard let n = state.open[openGroup, id] else { return }
-            state.open[openGroup, id] = nil
-            state.sent[Format.day(n.dueAt), id] = n
+            state.change((e.event as! NotificationSent).notificationId) { n in n?.sent = true }
         default:
             return
         }
@@ -192,7 +226,8 @@ public enum OutboxProjection: KeyedProjection {
     /// confirmed again).
     private static func withdrawReminder(_ state: inout State, _ bookingId: String) {
         guard var booking = state.bookings[bookingId], !booking.reminder.isEmpty else { return }
-        state.open[openGroup, booking.reminder] = nil
+        // A reminder taken already stays as it was sent.
+        state.change(booking.reminder) { n in if n?.sent == false { n = nil } }
         booking.reminder = ""
         state.bookings[bookingId] = booking
     }

@@ -37,6 +37,8 @@ public struct Notification: FieldCodable, Hashable, Sendable {
     public var detail: String
     /// The booking's slot or the vaccination's due date.
     public var at: Timestamp?
+    /// Whether a worker took it to send.
+    public var sent = false
 
     public init(
         topic: NotificationTopic, userId: String, dueAt: Timestamp, subject: String, petId: String = "", name: String = "", detail: String = "",
@@ -61,6 +63,7 @@ public struct Notification: FieldCodable, Hashable, Sendable {
         name = try r.string("name")
         detail = try r.string("detail")
         at = try r.optionalTimestamp("at")
+        sent = try r.bool("sent")
     }
 
     public func write(to w: inout some FieldWriter) {
@@ -72,6 +75,7 @@ public struct Notification: FieldCodable, Hashable, Sendable {
         w.string("name", name)
         w.string("detail", detail)
         w.optionalTimestamp("at", at)
+        w.bool("sent", sent)
     }
 }
 

@@ -4,7 +4,7 @@ import PawtrailJSON
 
 /// `pawtrail view reminders [--due-before T] [--pending]`: what the shop owes its customers across the shop, due by
 /// a moment: booking reminders, vaccinations due, shipments, messages and reset links, each with whether it was
-/// sent. Sent ones are those that fell due on the day of the moment. Staff only.
+/// sent, within the week before the moment (older ones have expired). Staff only.
 public enum RemindersView: ProjectionView {
     public typealias Source = OutboxProjection
     public static let name = "reminders"
@@ -12,6 +12,7 @@ public enum RemindersView: ProjectionView {
     public static let options = [
         ViewOption("due-before", "time", help: "Show what falls due at or before this UTC ISO-8601 time.", default: "the business time of the last event"),
         ViewOption("pending", "", help: "Only those not sent yet."),
+        ViewOption("limit", "n", help: "Show at most this many, the earliest due first (at most 1000).", default: "200"),
     ]
 
     public static func audience(_ state: OutboxProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
@@ -20,17 +21,18 @@ public enum RemindersView: ProjectionView {
 
     public static func render(_ state: OutboxProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let by = try moment(state, arguments, "due-before")
-        var items = state.due(by: by).map { (id: $0.id, n: $0.notification, sent: false) }
-        if try !arguments.flag("pending") {
-            let sent = state.sent.parts(of: Format.day(by)).filter { $0.value.dueAt <= by }.sorted { ($0.value.dueAt, $0.key) < ($1.value.dueAt, $1.key) }
-            items += sent.map { (id: $0.key, n: $0.value, sent: true) }
-        }
+        let pendingOnly = try arguments.flag("pending")
+        let limit = try arguments.int("limit", default: 200, range: 1...1_000)
+        let items = state.recent(by: by, limit: Int(limit)) { !pendingOnly || !$0.sent }.map { (id: $0.id, n: $0.notification, sent: $0.notification.sent) }
         let open = items.filter { !$0.sent }.count
         return ViewOutput(
             title: "Reminders due by \(by.iso8601Compact)",
             header: ["ID", "DUE", "KIND", "TO", "ABOUT", "SENT"],
             rows: items.map { [$0.id, $0.n.dueAt.iso8601Compact, $0.n.topic.rawValue, $0.n.userId, about($0.n), $0.sent ? "yes" : "no"] },
-            footer: ["\(open) to send, \(items.count - open) sent (of those due on \(Format.day(by)))"],
+            footer: [
+                "\(open) to send, \(items.count - open) sent (of those due in the \(OutboxProjection.window) days before)"
+                    + (items.count == Int(limit) ? "; the earliest \(limit) shown" : "")
+            ],
             json: .object([
                 "dueBefore": Format.json(by),
                 "notifications": .array(items.map { json($0.id, $0.n, state) + [.init(key: "sent", value: .bool($0.sent))] }.map(JSONValue.object)),
@@ -76,7 +78,8 @@ public enum OutboxView: ProjectionView {
     public static let name = "outbox"
     public static let summary = "The notifications to send now, with recipient, language and text, for a sending worker."
     public static let options = [
-        ViewOption("now", "time", help: "Send what is due at or before this UTC ISO-8601 time.", default: "the business time of the last event")
+        ViewOption("now", "time", help: "Send what is due at or before this UTC ISO-8601 time.", default: "the business time of the last event"),
+        ViewOption("limit", "n", help: "At most this many, the earliest due first (at most 500, what one mark-sent takes).", default: "100"),
     ]
 
     public static func audience(_ state: OutboxProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
@@ -85,7 +88,8 @@ public enum OutboxView: ProjectionView {
 
     public static func render(_ state: OutboxProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let now = try RemindersView.moment(state, arguments, "now")
-        let due = state.due(by: now)
+        let limit = try arguments.int("limit", default: 100, range: 1...500)
+        let due = state.due(by: now, limit: Int(limit))
         return ViewOutput(
             title: "Outbox at \(now.iso8601Compact)",
             header: ["ID", "DUE", "TO", "LANGUAGE", "TEXT"],
@@ -93,7 +97,7 @@ public enum OutboxView: ProjectionView {
                 let language = state.recipients[d.notification.userId]?.language ?? .enUS
                 return [d.id, d.notification.dueAt.iso8601Compact, d.notification.userId, language.rawValue, NotificationText.text(d.notification, language)]
             },
-            footer: ["\(due.count) to send"],
+            footer: ["\(due.count) to send" + (due.count == Int(limit) ? " now (the earliest \(limit); more may be due)" : "")],
             json: .object([
                 "now": Format.json(now),
                 "pending": .array(due.map { JSONValue.object(RemindersView.json($0.id, $0.notification, state)) }),

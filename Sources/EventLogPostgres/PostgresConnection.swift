@@ -104,10 +104,14 @@ package final class PostgresConnection {
         // holds it, must end in an error within seconds, never a hang. Durable means flushed at COMMIT: a session
         // set to `off` is turned `on`, and the stronger settings a server or URL may ask for (remote_write, on with a
         // synchronous standby, remote_apply) are kept.
+        // A statement may wait for the lock as long as the lock timeout allows, and then still run: the statement
+        // timeout is never the shorter.
+        let lockMilliseconds = lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000
+        let statementMilliseconds = max(60_000, lockMilliseconds + 30_000)
         do {
             try execute(
                 """
-                SET lock_timeout = '\(lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000)ms'; SET statement_timeout = '60s'; SET idle_in_transaction_session_timeout = '30s';
+                SET lock_timeout = '\(lockMilliseconds)ms'; SET statement_timeout = '\(statementMilliseconds)ms'; SET idle_in_transaction_session_timeout = '30s';
                 SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off';
                 SET client_min_messages = warning; SET search_path = \(Self.identifier(schema));
                 """)

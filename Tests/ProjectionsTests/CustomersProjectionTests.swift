@@ -59,6 +59,25 @@ struct CustomersProjectionTests {
         #expect(throws: ViewError.notFound("no account 'u-zed'")) { try Self.scenario().view(CustomerView.self, ["id": "u-zed"]) }
     }
 
+    @Test func unreadMessagesLastActivityAndNotificationSettings() throws {
+        var s = Self.scenario()
+        s.given("conversation-c-1", ConversationStarted(conversationId: "c-1", subject: .booking, subjectId: "b-1", ownerId: "u-ann", startedBy: "u-ann"))
+        s.given("conversation-c-1", MessageSent(conversationId: "c-1", messageId: "m-1", senderId: "u-ann", text: "Hello"))
+        s.given("conversation-c-1", MessageSent(conversationId: "c-1", messageId: "m-2", senderId: "u-sam", text: "Hi"))
+        s.given("conversation-c-1", MessageSent(conversationId: "c-1", messageId: "m-3", senderId: "u-sam", text: "See you"))
+        s.given("conversation-c-1", MessageRead(conversationId: "c-1", messageId: "m-2", participantId: "u-ann"), actor: "u-ann")
+        s.given("account-u-ann", NotificationSettingChanged(userId: "u-ann", kind: .orderUpdates, setting: .off), at: "2026-12-03T07:30:00Z", actor: "u-ann")
+        s.given("booking-b-1", BookingNoShow(bookingId: "b-1", recordedBy: "u-sam"), actor: "u-sam")
+        let out = try s.view(CustomerView.self, ["id": "u-ann"])
+        // Her own message and the one she read are not unread; the shop's second is.
+        #expect(out.rows.contains(["Unread messages", "1"]), "\(out.rows)")
+        #expect(out.rows.contains(["Last active", "2026-12-03 07:30"]), "\(out.rows)")
+        #expect(out.rows.contains(["Notifications off", "order-updates"]))
+        // A no-show closes the booking.
+        #expect(out.rows.contains(["Open bookings", "0"]))
+        #expect(out.json["unreadMessages"] == .int(1) && out.json["notificationsOff"]?.serialized == #"["order-updates"]"#)
+    }
+
     @Test func rolesFollowGrantsAndRevokes() throws {
         var s = Self.scenario()
         s.given("roles", RoleGranted(userId: "u-sam", role: .admin, grantedBy: "u-ada"))

@@ -47,7 +47,7 @@ struct OutboxProjectionTests {
         s.given("notification-shipped.o-1", NotificationSent(notificationId: "shipped.o-1", sentBy: "u-sam"), at: "2026-12-01T11:20:00Z")
         #expect(try Self.ids(s, "outbox") == ["vaccination.mia.2026-12-05", "message.c-1.m-2"])
         let reminders = try s.view(RemindersView.self, ["due-before": "2026-12-01T23:00:00Z"])
-        #expect(reminders.rows.map { "\($0[0]) \($0[5])" } == ["vaccination.mia.2026-12-05 no", "message.c-1.m-2 no", "shipped.o-1 yes"])
+        #expect(reminders.rows.map { "\($0[0]) \($0[5])" } == ["vaccination.mia.2026-12-05 no", "shipped.o-1 yes", "message.c-1.m-2 no"])
         #expect(try Self.ids(s, "reminders", ["due-before": "2026-12-01T23:00:00Z", "pending": ""]) == ["vaccination.mia.2026-12-05", "message.c-1.m-2"])
         // As of before the sending, it was still owed.
         let before = try OutboxProjection.folded(Array(s.events.dropLast()))
@@ -60,6 +60,8 @@ struct OutboxProjectionTests {
         #expect(!(try Self.ids(s, "outbox", ["now": "2026-12-10T00:00:00Z"])).contains { $0.hasPrefix("reminder.") })
         s.given("booking-b-1", BookingConfirmed(bookingId: "b-1", slot: t("2026-12-04T10:00:00Z"), reminderDueAt: t("2026-12-03T10:00:00Z"), confirmedBy: "u-sam"))
         #expect(try Self.ids(s, "outbox", ["now": "2026-12-10T00:00:00Z"]).filter { $0.hasPrefix("reminder.") } == ["reminder.b-1.202612041000"])
+        // A week after falling due, a notification not taken has expired.
+        #expect(try Self.ids(s, "outbox", ["now": "2026-12-11T00:00:00Z"]).filter { $0.hasPrefix("reminder.") } == [])
         s.given("booking-b-1", BookingCancelled(bookingId: "b-1", cancelledBy: "u-ann"))
         #expect(!(try Self.ids(s, "outbox", ["now": "2026-12-10T00:00:00Z"])).contains { $0.hasPrefix("reminder.") })
     }
@@ -73,7 +75,7 @@ struct OutboxProjectionTests {
         s.given("account-u-ann", NotificationSettingChanged(userId: "u-ann", kind: .vaccinationDue, setting: .on))
         s.given("pet-rex", VaccinationRecorded(petId: "rex", vaccine: "Leptospirosis", givenOn: t("2026-01-01T00:00:00Z"), nextDue: t("2026-12-09T00:00:00Z")))
         s.given("account-u-ann", PasswordResetRequested(userId: "u-ann", email: "ann@x.example"))
-        let now = ["now": "2026-12-30T00:00:00Z"]
+        let now = ["now": "2026-12-03T00:00:00Z"]
         // Turned off when the first fell due: only the second is owed; a reset link is always sent.
         #expect(try Self.ids(s, "outbox", now).count == 2)
         #expect(try Self.ids(s, "outbox", now).contains("vaccination.rex.2026-12-09"))

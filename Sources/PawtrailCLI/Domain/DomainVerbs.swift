@@ -7,7 +7,7 @@ import PawtrailDomain
 enum DomainVerbs {
     /// What each group is about, for `pawtrail --help`.
     static let groupAbstracts: [String: String] = [
-        "account": "Accounts: sign up, log in and out, sessions, profile, image, language, email, password, deletion.",
+        "account": "Accounts: sign up, log in and out, sessions, profile, image, language, email, password, notifications, deletion, export.",
         "admin": "Create the first admin.",
         "role": "Grant and revoke the staff and admin roles.",
         "pet": "Your pets: profile, health (vaccinations, issues, vet, treatments, appointments), food plan, weight log.",
@@ -52,6 +52,7 @@ enum DomainVerbs {
         }
         // Read verbs that belong with a group's commands.
         verbs["order", default: []].append(StoryCommand.orderHistorySpec)
+        verbs["account", default: []].append(AccountExport.spec)
         verbs["outbox", default: []].insert(ViewCommand.alias(OutboxView.self, name: "pending"), at: 0)
         return order.map { group in
             CommandSpec(name: group, abstract: groupAbstracts[group] ?? "The \(group) commands.", subcommands: verbs[group]!)

@@ -25,21 +25,13 @@ enum PawtrailProcess {
         let inPath = try scratch.write("stdin", stdin)
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "PAWTRAIL_STORE")
         env.merge(environment) { $1 }
-        process.environment = env
-        process.currentDirectoryURL = scratch.url
-        process.standardInput = FileHandle(forReadingAtPath: inPath)
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        try process.run()
-        process.waitUntilExit()
+        let status = try Spawn.run(
+            executable.path, arguments, environment: env, directory: scratch.url.path, stdin: inPath, stdout: outPath, stderr: errPath)
         let out = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
         let err = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
-        return CommandOutcome(status: process.terminationStatus, stdout: out, stderr: err)
+        return CommandOutcome(status: status, stdout: out, stderr: err)
     }
 }

@@ -100,12 +100,6 @@ public struct OrderReturned: DomainEvent {
         w.string("returnedBy", returnedBy)
         w.optionalString("reason", reason)
     }
-
-    /// The value of the units returned.
-    public var amount: Money? {
-        guard let first = lines.first else { return nil }
-        return Money(lines.reduce(0) { $0 + $1.amount.minorUnits }, first.amount.currency)
-    }
 }
 
 /// Staff gave money back for an order whose payment was collected.

@@ -26,7 +26,7 @@ public enum AgendaView: ProjectionView {
         let all = state.bookings(on: day)
         let active = all.filter { $0.booking.status != .cancelled }
         // Bookings of the day before may run into this one.
-        let before = Format.day(Timestamp(microsecondsSinceEpoch: (Timestamp(iso8601: day)?.microsecondsSinceEpoch ?? 0) - 86_400_000_000))
+        let before = Format.date(dayNumber: Format.dayNumber(Timestamp(iso8601: day) ?? Timestamp(microsecondsSinceEpoch: 0)) - 1)
         let covering = state.bookings(on: before).map(\.booking) + active.map(\.booking)
         let capacity = state.capacity
         func used(_ t: Timestamp) -> Int64 { covering.filter { $0.holds(t) }.reduce(0) { $0 + $1.groomers } }

@@ -29,6 +29,20 @@ public enum Format {
     /// The UTC day of a time, `2026-12-01`.
     public static func day(_ t: Timestamp) -> String { String(t.iso8601.prefix(10)) }
 
+    static let microsecondsPerDay: Int64 = 86_400_000_000
+
+    /// The UTC day of a time, in days since 1970-01-01 (floored, so times before 1970 fall on the right day).
+    public static func dayNumber(_ t: Timestamp) -> Int64 {
+        let us = t.microsecondsSinceEpoch
+        let d = us / microsecondsPerDay
+        return us % microsecondsPerDay < 0 ? d - 1 : d
+    }
+
+    /// The ISO date (`2026-12-01`) of a day number.
+    public static func date(dayNumber day: Int64) -> String {
+        Format.day(Timestamp(microsecondsSinceEpoch: day * microsecondsPerDay))
+    }
+
     /// A time of day, `HH:MM` (UTC).
     public static func clock(_ t: Timestamp) -> String { String(t.iso8601.dropFirst(11).prefix(5)) }
 

@@ -71,9 +71,14 @@ public struct ViewArguments: Sendable {
     /// The `--now` argument (see ``ViewOption/now(_:)``), or the default: the business time of the last event folded,
     /// so that a view reads the same live, as of a past moment and in a replayed script.
     public func now(default fallback: Timestamp?) throws(ViewError) -> Timestamp? {
-        guard let text = values["now"] else { return fallback }
+        try time("now", default: fallback)
+    }
+
+    /// A time argument (UTC ISO-8601), or `fallback` when absent.
+    public func time(_ name: String, default fallback: Timestamp?) throws(ViewError) -> Timestamp? {
+        guard let text = values[name] else { return fallback }
         guard let t = Timestamp(iso8601: text) else {
-            throw .invalid("now", "'\(text)' is not a UTC ISO-8601 time (2026-12-01T09:00:00Z or 2026-12-01)")
+            throw .invalid(name, "'\(text)' is not a UTC ISO-8601 time (2026-12-01T09:00:00Z or 2026-12-01)")
         }
         return t
     }

@@ -87,14 +87,8 @@ public enum DashboardProjection: Projection {
         BookingCompleted.self, BookingNoShow.self,
         VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self)
 
-    static let microsecondsPerDay: Int64 = 86_400_000_000
-
-    /// The UTC day of a time, in days since 1970-01-01 (floored, so times before 1970 fall on the right day).
-    public static func dayNumber(_ t: Timestamp) -> Int64 {
-        let us = t.microsecondsSinceEpoch
-        let d = us / microsecondsPerDay
-        return us % microsecondsPerDay < 0 ? d - 1 : d
-    }
+    /// The UTC day of a time, in days since 1970-01-01 (``Format/dayNumber(_:)``).
+    public static func dayNumber(_ t: Timestamp) -> Int64 { Format.dayNumber(t) }
 
     /// The day number of an ISO date (`2026-12-01`), or `nil`.
     static func dayNumber(_ date: String) -> Int64? {
@@ -103,9 +97,7 @@ public enum DashboardProjection: Projection {
     }
 
     /// The ISO date of a day number.
-    public static func date(_ day: Int64) -> String {
-        Format.day(Timestamp(microsecondsSinceEpoch: day * microsecondsPerDay))
-    }
+    public static func date(_ day: Int64) -> String { Format.date(dayNumber: day) }
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         // Cases in rough order of frequency (stock movements come with every order and sale); see EventTypeID.swift.

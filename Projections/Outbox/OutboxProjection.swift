@@ -1,6 +1,16 @@
 public import EventLog
 public import Events
 
+/// A notification to be read: its id, and the language of its recipient.
+public struct OutboxItem: Sendable {
+    public var id: String
+    public var notification: Notification
+    public var language: Language
+
+    /// Its text in the recipient's language.
+    public var text: String { NotificationText.text(notification, language) }
+}
+
 /// The outbox: every notification the shop owes its customers, from the moment it falls due until a worker takes it
 /// (`outbox mark-sent`). Booking reminders (due 24 h before a confirmed slot), vaccinations due (a week before the
 /// next dose), an order shipped, a message from the shop and a password-reset link. A notification is made only for
@@ -62,30 +72,30 @@ public enum OutboxProjection: KeyedProjection {
             visitor.visit(&clock)
         }
 
-        /// Whether a notification is still to be sent: its account is not deleted and its pet not removed.
-        public func deliverable(_ n: Notification) -> Bool {
-            guard recipients[n.userId]?.deleted != true else { return false }
-            return n.petId.isEmpty || pets[n.petId]?.removed != true
+        /// A notification's recipient when it is still to be sent (the account is not deleted, the pet not removed),
+        /// `nil` otherwise.
+        public func recipient(_ n: Notification) -> Recipient? {
+            let recipient = recipients[n.userId] ?? Recipient(language: .enUS)
+            guard !recipient.deleted, n.petId.isEmpty || pets[n.petId]?.removed != true else { return nil }
+            return recipient
         }
 
         /// The notifications falling due within the ``OutboxProjection/window`` up to `now`, the earliest first, that
         /// `keep` keeps, at most `limit`: the days are read oldest first, and reading stops once the limit is reached.
-        public func recent(
-            by now: Timestamp, limit: Int = .max, keep: (Notification) -> Bool = { _ in true }
-        ) -> [(id: String, notification: Notification)] {
-            let last = OutboxProjection.dayNumber(now)
-            var out: [(id: String, notification: Notification)] = []
+        public func recent(by now: Timestamp, limit: Int = .max, keep: (Notification) -> Bool = { _ in true }) -> [OutboxItem] {
+            let last = Format.dayNumber(now)
+            var out: [OutboxItem] = []
             for day in (last - OutboxProjection.window)...last where out.count < limit {
-                let parts = notifications.parts(of: OutboxProjection.date(day)).filter { $0.value.dueAt <= now && keep($0.value) }
+                let parts = notifications.parts(of: Format.date(dayNumber: day)).filter { $0.value.dueAt <= now && keep($0.value) }
                 for (id, n) in parts.sorted(by: { ($0.value.dueAt, $0.key) < ($1.value.dueAt, $1.key) }) where out.count < limit {
-                    if deliverable(n) { out.append((id, n)) }
+                    if let recipient = recipient(n) { out.append(OutboxItem(id: id, notification: n, language: recipient.language)) }
                 }
             }
             return out
         }
 
         /// Notifications due at or before `now`, within the window, not yet taken, the earliest first, at most `limit`.
-        public func due(by now: Timestamp, limit: Int = .max) -> [(id: String, notification: Notification)] {
+        public func due(by now: Timestamp, limit: Int = .max) -> [OutboxItem] {
             recent(by: now, limit: limit) { !$0.sent }
         }
 
@@ -118,17 +128,6 @@ public enum OutboxProjection: KeyedProjection {
         PetAdded.self, PetEdited.self, PetRemoved.self, VaccinationRecorded.self,
         BookingRequested.self, BookingConfirmed.self, BookingRescheduled.self, BookingCancelled.self, BookingCompleted.self, BookingNoShow.self,
         OrderPlaced.self, OrderShipped.self, ConversationStarted.self, MessageSent.self, NotificationSent.self)
-
-    static let microsecondsPerDay: Int64 = 86_400_000_000
-
-    /// The UTC day of a time, in days since 1970-01-01.
-    static func dayNumber(_ t: Timestamp) -> Int64 {
-        let us = t.microsecondsSinceEpoch
-        return us / microsecondsPerDay - (us % microsecondsPerDay < 0 ? 1 : 0)
-    }
-
-    /// The ISO date of a day number.
-    static func date(_ day: Int64) -> String { Format.day(Timestamp(microsecondsSinceEpoch: day * microsecondsPerDay)) }
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         // To the minute, so that a busy minute stores one version of the clock.

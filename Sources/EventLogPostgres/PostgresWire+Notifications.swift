@@ -27,14 +27,11 @@ extension PostgresWire {
             let ready = poll(&p, 1, ms)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { return false }
-            do {
+            do throws(PostgresFailure) {
                 guard try fill() else { throw PostgresFailure.connectionLost("the server closed the connection") }
-            } catch let failure as PostgresFailure {
-                isUsable = false
-                throw failure
             } catch {
                 isUsable = false
-                throw .connectionLost("\(error)")
+                throw error
             }
         }
     }

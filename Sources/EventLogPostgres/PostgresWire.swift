@@ -102,7 +102,7 @@ final class PostgresWire {
     func simpleQuery(_ sql: String) throws(PostgresFailure) -> PostgresResult {
         var m = MessageWriter()
         m.cString(sql)
-        try sendOrFail(m.bytes(type: UInt8(ascii: "Q")))
+        try send(m.bytes(type: UInt8(ascii: "Q")))
         return try collect(copyData: nil)
     }
 
@@ -143,7 +143,7 @@ final class PostgresWire {
         execute.int32(0)
         out += execute.bytes(type: UInt8(ascii: "E"))
         out += MessageWriter().bytes(type: UInt8(ascii: "S"))
-        try sendOrFail(out)
+        try send(out)
         return try collect(copyData: nil)
     }
 
@@ -156,7 +156,7 @@ final class PostgresWire {
     func copyIn(_ sql: String, data: [UInt8]) throws(PostgresFailure) {
         var m = MessageWriter()
         m.cString(sql)
-        try sendOrFail(m.bytes(type: UInt8(ascii: "Q")))
+        try send(m.bytes(type: UInt8(ascii: "Q")))
         _ = try collect(copyData: data)
     }
 
@@ -169,13 +169,7 @@ final class PostgresWire {
         var failure: PostgresFailure?
         while true {
             let message: (type: UInt8, body: ArraySlice<UInt8>)
-            do {
-                message = try receive()
-            } catch let failure as PostgresFailure {
-                throw failure
-            } catch {
-                throw .connectionLost("\(error)")
-            }
+            message = try receive()
             let body = message.body
             switch message.type {
             case UInt8(ascii: "T"):
@@ -197,13 +191,7 @@ final class PostgresWire {
             case UInt8(ascii: "E"):
                 if failure == nil { failure = Self.failure(body) }
             case UInt8(ascii: "G"):
-                do {
-                    try sendCopy(copyData ?? [])
-                } catch let failure as PostgresFailure {
-                    throw failure
-                } catch {
-                    throw .connectionLost("\(error)")
-                }
+                try sendCopy(copyData ?? [])
             case UInt8(ascii: "A"):
                 notified = true
             case UInt8(ascii: "Z"):
@@ -215,7 +203,7 @@ final class PostgresWire {
         }
     }
 
-    private func sendCopy(_ data: [UInt8]) throws {
+    private func sendCopy(_ data: [UInt8]) throws(PostgresFailure) {
         var sent = 0
         while sent < data.count {
             let n = min(1 << 20, data.count - sent)
@@ -229,28 +217,23 @@ final class PostgresWire {
 
     // MARK: - Messages and the socket
 
-    private func sendOrFail(_ bytes: [UInt8]) throws(PostgresFailure) {
-        do {
-            try send(bytes)
-        } catch let failure as PostgresFailure {
-            throw failure
-        } catch {
-            throw .connectionLost("\(error)")
-        }
-    }
-
-    private func send(_ bytes: [UInt8]) throws {
-        var sent = 0
-        try bytes.withUnsafeBytes { raw in
+    private func send(_ bytes: [UInt8]) throws(PostgresFailure) {
+        // The pointer's closure rethrows untyped errors, so it hands back why it stopped instead.
+        let failure: PostgresFailure? = bytes.withUnsafeBytes { raw in
+            var sent = 0
             while sent < raw.count {
                 let n = Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
                 if n < 0 {
                     if errno == EINTR { continue }
-                    isUsable = false
-                    throw PostgresFailure.connectionLost("could not send to the server: \(String(cString: strerror(errno)))")
+                    return .connectionLost("could not send to the server: \(String(cString: strerror(errno)))")
                 }
                 sent += n
             }
+            return nil
+        }
+        if let failure {
+            isUsable = false
+            throw failure
         }
     }
 
@@ -262,7 +245,7 @@ final class PostgresWire {
         return available >= 1 + length ? input[inputStart] : nil
     }
 
-    func receive() throws -> (type: UInt8, body: ArraySlice<UInt8>) {
+    func receive() throws(PostgresFailure) -> (type: UInt8, body: ArraySlice<UInt8>) {
         while peekType() == nil {
             guard try fill() else {
                 isUsable = false
@@ -277,7 +260,7 @@ final class PostgresWire {
     }
 
     /// Reads what the socket has; `false` at its end.
-    func fill() throws -> Bool {
+    func fill() throws(PostgresFailure) -> Bool {
         if inputStart > 0 && inputStart == input.count {
             input.removeAll(keepingCapacity: true)
             inputStart = 0

@@ -34,12 +34,13 @@ enum AccountExport {
             return true
         }
         let customer = try await engine.load(CustomersProjection.self)
+        try customer.checkReads()
         guard let entry = customer.state.customers[user] else { throw CommandFailure(kind: .notFound, message: "no account '\(user)'") }
         guard !entry.deleted else {
             throw CommandFailure(kind: .failure, message: "the account '\(user)' is deleted; only a living account is exported")
         }
         var pairs: [JSONValue.Pair] = [.init(key: "userId", value: .string(user)), .init(key: "accountEvents", value: .array(account))]
-        pairs.append(.init(key: "profile", value: try await json(CustomerView.self, ["id": user], engine)))
+        pairs.append(.init(key: "profile", value: render(CustomerView.self, ["id": user], customer.state)))
         pairs.append(.init(key: "pets", value: try await json(OwnerPetsView.self, ["owner": user], engine)))
         pairs.append(.init(key: "orders", value: try await json(CustomerOrdersView.self, ["customer": user], engine)))
         pairs.append(.init(key: "activity", value: try await json(ActivityView.self, ["user": user], engine)))
@@ -54,10 +55,10 @@ enum AccountExport {
     private static func json<V: ProjectionView>(_ view: V.Type, _ values: [String: String], _ engine: ProjectionEngine) async throws -> JSONValue {
         let loaded = try await engine.load(V.Source.self)
         try loaded.checkReads()
-        do {
-            return try V.render(loaded.state, ViewArguments(values)).json
-        } catch {
-            return .null
-        }
+        return render(V.self, values, loaded.state)
+    }
+
+    private static func render<V: ProjectionView>(_ view: V.Type, _ values: [String: String], _ state: V.Source.State) -> JSONValue {
+        (try? V.render(state, ViewArguments(values)).json) ?? .null
     }
 }

@@ -15,6 +15,7 @@ let package = Package(
         // C libraries from Debian, wrapped the GRDB way: module.modulemap + shim.h + pkg-config + apt provider.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // libpq's header only: the library is opened when a PostgreSQL store is first used (CLibPQLoader), not linked.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
@@ -32,6 +33,8 @@ let package = Package(
         // Layer 2 implementations.
         .target(name: "EventLogFile", dependencies: ["EventLog", "PawtrailIO", "PawtrailSQLite", "CSQLite3"]),
         .target(name: "EventLogMemory", dependencies: ["EventLog"]),
+        // Personal data sealed under per-account keys (libsodium) over any store: erasing an account destroys its key.
+        .target(name: "EventLogSealing", dependencies: ["EventLog", "CSodium"]),
         // The store on a PostgreSQL server, through libpq.
         .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ", "CLibPQLoader"]),
         // The conformance cases every backend's tests run against their implementations of the store protocols.
@@ -41,7 +44,7 @@ let package = Package(
         // Layer 3: the domain event catalog and read models.
         .target(name: "Events", dependencies: ["EventLog", "PawtrailJSON"], path: "Events"),
         // Layer 3: the domain's decisions, pure functions over stream states, and the handler that appends them.
-        .target(name: "PawtrailDomain", dependencies: ["EventLog", "Events", "PawtrailJSON"]),
+        .target(name: "PawtrailDomain", dependencies: ["EventLog", "EventLogSealing", "Events", "PawtrailJSON"]),
         .target(name: "Projections", dependencies: ["EventLog", "Events", "PawtrailJSON"], path: "Projections"),
         // Layer 4: stored states, catch-up, rebuild, audit and time travel for the read models.
         .target(name: "ProjectionRuntime", dependencies: ["EventLog", "Events", "Projections", "PawtrailIO", "PawtrailJSON"]),
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "PawtrailCLI",
             dependencies: [
-                "EventLog", "EventLogFile", "EventLogPostgres", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "ProjectionStatePostgres",
+                "EventLog", "EventLogFile", "EventLogPostgres", "EventLogSealing", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile", "ProjectionStatePostgres",
                 "ProjectionExport", "PawtrailJSON", "CPawtrailSupport",
             ]),
         .executableTarget(name: "pawtrail", dependencies: ["PawtrailCLI"]),
@@ -83,13 +86,17 @@ let package = Package(
         .testTarget(name: "PawtrailIOTests", dependencies: ["PawtrailIO"]),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "EventLogFile", "EventLogMemory", "EventLogTestKit", "PawtrailIO", "PawtrailSQLite", "BenchSupport"]),
+            dependencies: [
+                "EventLog", "EventLogFile", "EventLogMemory", "EventLogSealing", "EventLogTestKit", "PawtrailIO", "PawtrailSQLite", "BenchSupport",
+            ]),
         .testTarget(
             name: "EventLogPostgresTests",
             dependencies: [
                 "EventLog", "EventLogPostgres", "EventLogTestKit", "PostgresTestSupport", "ProjectionStatePostgres", "ProjectionRuntimeTestKit",
             ]),
-        .testTarget(name: "PawtrailDomainTests", dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "EventLogTestKit", "PawtrailJSON"]),
+        .testTarget(
+            name: "PawtrailDomainTests",
+            dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "EventLogSealing", "EventLogTestKit", "PawtrailJSON"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
         .testTarget(
             name: "ProjectionRuntimeTests",

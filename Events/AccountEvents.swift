@@ -32,15 +32,17 @@ public struct AccountSignedUp: DomainEvent {
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         userId = try r.string("userId")
-        name = try r.string("name")
-        email = try r.string("email")
+        name = try r.personal("name")
+        email = try r.personal("email")
         language = try r.choice("language", Language.self)
     }
 
+    public var personalDataSubject: String? { userId }
+
     public func write(to w: inout some FieldWriter) {
         w.string("userId", userId)
-        w.string("name", name)
-        w.string("email", email)
+        w.personal("name", name)
+        w.personal("email", email)
         w.choice("language", language)
     }
 }
@@ -63,6 +65,9 @@ public struct AccountDeleted: DomainEvent {
         reauthenticatedAt = try r.timestamp("reauthenticatedAt")
     }
 
+    /// The account's key is destroyed once this is appended: its personal data reads as erased from then on.
+    public var erasesPersonalDataOf: String? { userId }
+
     public func write(to w: inout some FieldWriter) {
         w.string("userId", userId)
         w.timestamp("reauthenticatedAt", reauthenticatedAt)
@@ -83,12 +88,14 @@ public struct EmailClaimed: DomainEvent {
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
-        email = try r.string("email")
+        email = try r.personal("email")
         userId = try r.string("userId")
     }
 
+    public var personalDataSubject: String? { userId }
+
     public func write(to w: inout some FieldWriter) {
-        w.string("email", email)
+        w.personal("email", email)
         w.string("userId", userId)
     }
 }
@@ -107,12 +114,14 @@ public struct EmailReleased: DomainEvent {
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
-        email = try r.string("email")
+        email = try r.personal("email")
         userId = try r.string("userId")
     }
 
+    public var personalDataSubject: String? { userId }
+
     public func write(to w: inout some FieldWriter) {
-        w.string("email", email)
+        w.personal("email", email)
         w.string("userId", userId)
     }
 }
@@ -281,12 +290,14 @@ public struct PasswordResetRequested: DomainEvent {
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         userId = try r.string("userId")
-        email = try r.string("email")
+        email = try r.personal("email")
     }
+
+    public var personalDataSubject: String? { userId }
 
     public func write(to w: inout some FieldWriter) {
         w.string("userId", userId)
-        w.string("email", email)
+        w.personal("email", email)
     }
 }
 
@@ -350,15 +361,17 @@ public struct EmailChanged: DomainEvent {
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         userId = try r.string("userId")
-        oldEmail = try r.string("oldEmail")
-        newEmail = try r.string("newEmail")
+        oldEmail = try r.personal("oldEmail")
+        newEmail = try r.personal("newEmail")
         reauthenticatedAt = try r.timestamp("reauthenticatedAt")
     }
 
+    public var personalDataSubject: String? { userId }
+
     public func write(to w: inout some FieldWriter) {
         w.string("userId", userId)
-        w.string("oldEmail", oldEmail)
-        w.string("newEmail", newEmail)
+        w.personal("oldEmail", oldEmail)
+        w.personal("newEmail", newEmail)
         w.timestamp("reauthenticatedAt", reauthenticatedAt)
     }
 }
@@ -382,16 +395,18 @@ public struct ProfileUpdated: DomainEvent {
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         userId = try r.string("userId")
-        name = try r.optionalString("name")
-        phone = try r.optionalString("phone")
-        address = try r.optionalString("address")
+        name = try r.optionalPersonal("name")
+        phone = try r.optionalPersonal("phone")
+        address = try r.optionalPersonal("address")
     }
+
+    public var personalDataSubject: String? { userId }
 
     public func write(to w: inout some FieldWriter) {
         w.string("userId", userId)
-        w.optionalString("name", name)
-        w.optionalString("phone", phone)
-        w.optionalString("address", address)
+        w.optionalPersonal("name", name)
+        w.optionalPersonal("phone", phone)
+        w.optionalPersonal("address", address)
     }
 }
 

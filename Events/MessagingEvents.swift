@@ -54,32 +54,49 @@ public struct ConversationStarted: DomainEvent {
 /// A message was sent; its id is the sender's client message id, so a re-send from an offline queue is a no-op.
 public struct MessageSent: DomainEvent {
     public static let eventType = "MessageSent"
+    public static let schemaVersion = 2
     public static let area = "messaging"
     public static let summary = "A participant sent a message, identified by the client's message id."
     public var conversationId: String
     public var messageId: String
     public var senderId: String
+    /// The text: personal data, sealed under the conversation's customer's key.
     public var text: String
+    /// The conversation's customer, whose key seals the text (from schema version 2; empty before).
+    public var customerId: String
 
-    public init(conversationId: String, messageId: String, senderId: String, text: String) {
+    public init(conversationId: String, messageId: String, senderId: String, text: String, customerId: String = "") {
         self.conversationId = conversationId
         self.messageId = messageId
         self.senderId = senderId
         self.text = text
+        self.customerId = customerId
     }
 
     public init(reading r: inout some FieldReader) throws(FieldError) {
         conversationId = try r.string("conversationId")
         messageId = try r.string("messageId")
         senderId = try r.string("senderId")
-        text = try r.string("text")
+        text = try r.personal("text")
+        customerId = try r.string("customerId")
     }
+
+    /// Version 1 had no customer: its text was stored in the clear, in its place.
+    public static func upcast(from version: Int, reading r: inout BinaryFieldReader) throws(FieldError) -> MessageSent {
+        guard version == 1 else { throw FieldError(field: "", message: "MessageSent has no schema version \(version)") }
+        return MessageSent(
+            conversationId: try r.string("conversationId"), messageId: try r.string("messageId"), senderId: try r.string("senderId"),
+            text: try r.personal("text"))
+    }
+
+    public var personalDataSubject: String? { customerId.isEmpty ? senderId : customerId }
 
     public func write(to w: inout some FieldWriter) {
         w.string("conversationId", conversationId)
         w.string("messageId", messageId)
         w.string("senderId", senderId)
-        w.string("text", text)
+        w.personal("text", text)
+        w.string("customerId", customerId)
     }
 }
 

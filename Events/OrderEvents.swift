@@ -98,12 +98,14 @@ public struct OrderPlaced: DomainEvent {
         lines = try r.records("lines", PurchaseLine.self)
         subtotal = try r.money("subtotal")
         total = try r.money("total")
-        deliveryAddress = try r.string("deliveryAddress")
+        deliveryAddress = try r.personal("deliveryAddress")
         deliverySlot = try r.timestamp("deliverySlot")
-        recipientName = try r.string("recipientName")
-        recipientPhone = try r.string("recipientPhone")
+        recipientName = try r.personal("recipientName")
+        recipientPhone = try r.personal("recipientPhone")
         payment = try r.choice("payment", PaymentMethod.self)
     }
+
+    public var personalDataSubject: String? { customerId }
 
     public func write(to w: inout some FieldWriter) {
         w.string("orderId", orderId)
@@ -111,10 +113,10 @@ public struct OrderPlaced: DomainEvent {
         w.records("lines", lines)
         w.money("subtotal", subtotal)
         w.money("total", total)
-        w.string("deliveryAddress", deliveryAddress)
+        w.personal("deliveryAddress", deliveryAddress)
         w.timestamp("deliverySlot", deliverySlot)
-        w.string("recipientName", recipientName)
-        w.string("recipientPhone", recipientPhone)
+        w.personal("recipientName", recipientName)
+        w.personal("recipientPhone", recipientPhone)
         w.choice("payment", payment)
     }
 }

@@ -7,12 +7,43 @@ public struct BinaryFieldReader: FieldReader {
     /// The offset of the next unread byte.
     /// Where the next field starts.
     public var offset: Int
+    /// Where personal values come from: in line (events written before personal sections), or the event's section.
+    public var personalValues: PersonalValues = .inline
+
+    /// Where a reader finds personal values.
+    public enum PersonalValues: Sendable {
+        /// Each one is a string in its place.
+        case inline
+        /// The body holds indexes into these values.
+        case section([String])
+        /// The body holds indexes, and the values were erased.
+        case erased
+    }
 
     /// Creates a reader over bytes, from an offset.
     @inlinable
     public init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
+    }
+
+    public mutating func personal(_ key: String) throws(FieldError) -> String {
+        switch personalValues {
+        case .inline: return try raw(key)
+        case .erased:
+            _ = try varint(key)
+            return PersonalSection.erasedText
+        case .section(let values):
+            let i = try varint(key)
+            guard i < UInt64(values.count) else {
+                throw FieldError(field: key, message: "personal value \(i) is not in the event's \(values.count)")
+            }
+            return values[Int(i)]
+        }
+    }
+
+    public mutating func optionalPersonal(_ key: String) throws(FieldError) -> String? {
+        try present(key) ? try personal(key) : nil
     }
 
     /// Whether every byte has been read.

@@ -5,6 +5,9 @@ public import EventLog
 public struct BinaryFieldWriter: FieldWriter, Sendable {
     /// The bytes written so far.
     public var bytes: [UInt8]
+    /// The personal values written so far, in order: the body holds each one's index
+    /// (``EventLog/PersonalSection``).
+    public var personalValues: [String] = []
 
     /// Creates a writer with room for a typical event.
     @inlinable
@@ -52,6 +55,17 @@ public struct BinaryFieldWriter: FieldWriter, Sendable {
         guard let value else { return bytes.append(0) }
         bytes.append(1)
         raw(value)
+    }
+
+    public mutating func personal(_ key: String, _ value: String) {
+        varint(UInt64(personalValues.count))
+        personalValues.append(value)
+    }
+
+    public mutating func optionalPersonal(_ key: String, _ value: String?) {
+        guard let value else { return bytes.append(0) }
+        bytes.append(1)
+        personal(key, value)
     }
 
     @inlinable

@@ -31,6 +31,13 @@ public protocol DomainEvent: FieldCodable, Equatable {
     /// requirement, each event type's conformance gets the decoder compiled for that type, where a call through
     /// `any DomainEvent.Type` would otherwise run the generic code.
     static func decoded(from data: [UInt8]) throws(FieldError) -> Self
+
+    /// The account whose key seals this event's personal values (``FieldWriter/personal(_:_:)``), or `nil` when
+    /// it has none. An event that writes a personal value must name one.
+    var personalDataSubject: String? { get }
+
+    /// The account whose personal data this event erases, for good, once it is appended (`AccountDeleted`).
+    var erasesPersonalDataOf: String? { get }
 }
 
 extension DomainEvent {
@@ -39,6 +46,10 @@ extension DomainEvent {
     public static func upcast(from version: Int, reading reader: inout BinaryFieldReader) throws(FieldError) -> Self {
         throw FieldError(field: "", message: "\(eventType) has no schema version \(version)")
     }
+
+    public var personalDataSubject: String? { nil }
+
+    public var erasesPersonalDataOf: String? { nil }
 
     /// The type name of this event's type.
     public var eventType: String { Self.eventType }

@@ -1,3 +1,4 @@
+public import EventLog
 import PawtrailJSON
 
 
@@ -13,16 +14,25 @@ public enum DomainEventCodec {
     /// - Parameter event: The event.
     /// - Returns: The bytes for ``EventLog/ProposedEvent/data``.
     public static func encode(_ event: some DomainEvent) -> [UInt8] {
+        let version = UInt64(type(of: event).schemaVersion)
+        if let subject = event.erasesPersonalDataOf ?? event.personalDataSubject {
+            var w = BinaryFieldWriter()
+            event.write(to: &w)
+            let content: PersonalSection.Content = event.erasesPersonalDataOf != nil ? .erasesSubject : .plain(w.personalValues)
+            precondition(event.erasesPersonalDataOf == nil || w.personalValues.isEmpty, "\(event.eventType) erases its subject and carries personal values")
+            return PersonalSection(subject: subject, content: content).data(schemaVersion: version, body: w.bytes)
+        }
         var w = BinaryFieldWriter()
         w.varint(UInt64(marker))
-        w.varint(UInt64(type(of: event).schemaVersion))
+        w.varint(version)
         event.write(to: &w)
+        precondition(w.personalValues.isEmpty, "\(event.eventType) writes personal values but names no subject")
         return w.bytes
     }
 
-    /// Whether data is in this encoding rather than JSON text.
+    /// Whether data is in this encoding rather than JSON text: with or without a personal section.
     public static func isDomainEncoded(_ data: [UInt8]) -> Bool {
-        data.first == marker
+        data.first == marker || data.first == PersonalSection.marker
     }
 
     /// Decodes an event, upcasting an older schema version.
@@ -37,8 +47,25 @@ public enum DomainEventCodec {
         guard isDomainEncoded(data) else {
             throw FieldError(field: "", message: "\(E.eventType) data is not in the domain's binary encoding")
         }
-        var r = BinaryFieldReader(data, offset: 1)
-        let version = try r.varint("schemaVersion")
+        var r: BinaryFieldReader
+        let version: UInt64
+        if data.first == PersonalSection.marker {
+            guard let (layout, section) = PersonalSection.parse(data) else {
+                throw FieldError(field: "", message: "\(E.eventType) data has a malformed personal section")
+            }
+            r = BinaryFieldReader(Array(data[layout.body]))
+            switch section.content {
+            case .plain(let values): r.personalValues = .section(values)
+            case .erased: r.personalValues = .erased
+            case .erasesSubject: r.personalValues = .section([])
+            case .sealed:
+                throw FieldError(field: "", message: "\(E.eventType) data is still sealed: it was read past the store's keys")
+            }
+            version = layout.schemaVersion
+        } else {
+            r = BinaryFieldReader(data, offset: 1)
+            version = try r.varint("schemaVersion")
+        }
         let event: E
         if version == UInt64(E.schemaVersion) {
             event = try E(reading: &r)
@@ -49,7 +76,7 @@ public enum DomainEventCodec {
                 field: "", message: "\(E.eventType) schema version \(version) is not known to this build (it knows 1...\(E.schemaVersion))")
         }
         guard r.isAtEnd else {
-            throw FieldError(field: "", message: "\(E.eventType) data has \(data.count - r.offset) bytes after its last field")
+            throw FieldError(field: "", message: "\(E.eventType) data has bytes after its last field, from byte \(r.offset)")
         }
         return event
     }

@@ -32,6 +32,11 @@ public protocol FieldReader {
     mutating func money(_ key: String) throws(FieldError) -> Money
     mutating func optionalMoney(_ key: String) throws(FieldError) -> Money?
     mutating func strings(_ key: String) throws(FieldError) -> [String]
+    /// Reads a personal value (a name, an email, a phone, an address, a message's text): in the log's encoding it
+    /// sits in the event's personal section, sealed under its subject's key (``EventLog/PersonalSection``).
+    mutating func personal(_ key: String) throws(FieldError) -> String
+    /// Reads an optional personal value.
+    mutating func optionalPersonal(_ key: String) throws(FieldError) -> String?
     mutating func choice<C: FieldChoice>(_ key: String, _ type: C.Type) throws(FieldError) -> C
     mutating func optionalChoice<C: FieldChoice>(_ key: String, _ type: C.Type) throws(FieldError) -> C?
     mutating func records<R: FieldCodable>(_ key: String, _ type: R.Type) throws(FieldError) -> [R]
@@ -52,6 +57,10 @@ public protocol FieldWriter {
     mutating func money(_ key: String, _ value: Money)
     mutating func optionalMoney(_ key: String, _ value: Money?)
     mutating func strings(_ key: String, _ value: [String])
+    /// Writes a personal value: an event that writes one names its subject (``DomainEvent/personalDataSubject``).
+    mutating func personal(_ key: String, _ value: String)
+    /// Writes an optional personal value.
+    mutating func optionalPersonal(_ key: String, _ value: String?)
     mutating func choice<C: FieldChoice>(_ key: String, _ value: C)
     mutating func optionalChoice<C: FieldChoice>(_ key: String, _ value: C?)
     mutating func records<R: FieldCodable>(_ key: String, _ value: [R])
@@ -94,4 +103,18 @@ extension FieldWriter {
     public mutating func optionalChoice<C: FieldChoice>(_ key: String, _ value: C?) {
         optionalString(key, value?.rawValue)
     }
+}
+
+extension FieldReader {
+    /// Everywhere but the log's encoding, a personal value is a string.
+    public mutating func personal(_ key: String) throws(FieldError) -> String { try string(key) }
+    /// Everywhere but the log's encoding, an optional personal value is an optional string.
+    public mutating func optionalPersonal(_ key: String) throws(FieldError) -> String? { try optionalString(key) }
+}
+
+extension FieldWriter {
+    /// Everywhere but the log's encoding, a personal value is a string.
+    public mutating func personal(_ key: String, _ value: String) { string(key, value) }
+    /// Everywhere but the log's encoding, an optional personal value is an optional string.
+    public mutating func optionalPersonal(_ key: String, _ value: String?) { optionalString(key, value) }
 }

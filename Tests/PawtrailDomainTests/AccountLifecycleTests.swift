@@ -169,8 +169,8 @@ struct AccountLifecycleTests {
             "u-ann", ChangeEmail(newEmail: " Ann@New.Example ", reauthenticatedAt: proof),
             appends: [
                 (stream("account-u-ann"), EmailChanged(userId: "u-ann", oldEmail: "u-ann@example.com", newEmail: "ann@new.example", reauthenticatedAt: proof)),
-                (stream("email-ann@new.example"), EmailClaimed(email: "ann@new.example", userId: "u-ann")),
-                (stream("email-u-ann@example.com"), EmailReleased(email: "u-ann@example.com", userId: "u-ann")),
+                (Streams.email("ann@new.example"), EmailClaimed(email: "ann@new.example", userId: "u-ann")),
+                (Streams.email("u-ann@example.com"), EmailReleased(email: "u-ann@example.com", userId: "u-ann")),
             ])
         // The old address is free for anyone now.
         let (session, appended) = try await s.signUp("u-bob", SignUp(name: "Bob", email: "u-ann@example.com"))
@@ -179,7 +179,7 @@ struct AccountLifecycleTests {
             [
                 (stream("account-u-bob"), AccountSignedUp(userId: "u-bob", name: "Bob", email: "u-ann@example.com", language: .enUS)),
                 (stream("account-u-bob"), LoggedIn(userId: "u-bob", sessionId: session)),
-                (stream("email-u-ann@example.com"), EmailClaimed(email: "u-ann@example.com", userId: "u-bob")),
+                (Streams.email("u-ann@example.com"), EmailClaimed(email: "u-ann@example.com", userId: "u-bob")),
             ])
     }
 
@@ -193,8 +193,8 @@ struct AccountLifecycleTests {
             "u-ann", ChangeEmail(newEmail: "old@example.com", reauthenticatedAt: proof),
             appends: [
                 (stream("account-u-ann"), EmailChanged(userId: "u-ann", oldEmail: "u-ann@example.com", newEmail: "old@example.com", reauthenticatedAt: proof)),
-                (stream("email-old@example.com"), EmailClaimed(email: "old@example.com", userId: "u-ann")),
-                (stream("email-u-ann@example.com"), EmailReleased(email: "u-ann@example.com", userId: "u-ann")),
+                (Streams.email("old@example.com"), EmailClaimed(email: "old@example.com", userId: "u-ann")),
+                (Streams.email("u-ann@example.com"), EmailReleased(email: "u-ann@example.com", userId: "u-ann")),
             ])
     }
 
@@ -251,7 +251,7 @@ struct AccountLifecycleTests {
             "u-ann", DeleteAccount(reauthenticatedAt: proof),
             appends: [
                 (stream("account-u-ann"), AccountDeleted(userId: "u-ann", reauthenticatedAt: proof)),
-                (stream("email-u-ann@example.com"), EmailReleased(email: "u-ann@example.com", userId: "u-ann")),
+                (Streams.email("u-ann@example.com"), EmailReleased(email: "u-ann@example.com", userId: "u-ann")),
             ])
         try await s.then("u-ann", DeleteAccount(reauthenticatedAt: proof), throws: .forbidden("the account of 'u-ann' is deleted"))
         try await s.then("u-ann", SignUp(name: "Ann", email: "ann@example.com"), throws: .alreadyExists("user 'u-ann' already has an account"))
@@ -271,7 +271,7 @@ struct AccountLifecycleTests {
             "u-sam", DeleteAccount(reauthenticatedAt: proof),
             appends: [
                 (stream("account-u-sam"), AccountDeleted(userId: "u-sam", reauthenticatedAt: proof)),
-                (stream("email-u-sam@example.com"), EmailReleased(email: "u-sam@example.com", userId: "u-sam")),
+                (Streams.email("u-sam@example.com"), EmailReleased(email: "u-sam@example.com", userId: "u-sam")),
                 (Streams.roles, RoleRevoked(userId: "u-sam", role: .staff, revokedBy: "u-sam")),
             ])
         try await s.given(Streams.roles, RoleGranted(userId: "u-ann", role: .admin, grantedBy: "u-ada"))
@@ -279,7 +279,7 @@ struct AccountLifecycleTests {
             "u-ada", DeleteAccount(reauthenticatedAt: proof),
             appends: [
                 (stream("account-u-ada"), AccountDeleted(userId: "u-ada", reauthenticatedAt: proof)),
-                (stream("email-u-ada@example.com"), EmailReleased(email: "u-ada@example.com", userId: "u-ada")),
+                (Streams.email("u-ada@example.com"), EmailReleased(email: "u-ada@example.com", userId: "u-ada")),
                 (Streams.roles, RoleRevoked(userId: "u-ada", role: .admin, revokedBy: "u-ada")),
             ])
         // The remaining admin is now the last one, and can neither be revoked nor delete their account.

@@ -14,7 +14,7 @@ struct AccountsTests {
             [
                 (stream("account-u-ann"), AccountSignedUp(userId: "u-ann", name: "Ann", email: "ann@example.com", language: .bnBD)),
                 (stream("account-u-ann"), LoggedIn(userId: "u-ann", sessionId: session)),
-                (stream("email-ann@example.com"), EmailClaimed(email: "ann@example.com", userId: "u-ann")),
+                (Streams.email("ann@example.com"), EmailClaimed(email: "ann@example.com", userId: "u-ann")),
             ])
     }
 

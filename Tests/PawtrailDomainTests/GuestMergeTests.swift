@@ -63,7 +63,7 @@ struct GuestMergeTests {
             [
                 (stream("account-u-bob"), AccountSignedUp(userId: "u-bob", name: "Bob", email: "bob@example.com", language: .bnBD)),
                 (stream("account-u-bob"), LoggedIn(userId: "u-bob", sessionId: session)),
-                (stream("email-bob@example.com"), EmailClaimed(email: "bob@example.com", userId: "u-bob")),
+                (Streams.email("bob@example.com"), EmailClaimed(email: "bob@example.com", userId: "u-bob")),
                 (stream("cart-u-bob"), CartItemAdded(ownerId: "u-bob", productId: "litter", quantity: 3)),
                 (stream("cart-u-bob"), CartItemAdded(ownerId: "u-bob", productId: "food", quantity: 1)),
                 (stream("cart-guest-7"), CartCleared(ownerId: "guest-7", reason: .merged, reference: "u-bob")),
@@ -92,7 +92,7 @@ struct GuestMergeTests {
             [
                 (stream("account-u-bob"), AccountSignedUp(userId: "u-bob", name: "Bob", email: "bob@example.com", language: .enUS)),
                 (stream("account-u-bob"), LoggedIn(userId: "u-bob", sessionId: bobSession)),
-                (stream("email-bob@example.com"), EmailClaimed(email: "bob@example.com", userId: "u-bob")),
+                (Streams.email("bob@example.com"), EmailClaimed(email: "bob@example.com", userId: "u-bob")),
             ])
     }
 

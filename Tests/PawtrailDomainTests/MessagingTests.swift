@@ -21,7 +21,7 @@ struct MessagingTests {
     }
 
     static func sent(_ id: String, by sender: String, _ text: String) -> MessageSent {
-        MessageSent(conversationId: "c-1", messageId: id, senderId: sender, text: text)
+        MessageSent(conversationId: "c-1", messageId: id, senderId: sender, text: text, customerId: W.owner)
     }
 
     @Test func startingNeedsAnExistingSubjectAndANewId() async throws {

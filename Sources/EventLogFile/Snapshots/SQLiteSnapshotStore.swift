@@ -131,7 +131,11 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
         try withConnection { c in
             guard let c else { return }
             guard c.writable else { throw EventStoreError.storeFailure("the snapshots at \(path) cannot be written") }
+            // Erasure relies on this: the rows' bytes are overwritten, and the write-ahead log that still held
+            // earlier copies of them is emptied.
+            try c.db.execute("PRAGMA secure_delete=ON")
             try c.db.execute("DELETE FROM snapshots")
+            _ = try c.db.text("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 

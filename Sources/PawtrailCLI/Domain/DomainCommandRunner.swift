@@ -37,10 +37,14 @@ enum DomainCommandRunner {
         let handler = try context.commandHandler()
         let outcome = try await handle(command, envelope, handler: handler)
         context.stats.handled(outcome.loadStats)
+        let rebuilt = AccountErasure.erases(outcome) ? try await AccountErasure.purgeCopies(context) : nil
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {
             DomainReport.lines(outcome).forEach(context.out)
+            if let rebuilt {
+                context.out("Erased: the account's personal data reads as erased; snapshots dropped, read models rebuilt (\(rebuilt.isEmpty ? "none built" : rebuilt.joined(separator: ", "))).")
+            }
         }
         return .success
     }

@@ -1,5 +1,6 @@
 import EventLog
 import EventLogFile
+import EventLogSealing
 import ProjectionStateFile
 import Foundation
 import ProjectionRuntime
@@ -45,7 +46,7 @@ public final class FileStoreOpener: StoreOpener, OfflineLogMaintenance {
         let store = try FileEventStore.open(path: path, options: options)
         opened.withLock { $0.append(store) }
         return OpenedStore(
-            events: store, maintenance: store, recovery: store.recovery?.description,
+            events: SealingEventStore(base: store, keys: FilePersonalDataKeys(storePath: path)), maintenance: store, recovery: store.recovery?.description,
             states: FileProjectionStateStore(storePath: path), snapshots: SQLiteSnapshotStore(storePath: path))
     }
 

@@ -31,9 +31,9 @@ public struct ChangeEmail: DomainCommand, Hashable {
         try Email.validate(newEmail, field: "newEmail")
         let account = try await loader.load(AccountState.self, Streams.account(context.actor.userID))
         let address = Email.normalized(newEmail)
-        let newClaim = try await loader.load(EmailClaimState.self, Streams.email(address))
-        let oldClaim = try await loader.load(EmailClaimState.self, Streams.email(account.email))
-        return try decide(context, account: account, newClaim: newClaim, oldClaim: oldClaim)
+        let (newClaim, newStream) = try await EmailClaims.load(address, loading: &loader)
+        let (oldClaim, oldStream) = try await EmailClaims.load(account.email, loading: &loader)
+        return try decide(context, account: account, newClaim: newClaim, oldClaim: oldClaim, claimStreams: (newStream, oldStream))
     }
 
     /// The pure decision; the account's current address appends nothing (after the proof is checked).
@@ -47,7 +47,8 @@ public struct ChangeEmail: DomainCommand, Hashable {
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a malformed address or a stale or future
     ///   reauthentication; ``DomainError/alreadyExists(_:)`` when another account holds the new address.
     public func decide(
-        _ context: DecisionContext, account: AccountState, newClaim: EmailClaimState, oldClaim: EmailClaimState
+        _ context: DecisionContext, account: AccountState, newClaim: EmailClaimState, oldClaim: EmailClaimState,
+        claimStreams: (new: StreamID, old: StreamID)? = nil
     ) throws(DomainError) -> Decision {
         try Email.validate(newEmail, field: "newEmail")
         try Reauthentication.check(reauthenticatedAt, now: context.now)
@@ -61,11 +62,11 @@ public struct ChangeEmail: DomainCommand, Hashable {
             StreamWrite(
                 Streams.account(userID),
                 [EmailChanged(userId: userID, oldEmail: account.email, newEmail: address, reauthenticatedAt: reauthenticatedAt)]),
-            StreamWrite(Streams.email(address), [EmailClaimed(email: address, userId: userID)]),
+            StreamWrite(claimStreams?.new ?? Streams.email(address), [EmailClaimed(email: address, userId: userID)]),
         ]
         // Release only what this account holds: a claim held by someone else is not this account's to give up.
         if oldClaim.holder == userID {
-            writes.append(StreamWrite(Streams.email(account.email), [EmailReleased(email: account.email, userId: userID)]))
+            writes.append(StreamWrite(claimStreams?.old ?? Streams.email(account.email), [EmailReleased(email: account.email, userId: userID)]))
         }
         return Decision(writes)
     }

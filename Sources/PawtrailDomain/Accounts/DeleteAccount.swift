@@ -26,9 +26,9 @@ public struct DeleteAccount: DomainCommand, Hashable {
 
     public func run(_ context: DecisionContext, loading loader: inout StreamLoader) async throws -> Decision {
         let account = try await loader.load(AccountState.self, Streams.account(context.actor.userID))
-        let claim = try await loader.load(EmailClaimState.self, Streams.email(account.email))
+        let (claim, claimStream) = try await EmailClaims.load(account.email, loading: &loader)
         let roles = try await loader.load(RolesState.self, Streams.roles)
-        return try decide(context, account: account, claim: claim, roles: roles)
+        return try decide(context, account: account, claim: claim, roles: roles, claimStream: claimStream)
     }
 
     /// The pure decision.
@@ -42,7 +42,8 @@ public struct DeleteAccount: DomainCommand, Hashable {
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a stale or future reauthentication;
     ///   ``DomainError/rejected(_:)`` for the last admin.
     public func decide(
-        _ context: DecisionContext, account: AccountState, claim: EmailClaimState, roles: RolesState = RolesState()
+        _ context: DecisionContext, account: AccountState, claim: EmailClaimState, roles: RolesState = RolesState(),
+        claimStream: StreamID? = nil
     ) throws(DomainError) -> Decision {
         try Reauthentication.check(reauthenticatedAt, now: context.now)
         let userID = context.actor.userID
@@ -54,7 +55,7 @@ public struct DeleteAccount: DomainCommand, Hashable {
         ]
         // Release only what this account holds: a claim held by someone else is not this account's to give up.
         if claim.holder == userID {
-            writes.append(StreamWrite(Streams.email(account.email), [EmailReleased(email: account.email, userId: userID)]))
+            writes.append(StreamWrite(claimStream ?? Streams.email(account.email), [EmailReleased(email: account.email, userId: userID)]))
         }
         var revoked: [any DomainEvent] = []
         if roles.admins.contains(userID) { revoked.append(RoleRevoked(userId: userID, role: .admin, revokedBy: userID)) }

@@ -1,7 +1,9 @@
 public import EventLog
 public import Events
+import EventLogSealing
 
-/// Who holds an email address (stream `email-<address>`).
+/// Who holds an email address (stream `email-<digest>`; `email-<address>` in stores from before personal data was
+/// sealed).
 public struct EmailClaimState: Aggregate, Hashable {
     /// The user holding it, `nil` when free.
     public var holder: String?
@@ -31,6 +33,27 @@ public struct EmailClaimState: Aggregate, Hashable {
 }
 
 extension Streams {
-    /// The claim stream of an email address (normalized with ``Email/normalized(_:)``).
-    public static func email(_ normalized: String) -> StreamID { named("email", normalized) }
+    /// The claim stream of an email address (normalized with ``Email/normalized(_:)``): named by the address's
+    /// BLAKE2b digest, so that no stream name spells a personal email address.
+    public static func email(_ normalized: String) -> StreamID { named("email", Sealer.digest(normalized)) }
+
+    /// The claim stream stores written before sealing used: named by the address itself.
+    public static func legacyEmail(_ normalized: String) -> StreamID { named("email", normalized) }
+}
+
+/// Where an address's claim is kept: the digest-named stream, unless the store holds an older claim under the
+/// address's own name, which stays the claim until it is released.
+public enum EmailClaims {
+    /// Loads the claim of an address.
+    ///
+    /// - Parameters:
+    ///   - address: The normalized address.
+    ///   - loader: The command's loader.
+    /// - Returns: The claim and the stream its next event goes to.
+    /// - Throws: What the loader throws.
+    public static func load(_ address: String, loading loader: inout StreamLoader) async throws -> (EmailClaimState, StreamID) {
+        let legacy = try await loader.load(EmailClaimState.self, Streams.legacyEmail(address))
+        if legacy.holder != nil { return (legacy, Streams.legacyEmail(address)) }
+        return (try await loader.load(EmailClaimState.self, Streams.email(address)), Streams.email(address))
+    }
 }

@@ -1,3 +1,4 @@
+public import EventLog
 public import Events
 
 /// `account.signup`: the actor's id becomes a new account with a unique email, logged in with a first session
@@ -41,10 +42,10 @@ public struct SignUp: DomainCommand, Hashable {
         try Email.validate(email)
         if let guestId { try GuestMerge.validate(guestId) }
         let account = try await loader.load(AccountState.self, Streams.account(userID))
-        let claim = try await loader.load(EmailClaimState.self, Streams.email(address))
+        let (claim, claimStream) = try await EmailClaims.load(address, loading: &loader)
         var merge: GuestMerge?
         if let guestId { merge = try await GuestMerge.load(guestId: guestId, into: userID, loader: &loader) }
-        return try decide(context, account: account, claim: claim, merge: merge)
+        return try decide(context, account: account, claim: claim, merge: merge, claimStream: claimStream)
     }
 
     /// The pure decision.
@@ -59,7 +60,8 @@ public struct SignUp: DomainCommand, Hashable {
     /// - Throws: ``DomainError/invalid(field:reason:)`` for a malformed name;
     ///   ``DomainError/alreadyExists(_:)`` when the user has an account or the email is taken.
     public func decide(
-        _ context: DecisionContext, account: AccountState, claim: EmailClaimState, merge: GuestMerge? = nil
+        _ context: DecisionContext, account: AccountState, claim: EmailClaimState, merge: GuestMerge? = nil,
+        claimStream: StreamID? = nil
     ) throws(DomainError) -> Decision {
         let userID = context.actor.userID
         let cleanName = try Validate.text(name, field: "name", max: 100)
@@ -76,7 +78,7 @@ public struct SignUp: DomainCommand, Hashable {
                         AccountSignedUp(userId: userID, name: cleanName, email: address, language: language ?? .enUS),
                         LoggedIn(userId: userID, sessionId: context.newID("ss")),
                     ]),
-                StreamWrite(Streams.email(address), [EmailClaimed(email: address, userId: userID)]),
+                StreamWrite(claimStream ?? Streams.email(address), [EmailClaimed(email: address, userId: userID)]),
             ] + (merge?.writes(into: userID) ?? []))
     }
 }

@@ -104,7 +104,9 @@ public struct SendMessage: DomainCommand, Hashable {
         }
         return .append(
             Streams.conversation(conversationId),
-            MessageSent(conversationId: conversationId, messageId: clientMessageId, senderId: context.actor.userID, text: body))
+            MessageSent(
+                conversationId: conversationId, messageId: clientMessageId, senderId: context.actor.userID, text: body,
+                customerId: conversation.ownerId))
     }
 }
 

@@ -1,0 +1,133 @@
+public import EventLog
+public import Foundation
+
+/// A store that seals the personal sections of the events appended through it under their subjects' keys, and
+/// opens them again when they are read: the log underneath never holds personal data in the clear.
+///
+/// An event whose section erases its subject (`AccountDeleted`) destroys the subject's key once its append is
+/// durable. From then on that subject's sealed values read as erased, everywhere: reads, rebuilds, time travel and
+/// exports. Data that names an erased subject is stored erased, never sealed again.
+public final class SealingEventStore: EventStore, EventImporting {
+    /// The store underneath.
+    public let base: any EventStore
+    /// Where the keys are.
+    public let keys: any PersonalDataKeys
+
+    /// Wraps a store.
+    ///
+    /// - Parameters:
+    ///   - base: The store that holds the events.
+    ///   - keys: The backend's key store.
+    public init(base: any EventStore, keys: any PersonalDataKeys) {
+        self.base = base
+        self.keys = keys
+    }
+
+    public func append(_ request: AppendRequest) async throws -> AppendResult {
+        var request = request
+        var erasing: [String] = []
+        var sealed = request.entries
+        var changed = false
+        for i in sealed.indices where sealed[i].event.data.first == PersonalSection.marker {
+            let event = sealed[i].event
+            if let subject = PersonalSection.parse(event.data).flatMap({ $0.1.content == .erasesSubject ? $0.1.subject : nil }) {
+                erasing.append(subject)
+            } else if let data = try sealing(event.data, id: event.id) {
+                sealed[i].event.data = data
+                changed = true
+            }
+        }
+        if changed { request.entries = sealed }
+        let result = try await base.append(request)
+        for subject in erasing { try keys.destroyKey(for: subject) }
+        return result
+    }
+
+    public func read(_ request: ReadRequest) async throws -> ReadBatch {
+        var batch = try await base.read(request)
+        for i in batch.events.indices where batch.events[i].data.first == PersonalSection.marker {
+            batch.events[i] = try opened(batch.events[i])
+        }
+        return batch
+    }
+
+    public func streamVersion(of stream: StreamID) async throws -> UInt64? {
+        try await base.streamVersion(of: stream)
+    }
+
+    public func position(of stream: StreamID, version: UInt64) async throws -> UInt64? {
+        try await base.position(of: stream, version: version)
+    }
+
+    public func event(at position: UInt64) async throws -> RecordedEvent? {
+        try await base.event(at: position).map(opened)
+    }
+
+    public func event(withID id: UUID) async throws -> RecordedEvent? {
+        try await base.event(withID: id).map(opened)
+    }
+
+    public func lastPosition() async throws -> UInt64? {
+        try await base.lastPosition()
+    }
+
+    public func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? {
+        try await base.lastPosition(atOrBefore: time)
+    }
+
+    public func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
+        try await base.waitForAppends(after: position, timeout: timeout)
+    }
+
+    public func flush() async throws {
+        try await base.flush()
+    }
+
+    /// Imports events read from another store (in the clear), sealing their personal sections here.
+    ///
+    /// - Throws: ``EventStoreError/Code/invalidRequest`` when the store underneath does not import.
+    public func importEvents(_ events: [RecordedEvent]) async throws {
+        guard let importer = base as? any EventImporting else {
+            throw EventStoreError.invalidRequest("this store does not import events")
+        }
+        var sealed = events
+        for i in sealed.indices where sealed[i].data.first == PersonalSection.marker {
+            if let data = try sealing(sealed[i].data, id: sealed[i].id) { sealed[i].data = data }
+        }
+        try await importer.importEvents(sealed)
+    }
+
+    /// The data with its plain section sealed (or stored erased when its subject was erased), or `nil` when it has
+    /// no plain section.
+    private func sealing(_ data: [UInt8], id: UUID) throws -> [UInt8]? {
+        guard let (layout, section) = PersonalSection.parse(data), case .plain(let values) = section.content else { return nil }
+        var out = section
+        if let key = try keys.createKey(for: section.subject, make: Sealer.newKey) {
+            let (nonce, ciphertext) = Sealer.seal(values, key: key, eventID: id, subject: section.subject)
+            out.content = .sealed(nonce: nonce, ciphertext: ciphertext)
+        } else {
+            out.content = .erased
+        }
+        return out.replacingSection(of: data, layout: layout)
+    }
+
+    /// The event with its section opened: plain when its subject's key opens it, erased when the key is gone.
+    private func opened(_ event: RecordedEvent) throws -> RecordedEvent {
+        guard let (layout, section) = PersonalSection.parse(event.data), case .sealed(let nonce, let ciphertext) = section.content
+        else { return event }
+        var out = section
+        if let key = try keys.key(for: section.subject) {
+            guard let values = Sealer.open(nonce: nonce, ciphertext: ciphertext, key: key, eventID: event.id, subject: section.subject) else {
+                throw EventStoreError.corrupted(
+                    location: "event at position \(event.position)", offset: nil,
+                    reason: "its personal data does not open with its subject's key")
+            }
+            out.content = .plain(values)
+        } else {
+            out.content = .erased
+        }
+        var copy = event
+        copy.data = out.replacingSection(of: event.data, layout: layout)
+        return copy
+    }
+}

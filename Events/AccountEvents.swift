@@ -51,7 +51,7 @@ public struct AccountSignedUp: DomainEvent {
 public struct AccountDeleted: DomainEvent {
     public static let eventType = "AccountDeleted"
     public static let area = "accounts"
-    public static let summary = "A user deleted their account; it accepts no further commands."
+    public static let summary = "A user deleted their account: it accepts no further commands, and its personal data is erased (its key destroyed)."
     public var userId: String
     public var reauthenticatedAt: Timestamp
 

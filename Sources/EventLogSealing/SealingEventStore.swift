@@ -4,8 +4,8 @@ public import Foundation
 /// A store that seals the personal sections of the events appended through it under their subjects' keys, and
 /// opens them again when they are read: the log underneath never holds personal data in the clear.
 ///
-/// An event whose section erases its subject (`AccountDeleted`) destroys the subject's key once its append is
-/// durable. From then on that subject's sealed values read as erased, everywhere: reads, rebuilds, time travel and
+/// An event whose section erases its subject (`AccountDeleted`) destroys the subject's key once its append
+/// returns, and again whenever it is read while the key is still there (after a crash in between). From then on that subject's sealed values read as erased, everywhere: reads, rebuilds, time travel and
 /// exports. Data that names an erased subject is stored erased, never sealed again.
 public final class SealingEventStore: EventStore, EventImporting {
     /// The store underneath.
@@ -113,8 +113,14 @@ public final class SealingEventStore: EventStore, EventImporting {
 
     /// The event with its section opened: plain when its subject's key opens it, erased when the key is gone.
     private func opened(_ event: RecordedEvent) throws -> RecordedEvent {
-        guard let (layout, section) = PersonalSection.parse(event.data), case .sealed(let nonce, let ciphertext) = section.content
-        else { return event }
+        guard let (layout, section) = PersonalSection.parse(event.data) else { return event }
+        if section.content == .erasesSubject {
+            // A process that stopped between the append and the key's destruction left the key behind: whoever
+            // reads the erasing event next finishes the erasure (where it may write; a read-only reader leaves it).
+            if (try? keys.key(for: section.subject)) != nil { try? keys.destroyKey(for: section.subject) }
+            return event
+        }
+        guard case .sealed(let nonce, let ciphertext) = section.content else { return event }
         var out = section
         if let key = try keys.key(for: section.subject) {
             guard let values = Sealer.open(nonce: nonce, ciphertext: ciphertext, key: key, eventID: event.id, subject: section.subject) else {

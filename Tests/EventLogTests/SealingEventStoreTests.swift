@@ -76,6 +76,17 @@ struct SealingEventStoreTests {
         #expect(try h.keys.key(for: "u-ann") == nil)
     }
 
+    @Test func `an erasure cut off before the key was destroyed is finished by the next reader of the erasing event`() async throws {
+        let h = SealingHarness()
+        _ = try await h.store.append(AppendRequest(stream: StreamID("account-u-ann"), events: [Self.personal(["Ann"])]))
+        // The erasing event appended beneath the sealing layer: as if the process stopped before destroying the key.
+        _ = try await h.base.append(AppendRequest(stream: StreamID("account-u-ann"), events: [Self.erasing("u-ann")]))
+        #expect(try h.keys.key(for: "u-ann") != nil)
+        _ = try await h.store.read(ReadRequest(source: .stream(StreamID("account-u-ann")), from: 0, limit: 10))
+        #expect(try h.keys.key(for: "u-ann") == nil)
+        #expect(try Self.section(try #require(try await h.store.event(at: 0)).data) == .erased)
+    }
+
     @Test func `a sealed section that does not open under its key is damage, not erasure`() async throws {
         let h = SealingHarness()
         _ = try await h.store.append(AppendRequest(stream: StreamID("account-u-ann"), events: [Self.personal(["Ann"])]))

@@ -47,6 +47,8 @@ import Testing
             #"{"command":"account.update-profile","as":"u-ann","phone":"+880 1711 424242","address":"17 Wombat Row"}"#,
             #"{"command":"account.signup","as":"u-bob","name":"Bob Bilby","email":"bob@bilby.example"}"#,
             #"{"command":"catalog.seed","as":"u-ada"}"#,
+            #"{"command":"pet.add","as":"u-ann","petId":"rex","name":"Rex","species":"dog"}"#,
+            #"{"command":"booking.request","as":"u-ann","bookingId":"b-1","petId":"rex","service":"bath","slot":"2030-01-02T10:00:00Z"}"#,
             #"{"command":"cart.add","as":"u-ann","productId":"product_cat_001","quantity":1}"#,
             #"{"command":"order.place","as":"u-ann","orderId":"o-1","deliveryAddress":"17 Wombat Row","deliverySlot":"2030-01-01T10:00:00Z","recipientName":"Annapurna Quokkaby","recipientPhone":"+880 1711 424242","payment":"cash"}"#,
             #"{"command":"conversation.start","as":"u-ann","conversationId":"c-1","subject":"order","subjectId":"o-1"}"#,
@@ -66,13 +68,22 @@ import Testing
             "--store", store, "account", "delete", "--as", "u-ann", "--reauthenticated-at", Timestamp.now().iso8601,
         ])
         #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout.contains("Ended: 1 pet(s) removed, their bookings cancelled; 1 order(s) not yet shipped cancelled."), "\(deleted.stdout)")
         #expect(deleted.stdout.contains("Erased: "), "\(deleted.stdout)")
+        let order = try PawtrailProcess.run(["--store", store, "view", "order", "--id", "o-1", "--json"])
+        #expect(order.stdout.contains(#""status":"cancelled""#), "\(order.stdout)")
+        let pet = try PawtrailProcess.run(["--store", store, "view", "pet", "--id", "rex", "--json"])
+        #expect(pet.stdout.contains(#""removed":true"#), "\(pet.stdout)")
+        let agenda = try PawtrailProcess.run(["--store", store, "view", "agenda", "--day", "2030-01-02"])
+        #expect(agenda.stdout.contains("0 bookings in 0 slots (1 cancelled)"), "\(agenda.stdout)")
+        let stock = try PawtrailProcess.run(["--store", store, "view", "inventory", "--json"])
+        #expect(stock.status == 0 && !stock.stdout.isEmpty)
 
         #expect(try Self.filesHolding(Self.needles, in: store) == [], "no file of the store holds a personal field")
         #expect(try await Self.rawEventsHolding(Self.needles, in: store).isEmpty)
         // The read models' files are compressed: their history is checked through time travel, at every position
         // from the sign-up to the deletion.
-        for position in [10, 11, 16, 22, 24] {
+        for position in [10, 11, 16, 24, 26] {
             let past = try PawtrailProcess.run(["--store", store, "view", "customer", "--id", "u-ann", "--at-position", "\(position)", "--json"])
             #expect(past.status == 0 && !Self.needles.contains { past.stdout.contains($0) }, "at \(position): \(past.stdout)")
             let history = try PawtrailProcess.run(["--store", store, "view", "order", "--id", "o-1", "--at-position", "\(position + 6)", "--json"])

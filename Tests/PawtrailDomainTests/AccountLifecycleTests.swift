@@ -259,6 +259,20 @@ struct AccountLifecycleTests {
         #expect(appended.contains { $0.1 is EmailClaimed }, "the deleted account's email is free")
     }
 
+    @Test func aDeletedAccountMayOnlyWindDownWhatItLeftOpen() async throws {
+        let s = try await DomainScenario.signedUp("u-ann")
+        try await s.given(stream("pet-rex"), PetAdded(petId: "rex", ownerId: "u-ann", name: "Rex", species: .dog))
+        try await s.given(stream("pet-tom"), PetAdded(petId: "tom", ownerId: "u-bob", name: "Tom", species: .cat))
+        _ = try await s.when("u-ann", DeleteAccount(reauthenticatedAt: beforeNow(seconds: 60)))
+        try await s.then("u-ann", RemovePet(petId: "rex"), appends: [(stream("pet-rex"), PetRemoved(petId: "rex"))])
+        try await s.then("u-ann", RemovePet(petId: "tom"), throws: .forbidden("pet 'tom' belongs to another owner; customer 'u-ann' may not act on it"))
+        try await s.then(
+            "u-ann", AddPet(petId: "max", name: "Max", species: .dog), throws: .forbidden("the account of 'u-ann' is deleted"))
+        try await s.then("u-ann", AddToCart(productId: "p-1", quantity: 1), throws: .forbidden("the account of 'u-ann' is deleted"))
+        #expect(RemovePet.windsDownDeletedAccount && CancelOrder.windsDownDeletedAccount)
+        #expect(CommandCatalog.all.filter { $0.windsDownDeletedAccount }.map { $0.name }.sorted() == ["order.cancel", "pet.remove"])
+    }
+
     @Test func theLastAdminCannotDeleteTheirAccountAndOtherRolesGoWithTheAccount() async throws {
         let s = try await DomainScenario.signedUp("u-ann", "u-ada", "u-sam")
         try await s.given(

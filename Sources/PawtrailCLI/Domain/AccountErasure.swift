@@ -4,17 +4,53 @@ import PawtrailDomain
 import ProjectionRuntime
 import Projections
 
-/// What follows an account's deletion once it is appended, in the same CLI call: the log already reads the
-/// account's personal data as erased (its key is gone), and this removes the copies made before, which the
-/// store's caches and read models still hold in the clear.
+/// What follows an account's deletion once it is appended, in the same CLI call. The account accepts no new
+/// commands from then on, so nothing new can be left open while this runs.
 ///
-/// - the aggregate snapshots, a cache, are dropped (their rows overwritten, their write-ahead log emptied);
-/// - every read model that has been built is rebuilt from the log, where the erased fields now read as erased,
-///   so that live views, their stored history for time travel and an audit all agree.
+/// 1. Its obligations end, each by the domain's own command issued as the deleted account (which may still wind
+///    down what it left open): every active pet is removed (`pet.remove`, which cancels the pet's active bookings,
+///    releases their salon time and so stops their reminders), and every order not yet shipped is cancelled
+///    (`order.cancel`, which releases its stock). An order already shipped is delivered as usual.
+/// 2. The copies made before go: the log already reads the account's personal data as erased (its key is gone),
+///    but the aggregate snapshots (a cache) are dropped, their rows overwritten and their write-ahead log emptied,
+///    and every read model that has been built is rebuilt from the log, so that live views, their stored history
+///    for time travel and an audit all agree.
 enum AccountErasure {
-    /// Whether an outcome erased an account's personal data.
-    static func erases(_ outcome: CommandOutcome) -> Bool {
-        !outcome.replayed && outcome.events.contains { $0.event.erasesPersonalDataOf != nil }
+    /// The reason recorded on the orders a deletion cancels.
+    static let cancelReason = "the account was deleted"
+
+    /// The accounts an outcome erased.
+    static func erasedAccounts(_ outcome: CommandOutcome) -> [String] {
+        outcome.replayed ? [] : outcome.events.compactMap { $0.event.erasesPersonalDataOf }
+    }
+
+    /// Ends what the deleted accounts left open.
+    ///
+    /// - Parameters:
+    ///   - users: The deleted accounts.
+    ///   - context: The command's context.
+    /// - Returns: The pets removed and the orders cancelled.
+    /// - Throws: What reading the read models or a command throws.
+    static func endObligations(of users: [String], _ context: CommandContext) async throws -> (pets: Int, orders: Int) {
+        let opened = try context.openStore(.read)
+        guard let states = opened.states, !users.isEmpty else { return (0, 0) }
+        let engine = ProjectionEngine(store: opened.events, states: states)
+        let pets = try await engine.load(PetsProjection.self)
+        try pets.checkReads()
+        let orders = try await engine.load(OrdersProjection.self)
+        try orders.checkReads()
+        let handler = try context.commandHandler()
+        var ended = (pets: 0, orders: 0)
+        for user in users {
+            for id in pets.state.byOwner[user]?.ids ?? [] where pets.state.pets[id]?.removed == false {
+                ended.pets += try await handler.handle(RemovePet(petId: id), as: user).events.isEmpty ? 0 : 1
+            }
+            for id in orders.state.byCustomer[user]?.ids ?? [] {
+                guard let status = orders.state.orders[id]?.status, status == .placed || status == .confirmed else { continue }
+                ended.orders += try await handler.handle(CancelOrder(orderId: id, reason: cancelReason), as: user).events.isEmpty ? 0 : 1
+            }
+        }
+        return ended
     }
 
     /// Removes the erased account's data from the snapshots and the read models.

@@ -37,11 +37,16 @@ enum DomainCommandRunner {
         let handler = try context.commandHandler()
         let outcome = try await handle(command, envelope, handler: handler)
         context.stats.handled(outcome.loadStats)
-        let rebuilt = AccountErasure.erases(outcome) ? try await AccountErasure.purgeCopies(context) : nil
+        let erased = AccountErasure.erasedAccounts(outcome)
+        let ended = erased.isEmpty ? nil : try await AccountErasure.endObligations(of: erased, context)
+        let rebuilt = erased.isEmpty ? nil : try await AccountErasure.purgeCopies(context)
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {
             DomainReport.lines(outcome).forEach(context.out)
+            if let ended {
+                context.out("Ended: \(ended.pets) pet(s) removed, their bookings cancelled; \(ended.orders) order(s) not yet shipped cancelled.")
+            }
             if let rebuilt {
                 context.out("Erased: the account's personal data reads as erased; snapshots dropped, read models rebuilt (\(rebuilt.isEmpty ? "none built" : rebuilt.joined(separator: ", "))).")
             }

@@ -43,7 +43,7 @@ enum ExecCommand {
         let withStats = context.arguments.flag(GlobalOptions.stats.name)
         var group = Group(context: context, store: handler.store)
         var lineNumber = 0
-        var erased = false
+        var erased: [String] = []
         /// The next line; when the input cannot be read, what ran so far is answered first.
         func nextLine(canWait: Bool) async throws -> LineReader.Next {
             do {
@@ -77,7 +77,7 @@ enum ExecCommand {
                 if bytes.allSatisfy(JSONScanner.isWhitespace) { continue }
                 answer = await execute(bytes, lineNumber: lineNumber, handler: handler, withStats: withStats)
             }
-            erased = erased || answer.erases
+            erased += answer.erases
             group.add(answer)
             // A broken store would fail every later line too: stop, and let the status say the run was cut short
             // whatever failed before.
@@ -88,7 +88,10 @@ enum ExecCommand {
         }
         _ = await group.deliver()
         await handler.saveQueuedSnapshots()
-        if erased { _ = try await AccountErasure.purgeCopies(context) }
+        if !erased.isEmpty {
+            _ = try await AccountErasure.endObligations(of: erased, context)
+            _ = try await AccountErasure.purgeCopies(context)
+        }
         return group.status
     }
 
@@ -171,8 +174,8 @@ enum ExecCommand {
         var exit: ExitCode?
         /// What the command read, when it ran.
         var load: LoadStats?
-        /// Whether the command erased an account's personal data (``AccountErasure``).
-        var erases = false
+        /// The accounts the command erased (``AccountErasure``).
+        var erases: [String] = []
     }
 
     static func execute(_ line: [UInt8], lineNumber: Int, handler: CommandHandler, withStats: Bool = false) async -> Answer {
@@ -208,7 +211,7 @@ enum ExecCommand {
                 if withStats { pairs.append(.init(key: "stats", value: Self.json(outcome.loadStats))) }
                 json = .object(pairs)
             }
-            return Answer(json: json, exit: nil, load: outcome.loadStats, erases: AccountErasure.erases(outcome))
+            return Answer(json: json, exit: nil, load: outcome.loadStats, erases: AccountErasure.erasedAccounts(outcome))
         } catch let error as DomainError {
             return fail(ErrorKind(error), error.description, DomainReport.details(error))
         } catch let error as FieldError {

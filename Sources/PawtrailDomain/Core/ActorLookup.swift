@@ -27,12 +27,14 @@ public enum ActorLookup {
     ///   - loader: Reads the streams.
     /// - Returns: The actor.
     /// - Throws: ``DomainError/forbidden(_:)`` for a missing or deleted account when one is needed; the store's errors.
-    static func accountHolder(_ userID: String, needsAccount: Bool, loader: inout StreamLoader) async throws -> Actor {
+    static func accountHolder(
+        _ userID: String, needsAccount: Bool, deletedMay: Bool = false, loader: inout StreamLoader
+    ) async throws -> Actor {
         let roles = try await loader.load(RolesState.self, Streams.roles)
         if needsAccount {
             let account = try await loader.load(AccountState.self, Streams.account(userID))
             guard account.exists else { throw DomainError.forbidden("user '\(userID)' has no account") }
-            guard !account.deleted else { throw DomainError.forbidden("the account of '\(userID)' is deleted") }
+            guard !account.deleted || deletedMay else { throw DomainError.forbidden("the account of '\(userID)' is deleted") }
         }
         return Actor(userID: userID, role: roles.role(of: userID))
     }

@@ -218,7 +218,8 @@ public struct CommandHandler: Sendable {
             }
             return Actor(userID: userID, role: .guest)
         }
-        return try await ActorLookup.accountHolder(userID, needsAccount: C.actorNeedsAccount, loader: &loader)
+        return try await ActorLookup.accountHolder(
+            userID, needsAccount: C.actorNeedsAccount, deletedMay: C.windsDownDeletedAccount, loader: &loader)
     }
 
     private static func request(_ decision: Decision, context: DecisionContext, loader: StreamLoader, digest: String) -> AppendRequest {

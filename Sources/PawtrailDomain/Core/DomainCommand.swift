@@ -21,6 +21,9 @@ public protocol DomainCommand: FieldCodable {
     /// Whether staff may issue it for a customer (`--for USER`: a customer who phones in, a walk-in at the clinic),
     /// the decision then acting as that customer (``DecisionContext/principal``) (default `false`).
     static var staffMayActFor: Bool { get }
+    /// Whether a deleted account may still issue it (default `false`): it ends something the account left open
+    /// (a pet's bookings, an order not yet shipped), which the deletion winds down.
+    static var windsDownDeletedAccount: Bool { get }
 
     /// Loads what the decision needs and decides.
     ///
@@ -36,6 +39,7 @@ extension DomainCommand {
     public static var actorNeedsAccount: Bool { true }
     public static var allowsGuests: Bool { false }
     public static var staffMayActFor: Bool { false }
+    public static var windsDownDeletedAccount: Bool { false }
 
     /// The fields of the command, for help and the catalog.
     public static var fields: [FieldDescriptor] { SchemaRecorder.fields(of: Self.self) }

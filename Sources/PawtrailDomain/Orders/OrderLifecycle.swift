@@ -121,6 +121,7 @@ public struct DeliverOrder: DomainCommand, Hashable {
 /// still reserved for it is released in the same append.
 public struct CancelOrder: DomainCommand, Hashable {
     public static let name = "order.cancel"
+    public static let windsDownDeletedAccount = true
     public static let summary = "Cancel an order: your own before it ships, or (staff) any before delivery."
 
     public var orderId: String

@@ -180,6 +180,7 @@ public struct EditPet: PetCommand, Hashable {
 /// booking of a removed pet stays requested or confirmed.
 public struct RemovePet: DomainCommand, Hashable {
     public static let name = "pet.remove"
+    public static let windsDownDeletedAccount = true
     public static let summary = "Remove your pet; it accepts no further commands and its active bookings are cancelled."
 
     /// The reason recorded on the bookings the removal cancels.

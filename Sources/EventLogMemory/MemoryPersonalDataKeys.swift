@@ -9,11 +9,11 @@ public final class MemoryPersonalDataKeys: PersonalDataKeys {
     /// Creates an empty key store.
     public init() {}
 
-    public func key(for subject: String) throws -> [UInt8]? {
+    public func key(for subject: String) async throws -> [UInt8]? {
         entries.withLock { if case .key(let k) = $0[subject] { return k } else { return nil } }
     }
 
-    public func createKey(for subject: String, make: () -> [UInt8]) throws -> [UInt8]? {
+    public func createKey(for subject: String, make: @Sendable () -> [UInt8]) async throws -> [UInt8]? {
         entries.withLock { entries in
             switch entries[subject] {
             case .key(let k): return k
@@ -26,7 +26,7 @@ public final class MemoryPersonalDataKeys: PersonalDataKeys {
         }
     }
 
-    public func destroyKey(for subject: String) throws {
+    public func destroyKey(for subject: String) async throws {
         entries.withLock { $0[subject] = .destroyed }
     }
 }

@@ -11,10 +11,11 @@ import Foundation
 /// - `snapshots`: the stream states decisions start from (a cache: see ``PostgresSnapshotStore``).
 /// - `projection_states`, `projection_rows`: the read models' states, keyed rows with their versions by position
 ///   (see `PostgresProjectionStateStore`), shared by every machine that uses the store.
+/// - `personal_keys`: the per-account keys that seal personal data (see ``PostgresPersonalDataKeys``).
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
     /// The layout this build writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// The statements that create the layout in an empty schema.
     static func creation(_ schema: String) -> String {
@@ -78,13 +79,20 @@ enum PostgresSchema {
               keep boolean NOT NULL,
               PRIMARY KEY (name, version, generation, key, position)
             );
+            \(personalKeys(s));
             """
     }
 
+    /// The table of personal-data keys: a key, or none once destroyed (the row then keeps the subject from a new key).
+    private static func personalKeys(_ s: String) -> String {
+        "CREATE TABLE IF NOT EXISTS \(s).personal_keys (subject text COLLATE \"C\" PRIMARY KEY, key bytea CHECK (key IS NULL OR length(key) = 32))"
+    }
+
     /// The statements that move a store from each version to the next. 1 -> 2: a read model's checkpoint records when
-    /// the event at its position was recorded, beside its id.
+    /// the event at its position was recorded, beside its id. 2 -> 3: the personal-data keys.
     static let upgrades: [Int: @Sendable (String) -> String] = [
-        1: { "ALTER TABLE \(PostgresConnection.identifier($0)).projection_states ADD COLUMN event_recorded_at bigint" }
+        1: { "ALTER TABLE \(PostgresConnection.identifier($0)).projection_states ADD COLUMN event_recorded_at bigint" },
+        2: { personalKeys(PostgresConnection.identifier($0)) },
     ]
 
     /// Moves a store's layout forward to this build's, one version at a time, each step in one transaction.

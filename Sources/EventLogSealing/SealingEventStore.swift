@@ -32,21 +32,21 @@ public final class SealingEventStore: EventStore, EventImporting {
             let event = sealed[i].event
             if let subject = PersonalSection.parse(event.data).flatMap({ $0.1.content == .erasesSubject ? $0.1.subject : nil }) {
                 erasing.append(subject)
-            } else if let data = try sealing(event.data, id: event.id) {
+            } else if let data = try await sealing(event.data, id: event.id) {
                 sealed[i].event.data = data
                 changed = true
             }
         }
         if changed { request.entries = sealed }
         let result = try await base.append(request)
-        for subject in erasing { try keys.destroyKey(for: subject) }
+        for subject in erasing { try await keys.destroyKey(for: subject) }
         return result
     }
 
     public func read(_ request: ReadRequest) async throws -> ReadBatch {
         var batch = try await base.read(request)
         for i in batch.events.indices where batch.events[i].data.first == PersonalSection.marker {
-            batch.events[i] = try opened(batch.events[i])
+            batch.events[i] = try await opened(batch.events[i])
         }
         return batch
     }
@@ -60,11 +60,11 @@ public final class SealingEventStore: EventStore, EventImporting {
     }
 
     public func event(at position: UInt64) async throws -> RecordedEvent? {
-        try await base.event(at: position).map(opened)
+        try await base.event(at: position).asyncMap(opened)
     }
 
     public func event(withID id: UUID) async throws -> RecordedEvent? {
-        try await base.event(withID: id).map(opened)
+        try await base.event(withID: id).asyncMap(opened)
     }
 
     public func lastPosition() async throws -> UInt64? {
@@ -92,17 +92,17 @@ public final class SealingEventStore: EventStore, EventImporting {
         }
         var sealed = events
         for i in sealed.indices where sealed[i].data.first == PersonalSection.marker {
-            if let data = try sealing(sealed[i].data, id: sealed[i].id) { sealed[i].data = data }
+            if let data = try await sealing(sealed[i].data, id: sealed[i].id) { sealed[i].data = data }
         }
         try await importer.importEvents(sealed)
     }
 
     /// The data with its plain section sealed (or stored erased when its subject was erased), or `nil` when it has
     /// no plain section.
-    private func sealing(_ data: [UInt8], id: UUID) throws -> [UInt8]? {
+    private func sealing(_ data: [UInt8], id: UUID) async throws -> [UInt8]? {
         guard let (layout, section) = PersonalSection.parse(data), case .plain(let values) = section.content else { return nil }
         var out = section
-        if let key = try keys.createKey(for: section.subject, make: Sealer.newKey) {
+        if let key = try await keys.createKey(for: section.subject, make: Sealer.newKey) {
             let (nonce, ciphertext) = Sealer.seal(values, key: key, eventID: id, subject: section.subject)
             out.content = .sealed(nonce: nonce, ciphertext: ciphertext)
         } else {
@@ -112,17 +112,17 @@ public final class SealingEventStore: EventStore, EventImporting {
     }
 
     /// The event with its section opened: plain when its subject's key opens it, erased when the key is gone.
-    private func opened(_ event: RecordedEvent) throws -> RecordedEvent {
+    private func opened(_ event: RecordedEvent) async throws -> RecordedEvent {
         guard let (layout, section) = PersonalSection.parse(event.data) else { return event }
         if section.content == .erasesSubject {
             // A process that stopped between the append and the key's destruction left the key behind: whoever
             // reads the erasing event next finishes the erasure (where it may write; a read-only reader leaves it).
-            if (try? keys.key(for: section.subject)) != nil { try? keys.destroyKey(for: section.subject) }
+            if (try? await keys.key(for: section.subject)) != nil { try? await keys.destroyKey(for: section.subject) }
             return event
         }
         guard case .sealed(let nonce, let ciphertext) = section.content else { return event }
         var out = section
-        if let key = try keys.key(for: section.subject) {
+        if let key = try await keys.key(for: section.subject) {
             guard let values = Sealer.open(nonce: nonce, ciphertext: ciphertext, key: key, eventID: event.id, subject: section.subject) else {
                 throw EventStoreError.corrupted(
                     location: "event at position \(event.position)", offset: nil,
@@ -135,5 +135,12 @@ public final class SealingEventStore: EventStore, EventImporting {
         var copy = event
         copy.data = out.replacingSection(of: event.data, layout: layout)
         return copy
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

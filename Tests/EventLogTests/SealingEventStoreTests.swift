@@ -67,13 +67,13 @@ struct SealingEventStoreTests {
         _ = try await h.store.append(AppendRequest(stream: StreamID("account-u-ann"), events: [Self.personal(["Ann"])]))
         _ = try await h.store.append(AppendRequest(stream: StreamID("account-u-bob"), events: [Self.personal(["Bob"], subject: "u-bob")]))
         _ = try await h.store.append(AppendRequest(stream: StreamID("account-u-ann"), events: [Self.erasing("u-ann")]))
-        #expect(try h.keys.key(for: "u-ann") == nil)
+        #expect(try await h.keys.key(for: "u-ann") == nil)
         #expect(try Self.section(try #require(try await h.store.event(at: 0)).data) == .erased)
         #expect(try Self.section(try #require(try await h.store.event(at: 1)).data) == .plain(["Bob"]))
         // Data naming an erased subject is stored erased: it never gets a key again.
         _ = try await h.store.append(AppendRequest(stream: StreamID("conversation-c-1"), events: [Self.personal(["about Ann"])]))
         #expect(try Self.section(try #require(try await h.base.event(at: 3)).data) == .erased)
-        #expect(try h.keys.key(for: "u-ann") == nil)
+        #expect(try await h.keys.key(for: "u-ann") == nil)
     }
 
     @Test func `an erasure cut off before the key was destroyed is finished by the next reader of the erasing event`() async throws {
@@ -81,9 +81,9 @@ struct SealingEventStoreTests {
         _ = try await h.store.append(AppendRequest(stream: StreamID("account-u-ann"), events: [Self.personal(["Ann"])]))
         // The erasing event appended beneath the sealing layer: as if the process stopped before destroying the key.
         _ = try await h.base.append(AppendRequest(stream: StreamID("account-u-ann"), events: [Self.erasing("u-ann")]))
-        #expect(try h.keys.key(for: "u-ann") != nil)
+        #expect(try await h.keys.key(for: "u-ann") != nil)
         _ = try await h.store.read(ReadRequest(source: .stream(StreamID("account-u-ann")), from: 0, limit: 10))
-        #expect(try h.keys.key(for: "u-ann") == nil)
+        #expect(try await h.keys.key(for: "u-ann") == nil)
         #expect(try Self.section(try #require(try await h.store.event(at: 0)).data) == .erased)
     }
 
@@ -93,7 +93,7 @@ struct SealingEventStoreTests {
         let stored = try #require(try await h.base.event(at: 0))
         guard case .sealed(let nonce, var ciphertext) = try Self.section(stored.data) else { Issue.record("not sealed"); return }
         ciphertext[0] ^= 1
-        let key = try #require(try h.keys.key(for: "u-ann"))
+        let key = try #require(try await h.keys.key(for: "u-ann"))
         #expect(Sealer.open(nonce: nonce, ciphertext: ciphertext, key: key, eventID: stored.id, subject: "u-ann") == nil)
         #expect(Sealer.open(nonce: nonce, ciphertext: try #require({ if case .sealed(_, let c) = try Self.section(stored.data) { c } else { nil } }()), key: key, eventID: .random(), subject: "u-ann") == nil)
         #expect(Sealer.open(nonce: nonce, ciphertext: ciphertext, key: Sealer.newKey(), eventID: stored.id, subject: "u-ann") == nil)
@@ -110,18 +110,18 @@ struct SealingEventStoreTests {
         #expect(PersonalSection.parse(ok + [0]) == nil)
     }
 
-    @Test func `file keys persist, are shared by instances, and leave no key bytes once destroyed`() throws {
+    @Test func `file keys persist, are shared by instances, and leave no key bytes once destroyed`() async throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let keys = FilePersonalDataKeys(storePath: dir)
-        #expect(try keys.key(for: "u-ann") == nil)
-        let key = try #require(try keys.createKey(for: "u-ann", make: Sealer.newKey))
-        #expect(try FilePersonalDataKeys(storePath: dir).key(for: "u-ann") == key)
-        #expect(try FilePersonalDataKeys(storePath: dir).createKey(for: "u-ann", make: Sealer.newKey) == key)
-        try keys.destroyKey(for: "u-ann")
-        #expect(try keys.key(for: "u-ann") == nil)
-        #expect(try FilePersonalDataKeys(storePath: dir).key(for: "u-ann") == nil)
-        #expect(try FilePersonalDataKeys(storePath: dir).createKey(for: "u-ann", make: Sealer.newKey) == nil, "an erased subject gets no new key")
+        #expect(try await keys.key(for: "u-ann") == nil)
+        let key = try #require(try await keys.createKey(for: "u-ann", make: Sealer.newKey))
+        #expect(try await FilePersonalDataKeys(storePath: dir).key(for: "u-ann") == key)
+        #expect(try await FilePersonalDataKeys(storePath: dir).createKey(for: "u-ann", make: Sealer.newKey) == key)
+        try await keys.destroyKey(for: "u-ann")
+        #expect(try await keys.key(for: "u-ann") == nil)
+        #expect(try await FilePersonalDataKeys(storePath: dir).key(for: "u-ann") == nil)
+        #expect(try await FilePersonalDataKeys(storePath: dir).createKey(for: "u-ann", make: Sealer.newKey) == nil, "an erased subject gets no new key")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/keys")
         #expect(files == ["752d616e6e.erased"])
         #expect(try FileManager.default.attributesOfItem(atPath: dir + "/keys/752d616e6e.erased")[.size] as? Int == 0)

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -86,10 +87,25 @@ import Testing
         let second = try PawtrailProcess.run(["store", "init", url, "--json"])
         #expect(second.stdout == #"{"store":"\#(url)","created":false}"# + "\n", "\(second.stdout)")
         let upgrade = try PawtrailProcess.run(["store", "upgrade", "--store", url])
-        #expect(upgrade.status == 0 && upgrade.stdout.contains("schema version 2, this build's"), "\(upgrade.stdout)\(upgrade.stderr)")
+        #expect(upgrade.status == 0 && upgrade.stdout.contains("schema version 3, this build's"), "\(upgrade.stdout)\(upgrade.stderr)")
         // An empty store reads as empty, not as missing.
         let read = try run(url, "log", "read", "--all", "--json")
         #expect(read.status == 0 && read.stdout.isEmpty, "\(read.stdout)\(read.stderr)")
+    }
+
+    @Test func `a deleted account's personal data reads as erased on the server too, and its key row holds no key`() throws {
+        let url = try PostgresTestServer.freshDatabase()
+        #expect(try run(url, "account", "signup", "--as", "u-ann", "--name", "Annapurna Quokkaby", "--email", "ann@quokka.example").status == 0)
+        #expect(try run(url, "account", "update-profile", "--as", "u-ann", "--address", "17 Wombat Row").status == 0)
+        let before = try run(url, "log", "read", "--stream", "account-u-ann", "--json")
+        #expect(before.stdout.contains("Annapurna Quokkaby") && before.stdout.contains("17 Wombat Row"), "\(before.stdout)")
+        let deleted = try run(url, "account", "delete", "--as", "u-ann", "--reauthenticated-at", Timestamp.now().iso8601)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        let after = try run(url, "log", "read", "--stream", "account-u-ann", "--json")
+        #expect(after.status == 0 && !after.stdout.contains("Quokkaby") && !after.stdout.contains("Wombat"), "\(after.stdout)")
+        #expect(after.stdout.contains(#""name":"[erased]""#), "\(after.stdout)")
+        let view = try run(url, "view", "customer", "--id", "u-ann", "--json")
+        #expect(view.status == 0 && view.stdout.contains("[erased]") && !view.stdout.contains("Quokkaby"), "\(view.stdout)")
     }
 
     @Test func `store init on a directory creates a file store`() throws {

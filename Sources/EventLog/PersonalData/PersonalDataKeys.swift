@@ -12,7 +12,7 @@ public protocol PersonalDataKeys: Sendable {
     /// - Parameter subject: An account's id.
     /// - Returns: The 32-byte key, or `nil` when the subject has none or it was destroyed.
     /// - Throws: An I/O error of the backend.
-    func key(for subject: String) throws -> [UInt8]?
+    func key(for subject: String) async throws -> [UInt8]?
 
     /// The subject's key, created when it has none.
     ///
@@ -21,11 +21,11 @@ public protocol PersonalDataKeys: Sendable {
     ///   - make: Makes a new random key.
     /// - Returns: The key, or `nil` when the subject's key was destroyed.
     /// - Throws: An I/O error of the backend.
-    func createKey(for subject: String, make: () -> [UInt8]) throws -> [UInt8]?
+    func createKey(for subject: String, make: @Sendable () -> [UInt8]) async throws -> [UInt8]?
 
     /// Destroys the subject's key for good.
     ///
     /// - Parameter subject: An account's id.
     /// - Throws: An I/O error of the backend.
-    func destroyKey(for subject: String) throws
+    func destroyKey(for subject: String) async throws
 }

@@ -24,7 +24,7 @@ public final class FilePersonalDataKeys: PersonalDataKeys {
         directory = storePath + "/keys"
     }
 
-    public func key(for subject: String) throws -> [UInt8]? {
+    public func key(for subject: String) async throws -> [UInt8]? {
         if let cached = cache.withLock({ $0[subject] }) { return cached }
         // Only a found key is remembered: another process may create the subject's key at any moment.
         guard let key = try read(subject) else { return nil }
@@ -32,11 +32,11 @@ public final class FilePersonalDataKeys: PersonalDataKeys {
         return key
     }
 
-    public func createKey(for subject: String, make: () -> [UInt8]) throws -> [UInt8]? {
-        if let existing = try key(for: subject) { return existing }
+    public func createKey(for subject: String, make: @Sendable () -> [UInt8]) async throws -> [UInt8]? {
+        if let existing = try await key(for: subject) { return existing }
         if FileSystem.exists(path(subject, "erased")) { return nil }
         do { try create(subject, key: make()) } catch { throw EventStoreError(error) }
-        return try key(for: subject)
+        return try await key(for: subject)
     }
 
     private func create(_ subject: String, key: [UInt8]) throws(SystemError) {
@@ -59,7 +59,7 @@ public final class FilePersonalDataKeys: PersonalDataKeys {
         try FileSystem.synchronizeDirectory(directory)
     }
 
-    public func destroyKey(for subject: String) throws {
+    public func destroyKey(for subject: String) async throws {
         do { try destroy(subject) } catch { throw EventStoreError(error) }
         cache.withLock { $0[subject] = .some(nil) }
     }

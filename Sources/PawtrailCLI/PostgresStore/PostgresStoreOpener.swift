@@ -1,5 +1,6 @@
 import EventLog
 import EventLogPostgres
+import EventLogSealing
 import ProjectionRuntime
 import ProjectionStatePostgres
 
@@ -15,6 +16,6 @@ public final class PostgresStoreOpener: StoreOpener {
         if case .write = access { options.createIfMissing = true }
         let store = try PostgresEventStore.open(url: location, options: options)
         return OpenedStore(
-            events: store, states: PostgresProjectionStateStore(store: store), snapshots: PostgresSnapshotStore(store: store))
+            events: SealingEventStore(base: store, keys: PostgresPersonalDataKeys(store: store)), states: PostgresProjectionStateStore(store: store), snapshots: PostgresSnapshotStore(store: store))
     }
 }

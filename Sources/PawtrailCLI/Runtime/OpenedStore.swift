@@ -1,5 +1,6 @@
 public import EventLog
 public import ProjectionRuntime
+import EventLogSealing
 
 /// A store opened for a command.
 public struct OpenedStore: Sendable {
@@ -25,5 +26,10 @@ public struct OpenedStore: Sendable {
         self.snapshots = snapshots
         self.maintenance = maintenance
         self.recovery = recovery
+    }
+
+    /// The backend's own store, beneath the layer that seals personal data: what a backend's reports inspect.
+    public var backend: any EventStore {
+        (events as? SealingEventStore)?.base ?? events
     }
 }

@@ -63,7 +63,7 @@ enum LogStatsCommand {
 
     @Sendable static func run(_ context: CommandContext) async throws -> ExitCode {
         let store = try context.openStore(.read)
-        if let server = store.events as? PostgresEventStore { return try await PostgresLogReports.stats(server, context) }
+        if let server = store.backend as? PostgresEventStore { return try await PostgresLogReports.stats(server, context) }
         let stats = try context.maintenance(of: store).stats()
         if context.wantsJSON {
             context.out(json(stats))

@@ -38,7 +38,7 @@ enum LogVerifyCommand {
         let report: VerifyReport
         do {
             let store = try context.openStore(.read)
-            if let server = store.events as? PostgresEventStore { return try await PostgresLogReports.verify(server, context) }
+            if let server = store.backend as? PostgresEventStore { return try await PostgresLogReports.verify(server, context) }
             report = try context.maintenance(of: store).verify()
         } catch let error as EventStoreError {
             // Damage that keeps the store from opening is a problem to report like any other.

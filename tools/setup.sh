@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Pawtrail needs on a fresh Debian 12 machine (as root), skipping what is already there:
-# the C libraries it wraps (libzstd, libsqlite3, libpq, libsodium) and pkg-config; with --postgres-server also PostgreSQL 15,
+# the C libraries it wraps (libzstd, libsqlite3, libpq, libsodium), pkg-config and tzdata (the business's time zone); with --postgres-server also PostgreSQL 15,
 # whose binaries the tests start a throw-away server from (tools/test.sh).
 set -euo pipefail
-packages=(libzstd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-config)
+packages=(libzstd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-config tzdata)
 if [ "${1:-}" = "--postgres-server" ]; then packages+=(postgresql-15); fi
 missing=()
 for pkg in "${packages[@]}"; do

@@ -111,7 +111,7 @@ public enum AgendaProjection: KeyedProjection {
     static let openGroup = "open"
 
     public struct State: KeyedProjectionState {
-        /// Bookings: a group a UTC day of the slot (`YYYY-MM-DD`), a part a booking.
+        /// Bookings: a group a business day of the slot (`YYYY-MM-DD`, in the business's time zone), a part a booking.
         public var bookings = GroupedTable<Booking>(id: 1)
         /// Open vet requests: one group, a part a request.
         public var vet = GroupedTable<VetRequest>(id: 2)
@@ -122,10 +122,16 @@ public enum AgendaProjection: KeyedProjection {
         /// The salon's groomers on duty each slot, under the key `capacity`, every version kept (absent: the default).
         public var salon = KeyedTable<CountRow>(id: 5, history: .exact)
 
+        /// The business's time zone under the key `timeZone` (absent: UTC), every version kept.
+        public var settings = KeyedTable<TextRow>(id: 6, history: .exact)
+
         public init() {}
 
         /// Groomers on duty each slot.
         public var capacity: Int64 { salon["capacity"]?.count ?? SalonCapacitySet.defaultGroomers }
+
+        /// The business's time zone, whose days the agenda lists.
+        public var zone: BusinessTimeZone { settings["timeZone"].map { BusinessTimeZone(stored: $0.text) } ?? .utc }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             bookings = GroupedTable(id: 1, rows: try r.keyed("bookings", Booking.self))
@@ -133,6 +139,7 @@ public enum AgendaProjection: KeyedProjection {
             bookingDay = KeyedTable(id: 3, history: .current, rows: try r.keyed("bookingDay", TextRow.self))
             petName = KeyedTable(id: 4, history: .current, rows: try r.keyed("petName", TextRow.self))
             salon = KeyedTable(id: 5, history: .exact, rows: try r.keyed("salon", CountRow.self))
+            settings = KeyedTable(id: 6, history: .exact, rows: try r.keyed("settings", TextRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -141,6 +148,7 @@ public enum AgendaProjection: KeyedProjection {
             w.keyed("bookingDay", bookingDay.entries)
             w.keyed("petName", petName.entries)
             w.keyed("salon", salon.entries)
+            w.keyed("settings", settings.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
@@ -149,6 +157,7 @@ public enum AgendaProjection: KeyedProjection {
             visitor.visit(&bookingDay)
             visitor.visit(&petName)
             visitor.visit(&salon)
+            visitor.visit(&settings)
         }
 
         /// A day's bookings by slot, then booking id.
@@ -176,18 +185,19 @@ public enum AgendaProjection: KeyedProjection {
     }
 
     public static let name = "agenda"
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     public static let foldCost = 60
     public static let summary = "Each day's grooming bookings by slot, and the vet requests still open."
     public static let eventTypes = types(
         BookingRequested.self, BookingConfirmed.self, BookingCompleted.self, BookingCancelled.self, BookingRescheduled.self,
-        BookingNoShow.self, SalonCapacitySet.self, VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self, PetAdded.self, PetEdited.self)
+        BookingNoShow.self, SalonCapacitySet.self, VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self, PetAdded.self, PetEdited.self,
+        BusinessTimeZoneSet.self)
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         switch e.typeID {
         case BookingRequested.typeID:
             let x = e.event as! BookingRequested
-            let day = Format.day(x.slot)
+            let day = state.zone.day(x.slot)
             state.bookingDay[x.bookingId] = TextRow(day)
             state.bookings[day, x.bookingId] = Booking(
                 petId: x.petId, petName: state.petName[x.petId]?.text ?? x.petId, ownerId: x.ownerId, service: x.service,
@@ -200,12 +210,14 @@ public enum AgendaProjection: KeyedProjection {
             state.update((e.event as! BookingCancelled).bookingId) { $0.status = .cancelled }
         case BookingNoShow.typeID:
             state.update((e.event as! BookingNoShow).bookingId) { $0.status = .noShow }
+        case BusinessTimeZoneSet.typeID:
+            state.settings["timeZone"] = TextRow((e.event as! BusinessTimeZoneSet).timeZone)
         case SalonCapacitySet.typeID:
             state.salon["capacity"] = CountRow((e.event as! SalonCapacitySet).groomers)
         case BookingRescheduled.typeID:
             let x = e.event as! BookingRescheduled
             guard let from = state.bookingDay[x.bookingId]?.text, var booking = state.bookings[from, x.bookingId] else { return }
-            let to = Format.day(x.slot)
+            let to = state.zone.day(x.slot)
             booking.slot = x.slot
             // A new slot needs confirming again, as the domain has it.
             booking.status = .requested

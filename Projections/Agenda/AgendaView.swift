@@ -2,7 +2,7 @@ import EventLog
 import Events
 import PawtrailJSON
 
-/// `pawtrail view agenda [--day YYYY-MM-DD]`: one UTC day's grooming bookings by slot, with pet, owner, service,
+/// `pawtrail view agenda [--day YYYY-MM-DD]`: one business day's (in the business's time zone) grooming bookings by slot, with pet, owner, service,
 /// status and the salon's groomers in use at the booking's start of those on duty (cancelled bookings are left out
 /// and counted in the footer; a no-show holds no groomer), then the vet requests open at the moment viewed, the most
 /// urgent first. Without `--day`, the day of `--now`.
@@ -11,8 +11,8 @@ public enum AgendaView: ProjectionView {
     public static let name = "agenda"
     public static let summary = "A day's grooming bookings by slot, and the vet requests still open."
     public static let options = [
-        ViewOption("day", "YYYY-MM-DD", help: "The UTC day.", default: "the day of --now"),
-        ViewOption("now", "time", help: "A moment whose UTC day to show, when --day is not given (UTC ISO-8601)."),
+        ViewOption("day", "YYYY-MM-DD", help: "The business day (in the shop's time zone).", default: "the day of --now"),
+        ViewOption("now", "time", help: "A moment whose business day to show, when --day is not given (UTC ISO-8601)."),
     ]
 
     public static func audience(_ state: AgendaProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
@@ -22,7 +22,8 @@ public enum AgendaView: ProjectionView {
     public static func render(_ state: AgendaProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let asked = try arguments.day("day")
         let now = try arguments.now(default: nil)
-        guard let day = asked ?? now.map(Format.day) else { throw .missing("day") }
+        let zone = state.zone
+        guard let day = asked ?? now.map(zone.day) else { throw .missing("day") }
         let all = state.bookings(on: day)
         let active = all.filter { $0.booking.status != .cancelled }
         // Bookings of the day before may run into this one.
@@ -35,7 +36,7 @@ public enum AgendaView: ProjectionView {
         var bookings: [JSONValue] = []
         for (id, b) in active {
             rows.append([
-                "grooming", Format.clock(b.slot), id, "\(b.petName) (\(b.petId))", b.ownerId,
+                "grooming", zone.clock(b.slot), id, "\(b.petName) (\(b.petId))", b.ownerId,
                 b.service.rawValue, b.status.rawValue, "\(used(b.slot))/\(capacity)",
             ])
             bookings.append(
@@ -49,7 +50,7 @@ public enum AgendaView: ProjectionView {
         let vet = state.openVetRequests
         var requests: [JSONValue] = []
         for (id, r) in vet {
-            let preferred = r.preferredTime.map { Format.day($0) == day ? Format.clock($0) : Format.day($0) } ?? ""
+            let preferred = r.preferredTime.map { zone.day($0) == day ? zone.clock($0) : zone.day($0) } ?? ""
             rows.append([
                 "vet", preferred, id, "\(r.petName) (\(r.petId))", r.ownerId, r.urgency.rawValue, r.answered ? "answered" : "submitted", "",
             ])
@@ -65,9 +66,9 @@ public enum AgendaView: ProjectionView {
             title: "Agenda of \(day)",
             header: ["KIND", "TIME", "ID", "PET", "OWNER", "SERVICE/URGENCY", "STATUS", "GROOMERS"], rows: rows, rightAligned: [7],
             footer: [
-                "\(active.count) booking\(active.count == 1 ? "" : "s") in \(slots.count) slot\(slots.count == 1 ? "" : "s")"
+                "Times in \(zone); \(active.count) booking\(active.count == 1 ? "" : "s") in \(slots.count) slot\(slots.count == 1 ? "" : "s")"
                     + (cancelled > 0 ? " (\(cancelled) cancelled)" : "") + ", \(vet.count) open vet request\(vet.count == 1 ? "" : "s") · groomers in use at each booking's start, of \(capacity) on duty"
             ],
-            json: .object(["day": .string(day), "bookings": .array(bookings), "openVetRequests": .array(requests)]))
+            json: .object(["day": .string(day), "timeZone": .string(zone.identifier), "bookings": .array(bookings), "openVetRequests": .array(requests)]))
     }
 }

@@ -6,7 +6,7 @@ public import Events
 /// every list is filtered and sorted in the view.
 ///
 /// Rules where the issue is silent:
-/// - Days are UTC days of the business time (`occurredAt`).
+/// - Days are days of the business time (`occurredAt`) in the business's time zone (UTC until `shop set-time-zone`).
 /// - Revenue is recognized when the goods reach the customer or the service is done: an order's total on the day it
 ///   is delivered, a till sale's on the day of the sale, a grooming's price (as booked) on the day it is completed
 ///   (a no-show earns nothing); a refund takes its amount off the day it is given. A day's revenue is orders
@@ -31,7 +31,7 @@ public enum DashboardProjection: Projection {
         /// order is final (the domain cancels only before delivery), so its facts are dropped: the state then grows
         /// with the business's open orders, not with all it ever had, and time travel loads a small state.
         public var orders: [String: OrderFacts] = [:]
-        /// Days since 1970-01-01 (UTC) -> that day's figures. Written with ISO dates (`2026-12-01`) as keys.
+        /// Business days since 1970-01-01 -> that day's figures. Written with ISO dates (`2026-12-01`) as keys.
         public var days: [Int64: Day] = [:]
         /// Stock by product id.
         public var stock: [String: Stock] = [:]
@@ -41,8 +41,15 @@ public enum DashboardProjection: Projection {
         public var bookings: [String: ActiveBooking] = [:]
         /// Open vet requests by request id.
         public var vet: [String: OpenVetRequest] = [:]
+        /// The business's time zone, whose days the figures fall on (``BusinessTimeZone``).
+        public var timeZone = "UTC"
 
         public init() {}
+
+        /// The business day of an instant, in the time zone in force.
+        func dayNumber(_ t: Timestamp) -> Int64 {
+            timeZone == "UTC" ? Format.dayNumber(t) : BusinessTimeZone(stored: timeZone).dayNumber(t)
+        }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             ordersByStatus = try r.counts("ordersByStatus")
@@ -59,6 +66,7 @@ public enum DashboardProjection: Projection {
             sold = try r.keyed("sold", Seller.self)
             bookings = try r.keyed("bookings", ActiveBooking.self)
             vet = try r.keyed("vet", OpenVetRequest.self)
+            timeZone = try r.string("timeZone")
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -69,11 +77,12 @@ public enum DashboardProjection: Projection {
             w.keyed("sold", sold)
             w.keyed("bookings", bookings)
             w.keyed("vet", vet)
+            w.string("timeZone", timeZone)
         }
     }
 
     public static let name = "dashboard"
-    public static let schemaVersion = 5
+    public static let schemaVersion = 6
     public static let foldCost = 550
     public static let summary =
         "Orders by status, revenue and sign-ups per day, low stock, bookings awaiting confirmation, open vet requests, top products."
@@ -85,9 +94,9 @@ public enum DashboardProjection: Projection {
         StockSoldInStore.self, StockReturned.self, OrderPaymentCollected.self, OrderRefunded.self,
         BookingRequested.self, BookingConfirmed.self, BookingRescheduled.self, BookingCancelled.self,
         BookingCompleted.self, BookingNoShow.self,
-        VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self)
+        VetRequestSubmitted.self, VetRequestAnswered.self, VetRequestClosed.self, BusinessTimeZoneSet.self)
 
-    /// The UTC day of a time, in days since 1970-01-01 (``Format/dayNumber(_:)``).
+    /// The UTC day of a time, in days since 1970-01-01 (``Format/dayNumber(_:)``); the fold uses the business's.
     public static func dayNumber(_ t: Timestamp) -> Int64 { Format.dayNumber(t) }
 
     /// The day number of an ISO date (`2026-12-01`), or `nil`.
@@ -129,7 +138,7 @@ public enum DashboardProjection: Projection {
         case OrderPlaced.typeID:
             let x = e.event as! OrderPlaced
             guard state.orders[x.orderId] == nil else { throw ProjectionError("order '\(x.orderId)' was placed twice") }
-            let day = dayNumber(e.occurredAt)
+            let day = state.dayNumber(e.occurredAt)
             state.orders[x.orderId] = OrderFacts(status: .placed, day: day, total: x.total)
             state.ordersByStatus[OrdersProjection.Status.placed.rawValue, default: 0] += 1
             state.days[day, default: Day()].takings[x.total.currency, default: Takings()].orders += 1
@@ -140,7 +149,7 @@ public enum DashboardProjection: Projection {
             _ = try move(&state, (e.event as! OrderShipped).orderId, to: .shipped)
         case OrderDelivered.typeID:
             let facts = try move(&state, (e.event as! OrderDelivered).orderId, to: .delivered)
-            update(&state.days[dayNumber(e.occurredAt), default: Day()].takings[facts.total.currency, default: Takings()]) {
+            update(&state.days[state.dayNumber(e.occurredAt), default: Day()].takings[facts.total.currency, default: Takings()]) {
                 $0.delivered += 1
                 $0.deliveredAmount += facts.total.minorUnits
             }
@@ -150,26 +159,30 @@ public enum DashboardProjection: Projection {
             state.days[facts.day, default: Day()].takings[facts.total.currency, default: Takings()].orders -= 1
         case OrderPaymentCollected.typeID:
             let x = e.event as! OrderPaymentCollected
-            state.days[dayNumber(e.occurredAt), default: Day()].takings[x.amount.currency, default: Takings()].collectedAmount +=
+            state.days[state.dayNumber(e.occurredAt), default: Day()].takings[x.amount.currency, default: Takings()].collectedAmount +=
                 x.amount.minorUnits
         case OrderRefunded.typeID:
             let x = e.event as! OrderRefunded
-            state.days[dayNumber(e.occurredAt), default: Day()].takings[x.amount.currency, default: Takings()].refundsAmount +=
+            state.days[state.dayNumber(e.occurredAt), default: Day()].takings[x.amount.currency, default: Takings()].refundsAmount +=
                 x.amount.minorUnits
 
         // The till.
         case InStoreSaleCompleted.typeID:
             let x = e.event as! InStoreSaleCompleted
-            let day = dayNumber(e.occurredAt)
+            let day = state.dayNumber(e.occurredAt)
             update(&state.days[day, default: Day()].takings[x.total.currency, default: Takings()]) {
                 $0.sales += 1
                 $0.salesAmount += x.total.minorUnits
             }
             for line in x.lines { name(&state, line) }
 
+        // Settings.
+        case BusinessTimeZoneSet.typeID:
+            state.timeZone = (e.event as! BusinessTimeZoneSet).timeZone
+
         // Accounts.
         case AccountSignedUp.typeID:
-            state.days[dayNumber(e.occurredAt), default: Day()].signUps += 1
+            state.days[state.dayNumber(e.occurredAt), default: Day()].signUps += 1
 
         // Bookings: only active ones are kept; events of a finished booking find nothing to change.
         case BookingRequested.typeID:
@@ -195,7 +208,7 @@ public enum DashboardProjection: Projection {
             state.bookings[(e.event as! BookingCancelled).bookingId] = nil
         case BookingCompleted.typeID:
             guard let done = state.bookings.removeValue(forKey: (e.event as! BookingCompleted).bookingId), let price = done.price else { return }
-            update(&state.days[dayNumber(e.occurredAt), default: Day()].takings[price.currency, default: Takings()]) {
+            update(&state.days[state.dayNumber(e.occurredAt), default: Day()].takings[price.currency, default: Takings()]) {
                 $0.groomings += 1
                 $0.groomingAmount += price.minorUnits
             }

@@ -122,12 +122,13 @@ public enum DashboardView: ProjectionView {
                 .object([
                     "from": .string(DashboardProjection.date($0.lowerBound)),
                     "to": .string(DashboardProjection.date($0.upperBound)), "count": .int(dayCount),
+                    "timeZone": .string(state.timeZone),
                 ])
             } ?? .null
         let footer = [
             window.map {
                 "Per-day series: \(DashboardProjection.date($0.lowerBound)) to \(DashboardProjection.date($0.upperBound)) "
-                    + "(\(dayCount) days up to the last day with data)"
+                    + "(\(dayCount) days of \(state.timeZone) up to the last day with data)"
             } ?? "Per-day series: no data yet",
             "Low stock: available ≤ \(threshold); top products: \(topCount) by units sold (shipped + till - returned)",
         ]

@@ -2,14 +2,14 @@ import EventLog
 import Events
 import PawtrailJSON
 
-/// `pawtrail view sales [--day YYYY-MM-DD]`: the till's receipts of one day (UTC), in the order they were rung up,
+/// `pawtrail view sales [--day YYYY-MM-DD]`: the till's receipts of one business day (in the shop's time zone), in the order they were rung up,
 /// each with its staff member, customer (when named), lines, payment and total; the footer sums the day by payment
 /// and currency. Without `--day`, the latest day with a sale (as of the moment viewed).
 public enum SalesView: ProjectionView {
     public typealias Source = SalesProjection
     public static let name = "sales"
     public static let summary = "The till's receipts of a day: time, staff, customer, lines, payment, total; sums by payment."
-    public static let options = [ViewOption("day", "YYYY-MM-DD", help: "The UTC day.", default: "the latest day with a sale")]
+    public static let options = [ViewOption("day", "YYYY-MM-DD", help: "The business day (in the shop's time zone).", default: "the latest day with a sale")]
 
     public static func audience(_ state: SalesProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience {
         .staff
@@ -25,7 +25,7 @@ public enum SalesView: ProjectionView {
         for (saleId, r) in receipts {
             let lines = r.lines.map { "\($0.quantity) × \($0.name)" }.joined(separator: ", ")
             rows.append([
-                Format.clock(r.at), saleId, r.soldBy, r.customerId ?? "", lines, r.payment.rawValue,
+                r.localTime, saleId, r.soldBy, r.customerId ?? "", lines, r.payment.rawValue,
                 Format.money(r.total),
             ])
             sums["\(r.payment.rawValue) \(r.total.currency)", default: 0] += r.total.minorUnits

@@ -31,7 +31,7 @@ public enum CommandCatalog {
         // messaging
         StartConversation.self, SendMessage.self, MarkMessageDelivered.self, MarkMessagesRead.self,
         // settings
-        SetReadPolicy.self,
+        SetReadPolicy.self, SetTimeZone.self,
         // notifications
         SetNotifications.self, MarkNotificationsSent.self,
     ]

@@ -35,7 +35,7 @@ struct AgendaProjectionTests {
                 ["vet", "", "v-2", "Rex (p-rex)", "u-ann", "urgent", "submitted", ""],
                 ["vet", "16:00", "v-1", "Mia (p-mia)", "u-bob", "normal", "submitted", ""],
             ])
-        #expect(out.footer == ["2 bookings in 1 slot (1 cancelled), 2 open vet requests · groomers in use at each booking's start, of 3 on duty"])
+        #expect(out.footer == ["Times in UTC; 2 bookings in 1 slot (1 cancelled), 2 open vet requests · groomers in use at each booking's start, of 3 on duty"])
     }
 
     @Test func aRescheduleToAnotherDayMovesTheBookingAndARenameShowsInNewBookings() throws {
@@ -69,7 +69,7 @@ struct AgendaProjectionTests {
         s.given("vet-v-2", VetRequestClosed(requestId: "v-2", closedBy: "u-sam"))
         let out = try s.view(AgendaView.self, ["day": "2026-12-05"])
         #expect(out.rows == [["vet", "2026-12-03", "v-1", "Mia (p-mia)", "u-bob", "normal", "answered", ""]])
-        #expect(out.footer == ["0 bookings in 0 slots, 1 open vet request · groomers in use at each booking's start, of 3 on duty"])
+        #expect(out.footer == ["Times in UTC; 0 bookings in 0 slots, 1 open vet request · groomers in use at each booking's start, of 3 on duty"])
     }
 
     @Test func theDayDefaultsToTheMomentViewedAndIsChecked() throws {

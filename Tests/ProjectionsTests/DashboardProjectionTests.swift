@@ -411,7 +411,7 @@ struct DashboardProjectionTests {
         #expect(out.rows == Self.expectedRows)
         #expect(
             out.footer == [
-                "Per-day series: 2026-12-01 to 2026-12-03 (3 days up to the last day with data)",
+                "Per-day series: 2026-12-01 to 2026-12-03 (3 days of UTC up to the last day with data)",
                 "Low stock: available ≤ 5; top products: 5 by units sold (shipped + till - returned)",
             ])
     }
@@ -423,7 +423,7 @@ struct DashboardProjectionTests {
                 "days", "ordersByStatus", "revenuePerDay", "signUpsPerDay", "lowStock", "bookingsAwaitingConfirmation",
                 "openVetRequests", "topProducts",
             ])
-        #expect(json["days"]?.serialized == #"{"from":"2026-12-01","to":"2026-12-03","count":3}"#)
+        #expect(json["days"]?.serialized == #"{"from":"2026-12-01","to":"2026-12-03","count":3,"timeZone":"UTC"}"#)
         #expect(
             json["ordersByStatus"]?.serialized == #"{"placed":1,"confirmed":1,"shipped":0,"delivered":1,"cancelled":2}"#
         )
@@ -499,7 +499,7 @@ struct DashboardProjectionTests {
                 ["sign-ups", "2026-12-02", "0", ""],
                 ["sign-ups", "2026-12-03", "1", ""],
             ])
-        #expect(out.json["days"]?.serialized == #"{"from":"2026-11-27","to":"2026-12-03","count":7}"#)
+        #expect(out.json["days"]?.serialized == #"{"from":"2026-11-27","to":"2026-12-03","count":7,"timeZone":"UTC"}"#)
         let one = try Self.scenario().view(DashboardView.self, ["days": "1"])
         #expect(one.rows.filter { $0[0] == "sign-ups" } == [["sign-ups", "2026-12-03", "1", ""]])
         #expect(one.rows.filter { $0[0] == "revenue" }.map { $0[2] } == ["700.00 BDT", "5.00 USD"])

@@ -22,7 +22,7 @@ enum DomainVerbs {
         "inventory": "Stock per product: receive deliveries, adjust counts (admins).",
         "order": "Orders: place from your cart; confirm, ship, deliver, collect payment, take back, refund (staff); cancel; history.",
         "pos": "The shop's till: sell over the counter from the same stock (staff).",
-        "shop": "The shop's settings: who may read the views (admins).",
+        "shop": "The shop's settings: who may read the views, and the business's time zone (admins).",
         "outbox": "Notifications owed to customers: what is due to send, and marking it taken by a sending worker (staff).",
     ]
 

@@ -49,6 +49,7 @@ enum FieldHelp {
         "tags": "A search tag of the product.",
         "addTags": "A tag to add to the product.",
         "requireViewer": "Require every view read to name its reader with --as (absent: stop requiring it).",
+        "timeZone": "The business's time zone, an IANA name from the system's tzdata (Asia/Dhaka, Europe/London, UTC): days of the dashboard, agenda and till are its days.",
         "removeTags": "A tag to take off the product.",
         "newName": "The new name.",
         "description": "What the product page says about the product.",

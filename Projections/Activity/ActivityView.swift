@@ -2,7 +2,8 @@ public import EventLog
 import Events
 import PawtrailJSON
 
-/// `pawtrail view activity --user ID [--limit N]`: one user's meaningful activity, newest first.
+/// `pawtrail view activity --user ID [--limit N]`: one user's meaningful activity, newest first, worded in the
+/// user's language (en-US or bn-BD); the `kind` and field names of the JSON stay the same in both.
 public enum ActivityView: ProjectionView {
     public typealias Source = ActivityProjection
     public static let name = "activity"
@@ -25,7 +26,9 @@ public enum ActivityView: ProjectionView {
         // The state may hold up to `trimSlack` entries past the bound; the history is the newest `maxEntriesPerUser`.
         let kept = history.entries.suffix(ActivityRules.standard.maxEntriesPerUser)
         let shown = Array(kept.reversed().prefix(Int(limit)))
-        let texts = shown.map { ActivityText.describe($0, user: user) }
+        // Worded in the user's own language (the one they chose at sign-up or since).
+        let bangla = history.language == Language.bnBD.rawValue
+        let texts = shown.map { bangla ? ActivityText.describeInBangla($0, user: user) : ActivityText.describe($0, user: user) }
         return ViewOutput(
             title: "Activity of \(user) (newest first)",
             header: ["WHEN", "WHAT"],

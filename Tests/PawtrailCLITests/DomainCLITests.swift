@@ -26,7 +26,17 @@ import Testing
         let taken = await cli.run("account", "signup", "--as", "u-bob", "--name", "Bob", "--email", "ann@example.com", "--json")
         #expect(taken.status == 1)
         #expect(taken.stderr == "Error: the email ann@example.com is already used by another account\n")
-        #expect(taken.stdout == #"{"error":"already-exists","message":"the email ann@example.com is already used by another account"}"# + "\n")
+        #expect(
+            taken.stdout
+                == #"{"error":"already-exists","message":"the email ann@example.com is already used by another account","userMessage":"the email ann@example.com is already used by another account"}"#
+                + "\n")
+        // A customer who reads Bangla is refused in Bangla; the kind, the status and the English message stay.
+        _ = await cli.run("account", "signup", "--as", "u-rina", "--name", "Rina", "--email", "rina@example.com", "--language", "bn-BD")
+        let bangla = await cli.run("cart", "remove", "--as", "u-rina", "--product-id", "product_cat_001", "--json")
+        #expect(bangla.status == 1 && bangla.stderr == "Error: পণ্য 'product_cat_001' কার্টে নেই\n", "\(bangla.stderr)")
+        #expect(bangla.stdout.contains(#""error":"not-found","message":"product 'product_cat_001' is not in the cart","userMessage":"পণ্য 'product_cat_001' কার্টে নেই""#), "\(bangla.stdout)")
+        let untranslated = await cli.run("pet", "add", "--as", "u-rina", "--pet-id", "p 1", "--name", "Mishti", "--species", "cat")
+        #expect(untranslated.stderr.hasPrefix("Error: তথ্য ঠিক নেই (petId): "), "\(untranslated.stderr)")
         let invalid = await cli.run("account", "signup", "--as", "u-cat", "--name", "Cat", "--email", "nope")
         #expect(invalid.status == 65)
         #expect(invalid.stderr == "Error: invalid email: 'nope' is not an email address\n")

@@ -35,7 +35,12 @@ enum DomainCommandRunner {
             commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) },
             correlationID: try correlationOption(arguments), actedFor: arguments.value("for"))
         let handler = try context.commandHandler()
-        let outcome = try await handle(command, envelope, handler: handler)
+        let outcome: CommandOutcome
+        do {
+            outcome = try await handle(command, envelope, handler: handler)
+        } catch let refusal as DomainError {
+            throw await LocalizedRefusal.of(refusal, for: envelope.userID, in: handler.store)
+        }
         context.stats.handled(outcome.loadStats)
         let erased = AccountErasure.erasedAccounts(outcome)
         let ended = erased.isEmpty ? nil : try await AccountErasure.endObligations(of: erased, context)

@@ -34,6 +34,18 @@ struct ErrorReporter: Sendable {
             let kind = ErrorKind(domain)
             emit(kind, domain.description, extra: DomainReport.details(domain))
             return kind.exitCode
+        case let refusal as LocalizedRefusal:
+            let kind = ErrorKind(refusal.error)
+            console.write("Error: \(refusal.sentence)\n", to: .standardError)
+            if json {
+                var pairs: [JSONValue.Pair] = [
+                    .init(key: "error", value: .string(kind.rawValue)), .init(key: "message", value: .string(refusal.error.description)),
+                    .init(key: "userMessage", value: .string(refusal.sentence)),
+                ]
+                pairs += DomainReport.details(refusal.error)
+                console.write(JSONValue.object(pairs).serialized + "\n", to: .standardOutput)
+            }
+            return kind.exitCode
         case let failure as ProjectionFailure:
             emit(.failure, failure.description, extra: [
                 .init(key: "projection", value: .string(failure.projection)), .init(key: "position", value: .uint(failure.position)),

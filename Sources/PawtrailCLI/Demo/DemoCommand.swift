@@ -13,7 +13,9 @@ enum DemoCommand {
             The day (2026-12-01, on the script's clock): an admin opens the shop and seeds the catalog, customers sign
             up (one merges the cart he filled as a guest), add pets with health and food plans, book grooming, ask
             the vet, browse and fill carts, race for the last 5 carrier bags at one moment, buy at the till, cancel,
-            and message staff. Commands the rules refuse are part of the day too. Run it again on the same store and
+            and message staff; at the end one customer deletes her account, which winds down her pet and open order
+            and erases her personal data. The shop's days are Asia/Dhaka's. Commands the rules refuse are part of the
+            day too. Run it again on the same store and
             it only prints the summary.
             """,
         options: [
@@ -44,6 +46,9 @@ enum DemoCommand {
             let runner = DemoRunner(handler: CommandHandler(store: store, snapshots: opened.snapshots, cache: StateCache()), narrate: narrate)
             try await DemoDay.play(runner)
             await runner.handler.saveQueuedSnapshots()
+            // What follows a deletion, as `account delete` does it: the account's obligations end, then its copies go.
+            _ = try await AccountErasure.endObligations(of: DemoDay.deleted, in: opened, handler: runner.handler, now: DemoRunner.at("17:00"))
+            _ = try await AccountErasure.purgeCopies(context)
             refusals = runner.refusals
             if !context.wantsJSON {
                 context.out("A day at the shop, \(DemoRunner.day): \(runner.accepted) commands accepted, \(runner.refusals.values.reduce(0, +)) refused.")

@@ -27,6 +27,7 @@ enum DemoDay {
         // 08:00 The admin opens the shop: first admin, the bundled catalog, two staff.
         try await r.run("u-ada", SignUp(name: "Ada Rahman", email: "ada@pawtrail.example"), at: "08:00")
         try await r.run("u-ada", BootstrapAdmin(), at: "08:00")
+        try await r.run("u-ada", SetTimeZone(timeZone: "Asia/Dhaka"), at: "08:00")  // the shop's days are Dhaka's
         try await r.run("u-ada", SeedCatalog(), at: "08:01")
         try await r.run("u-ada", SeedCatalog(), at: "08:01")  // a second seed adds nothing
         for (n, (id, name)) in [("u-sam", "Samir Hossain"), ("u-rina", "Rina Akter")].enumerated() {
@@ -195,5 +196,11 @@ enum DemoDay {
         try await r.run("u-sam", CloseVetRequest(requestId: "v-bruno"), at: "15:00")
         try await r.run("u-sam", CompleteBooking(bookingId: "b-clover"), at: "16:45")
         try await r.run("u-sam", CompleteBooking(bookingId: "b-clover"), at: "16:46")  // completed already
+
+        // 17:00 Emi deletes her account; `pawtrail demo` then winds down what she left open and erases her data.
+        try await r.run("u-emi", DeleteAccount(reauthenticatedAt: DemoRunner.at("16:58")), at: "17:00")
     }
+
+    /// Who deletes their account in the day.
+    static let deleted = ["u-emi"]
 }

@@ -12,6 +12,8 @@ struct DemoSummary {
     var commands = 0
     var lastPosition: UInt64?
     var guestMerges = 0
+    /// Orders cancelled because their customer deleted the account.
+    var cancelledByDeletion = 0
     var orderRevenue: Int64 = 0
     var saleRevenue: Int64 = 0
     var refunds: Int64 = 0
@@ -56,6 +58,8 @@ struct DemoSummary {
                     s.saleRevenue += e.total.minorUnits
                 case let e as CartCleared where e.reason == .merged:
                     s.guestMerges += 1
+                case let e as OrderCancelled where e.reason == AccountErasure.cancelReason:
+                    s.cancelledByDeletion += 1
                 default:
                     break
                 }
@@ -101,8 +105,9 @@ struct DemoSummary {
     func lines(refusals: [String: Int]?) -> [String] {
         var out = [
             "people    \(count("AccountSignedUp")) sign-ups (\(guestMerges) guest cart merged into an account), "
-                + "\(count("RoleGranted")) staff granted by the first admin, \(count("LoggedIn")) log-ins",
-            "pets      \(count("PetAdded")) pets, \(n(count("VaccinationRecorded"), "vaccination")), \(count("FoodPlanSet")) food plan, "
+                + "\(count("RoleGranted")) staff granted by the first admin, \(count("LoggedIn")) log-ins, "
+                + "\(count("AccountDeleted")) account deleted and erased (\(n(cancelledByDeletion, "open order")) cancelled with it)",
+            "pets      \(count("PetAdded")) pets (\(count("PetRemoved")) removed), \(n(count("VaccinationRecorded"), "vaccination")), \(count("FoodPlanSet")) food plan, "
                 + "\(count("TreatmentStarted")) treatment; \(count("VetRequestSubmitted")) vet request, "
                 + "\(count("VetRequestAnswered")) answered, \(count("VetRequestClosed")) closed",
             "grooming  \(count("BookingRequested")) bookings requested, \(count("BookingConfirmed")) confirmed, "

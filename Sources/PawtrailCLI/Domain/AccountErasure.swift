@@ -33,21 +33,28 @@ enum AccountErasure {
     /// - Throws: What reading the read models or a command throws.
     static func endObligations(of users: [String], _ context: CommandContext) async throws -> (pets: Int, orders: Int) {
         let opened = try context.openStore(.read)
+        return try await endObligations(of: users, in: opened, handler: try context.commandHandler(), now: .now())
+    }
+
+    /// Ends what the deleted accounts left open, through a given handler at a given time (the demo's clock).
+    static func endObligations(
+        of users: [String], in opened: OpenedStore, handler: CommandHandler, now: Timestamp
+    ) async throws -> (pets: Int, orders: Int) {
         guard let states = opened.states, !users.isEmpty else { return (0, 0) }
         let engine = ProjectionEngine(store: opened.events, states: states)
         let pets = try await engine.load(PetsProjection.self)
         try pets.checkReads()
         let orders = try await engine.load(OrdersProjection.self)
         try orders.checkReads()
-        let handler = try context.commandHandler()
         var ended = (pets: 0, orders: 0)
         for user in users {
             for id in pets.state.byOwner[user]?.ids ?? [] where pets.state.pets[id]?.removed == false {
-                ended.pets += try await handler.handle(RemovePet(petId: id), as: user).events.isEmpty ? 0 : 1
+                ended.pets += try await handler.handle(RemovePet(petId: id), as: user, now: now).events.isEmpty ? 0 : 1
             }
             for id in orders.state.byCustomer[user]?.ids ?? [] {
                 guard let status = orders.state.orders[id]?.status, status == .placed || status == .confirmed else { continue }
-                ended.orders += try await handler.handle(CancelOrder(orderId: id, reason: cancelReason), as: user).events.isEmpty ? 0 : 1
+                let cancel = CancelOrder(orderId: id, reason: cancelReason)
+                ended.orders += try await handler.handle(cancel, as: user, now: now).events.isEmpty ? 0 : 1
             }
         }
         return ended

@@ -76,8 +76,8 @@ let package = Package(
         .executableTarget(
             name: "pawtrail-projections-bench",
             dependencies: [
-                "EventLog", "EventLogFile", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime", "ProjectionStateFile",
-                "PawtrailJSON", "CSQLite3", "PawtrailSQLite", "BenchSupport",
+                "EventLog", "EventLogFile", "EventLogSealing", "Events", "PawtrailDomain", "Projections", "ProjectionRuntime",
+                "ProjectionStateFile", "PawtrailJSON", "CSQLite3", "PawtrailSQLite", "BenchSupport",
             ],
             path: "tools/projections-bench"),
 

@@ -1,6 +1,7 @@
 import BenchSupport
 import EventLog
 import EventLogFile
+import EventLogSealing
 import Foundation
 import ProjectionRuntime
 import ProjectionStateFile
@@ -13,8 +14,9 @@ struct EngineRebuild: ProjectionRebuilder {
 
     func rebuild(storePath path: String, types: TypeSelection) async throws -> RebuildOutcome {
         let start = ContinuousClock.now
-        let store = try FileEventStore.open(path: path)
-        defer { store.close() }
+        let file = try FileEventStore.open(path: path)
+        defer { file.close() }
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: path))
         let scratch = path + "-engine-\(getpid())"
         try? FileManager.default.removeItem(atPath: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -39,8 +41,9 @@ struct EngineRebuild: ProjectionRebuilder {
 /// projection from its nearest snapshot, and a view that folds only its own stream (one order).
 enum TimeTravelBench {
     static func run(storePath path: String, samples: Int, seed: UInt64) async throws {
-        let store = try FileEventStore.open(path: path)
-        defer { store.close() }
+        let file = try FileEventStore.open(path: path)
+        defer { file.close() }
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: path))
         let scratch = path + "-timetravel"
         try? FileManager.default.removeItem(atPath: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }

@@ -1,6 +1,7 @@
 import BenchSupport
 import EventLog
 import EventLogFile
+import EventLogSealing
 import Events
 import Foundation
 import Projections
@@ -34,8 +35,9 @@ struct DirectFold: ProjectionRebuilder {
 
     func rebuild(storePath path: String, types: TypeSelection) async throws -> RebuildOutcome {
         let set = FoldSet(types)
-        let store = try FileEventStore.open(path: path)
-        defer { store.close() }
+        let file = try FileEventStore.open(path: path)
+        defer { file.close() }
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: path))
         var outcome = RebuildOutcome()
         let filter: Set<String>? = types == .all ? nil : set.decodedTypes
         try await store.forEachPage(.all, eventTypes: filter, pageSize: pageSize) { page in

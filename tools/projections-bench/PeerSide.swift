@@ -3,6 +3,7 @@ import PawtrailSQLite
 import EventLog
 import Events
 import EventLogFile
+import EventLogSealing
 import Foundation
 import Projections
 
@@ -187,8 +188,9 @@ enum PeerAdapterCheck {
         let select = try database.prepare("SELECT position, type, data FROM events WHERE position % \(stride) = 0 ORDER BY position")
         var decoders: [String: JSONDecoder] = [:]
         var checked = 0
-        let store = try FileEventStore.open(path: storePath)
-        defer { store.close() }
+        let file = try FileEventStore.open(path: storePath)
+        defer { file.close() }
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: storePath))
         var hasRow = try select.step()
         try await store.forEachPage(.all, pageSize: 4_096) { page in
             for recorded in page where recorded.position % UInt64(stride) == 0 {

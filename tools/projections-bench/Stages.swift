@@ -1,6 +1,7 @@
 import BenchSupport
 import EventLog
 import EventLogFile
+import EventLogSealing
 import Events
 import Foundation
 import Projections
@@ -18,8 +19,9 @@ enum Stages {
             let fresh = FoldSet(options.types)
             defer { folded = fresh }
             let start = ContinuousClock.now
-            let store = try FileEventStore.open(path: storePath)
-            defer { store.close() }
+            let file = try FileEventStore.open(path: storePath)
+            defer { file.close() }
+            let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: storePath))
             var sink: Int64 = 0
             try await store.forEachPage(.all, eventTypes: filter, pageSize: pageSize) { page in
                 for recorded in page {
@@ -89,7 +91,8 @@ enum Stages {
     static func dispatch(storePath: String) async throws {
         let types = InventoryProjection.eventTypes
         var events: [ProjectedEvent] = []
-        let store = try FileEventStore.open(path: storePath)
+        let file = try FileEventStore.open(path: storePath)
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: storePath))
         try await store.forEachPage(.all, eventTypes: types, pageSize: 16_384) { page in
             for r in page {
                 guard let e = try EventCatalog.domain.decode(type: r.type, data: r.data) else { continue }
@@ -97,7 +100,7 @@ enum Stages {
             }
             return true
         }
-        store.close()
+        file.close()
         func time(_ body: () throws -> InventoryProjection.State) rethrows -> (Double, InventoryProjection.State) {
             var best = Double.infinity
             var state = InventoryProjection.State()

@@ -1,6 +1,7 @@
 import BenchSupport
 import EventLog
 import EventLogFile
+import EventLogSealing
 import Events
 import PawtrailDomain
 
@@ -38,8 +39,9 @@ enum WorkloadVerifier {
         ]
         let adminOnly: Set<String> = ["catalog.seed", "product.add", "product.reprice", "product.delist", "product.relist", "role.grant"]
 
-        let store = try FileEventStore.open(path: storePath)
-        defer { store.close() }
+        let file = try FileEventStore.open(path: storePath)
+        defer { file.close() }
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: storePath))
         try await store.forEachPage(.all, pageSize: 16_384) { page in
             for recorded in page {
                 count += 1

@@ -2,6 +2,7 @@ import BenchSupport
 import PawtrailSQLite
 import EventLog
 import EventLogFile
+import EventLogSealing
 import Events
 import Foundation
 import PawtrailJSON
@@ -9,7 +10,7 @@ import PawtrailJSON
 /// What a generated workload holds, written beside it so a later run with the same seed and size reuses it.
 struct WorkloadManifest: Codable, Equatable {
     /// Bumped whenever the generator changes what it writes.
-    static let generatorVersion = 4
+    static let generatorVersion = 5
 
     var generatorVersion: Int
     var seed: UInt64
@@ -42,7 +43,9 @@ enum WorkloadBuilder {
         try? FileManager.default.removeItem(atPath: storePath)
         var options = FileEventStoreOptions(createIfMissing: true)
         options.durability = .noSync
-        let store = try FileEventStore.open(path: storePath, options: options)
+        let file = try FileEventStore.open(path: storePath, options: options)
+        // Through the sealing layer, as the CLI appends: the personal data of the generated year is sealed.
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: storePath))
         let business = Business(settings)
         var lastReport = 0
         while let batch = business.nextBatch() {
@@ -52,7 +55,7 @@ enum WorkloadBuilder {
                 progress("  generated \(business.eventCount) events (day \(business.dayReached))")
             }
         }
-        store.close()
+        file.close()
         return business
     }
 
@@ -71,8 +74,9 @@ enum WorkloadBuilder {
               recorded_at INTEGER NOT NULL, metadata TEXT NOT NULL, data TEXT NOT NULL)
             """)
         let insert = try database.prepare("INSERT INTO events(position, stream, type, recorded_at, metadata, data) VALUES(?,?,?,?,?,?)")
-        let store = try FileEventStore.open(path: storePath)
-        defer { store.close() }
+        let file = try FileEventStore.open(path: storePath)
+        defer { file.close() }
+        let store = SealingEventStore(base: file, keys: FilePersonalDataKeys(storePath: storePath))
         var rows = 0
         try await store.forEachPage(.all, pageSize: 16_384) { page in
             try database.execute("BEGIN")

@@ -25,19 +25,41 @@ public enum CustomersView: ProjectionView {
     public static func render(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let query = Format.words(arguments.value("search") ?? "")
         let includeDeleted = try arguments.flag("include-deleted")
-        let found = state.customers.entries.filter { entry in
-            let c = entry.value
-            guard includeDeleted || !c.deleted else { return false }
-            guard !query.isEmpty else { return true }
-            let own = Format.words(c.name) + Format.words(c.email) + Format.words(entry.key)
-                + [c.phone.filter(\.isNumber)]
-            return query.allSatisfy { q in own.contains { $0.hasPrefix(q) } }
-        }.sorted { ($0.value.name.lowercased(), $0.key) < ($1.value.name.lowercased(), $1.key) }
         let page = try arguments.int("page", default: 1, range: 1...1_000_000)
         let pageSize = try arguments.int("page-size", default: 50, range: 1...500)
-        let start = min(found.count, Int(page - 1) * Int(pageSize))
-        let shown = found[start..<min(found.count, start + Int(pageSize))]
-        let pages = max(1, (found.count + Int(pageSize) - 1) / Int(pageSize))
+        let start = Int(page - 1) * Int(pageSize)
+        let total: Int
+        let shown: [(key: String, value: CustomersProjection.Customer)]
+        if query.isEmpty && !includeDeleted {
+            // The plain directory reads its page from the name index: the letters before it by their counts only.
+            let letters = state.directorySize.entries.sorted { $0.key < $1.key }
+            total = letters.reduce(0) { $0 + Int($1.value.count) }
+            var skip = start
+            var ids: [String] = []
+            for (letter, size) in letters where ids.count < Int(pageSize) {
+                guard skip < Int(size.count) else {
+                    skip -= Int(size.count)
+                    continue
+                }
+                let parts = state.directory.parts(of: letter).sorted { $0.key < $1.key }
+                ids += parts.dropFirst(skip).prefix(Int(pageSize) - ids.count).map(\.value.text)
+                skip = 0
+            }
+            state.customers.prefetch(ids)
+            shown = ids.compactMap { id in state.customers[id].map { (key: id, value: $0) } }
+        } else {
+            let found = state.customers.entries.filter { entry in
+                let c = entry.value
+                guard includeDeleted || !c.deleted else { return false }
+                guard !query.isEmpty else { return true }
+                let own = Format.words(c.name) + Format.words(c.email) + Format.words(entry.key)
+                    + [c.phone.filter(\.isNumber)]
+                return query.allSatisfy { q in own.contains { $0.hasPrefix(q) } }
+            }.sorted { ($0.value.name.lowercased(), $0.key) < ($1.value.name.lowercased(), $1.key) }
+            total = found.count
+            shown = Array(found[min(found.count, start)..<min(found.count, start + Int(pageSize))])
+        }
+        let pages = max(1, (total + Int(pageSize) - 1) / Int(pageSize))
         return ViewOutput(
             title: "Customers" + (query.isEmpty ? "" : " matching '\(query.joined(separator: " "))'"),
             header: ["USER", "NAME", "EMAIL", "PHONE", "ROLE", "PETS", "ORDERS", "OPEN BOOKINGS"],
@@ -45,9 +67,9 @@ public enum CustomersView: ProjectionView {
                 [$0.key, $0.value.name + ($0.value.deleted ? " (deleted)" : ""), $0.value.email, $0.value.phone, $0.value.role,
                  String($0.value.pets), String($0.value.orders), String($0.value.openBookings)]
             },
-            rightAligned: [5, 6, 7], footer: ["\(found.count) account\(found.count == 1 ? "" : "s"), page \(page) of \(pages)"],
+            rightAligned: [5, 6, 7], footer: ["\(total) account\(total == 1 ? "" : "s"), page \(page) of \(pages)"],
             json: .object([
-                "total": .int(Int64(found.count)), "page": .int(page), "pageSize": .int(pageSize), "pages": .int(Int64(pages)),
+                "total": .int(Int64(total)), "page": .int(page), "pageSize": .int(pageSize), "pages": .int(Int64(pages)),
                 "customers": .array(shown.map { CustomerView.json($0.key, $0.value) }),
             ]))
     }

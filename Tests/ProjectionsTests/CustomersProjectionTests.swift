@@ -1,3 +1,4 @@
+import Foundation
 import EventLog
 import Events
 import PawtrailJSON
@@ -85,5 +86,60 @@ struct CustomersProjectionTests {
         #expect(try s.view(CustomerView.self, ["id": "u-sam"]).json["role"] == .string("staff"), "staff still")
         s.given("roles", RoleRevoked(userId: "u-sam", role: .staff, revokedBy: "u-ada"))
         #expect(try s.view(CustomerView.self, ["id": "u-sam"]).json["role"] == .string("customer"))
+    }
+}
+
+/// The directory's pages come from its name index: they equal the accounts sorted by name, page by page, through
+/// sign-ups, renames (to names before, after and equal to others) and deletions.
+@Suite("Customer directory index")
+struct CustomerDirectoryIndexTests {
+    @Test(arguments: [1, 7, 42])
+    func `every page of the index equals the sorted accounts`(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let names = ["Ann", "ann", "Anna", "Bob Das", "bob", "Chloe", "Émile", "রিনা আক্তার", "দেব", "Zed", "zoë", "Ann Chowdhury", ""]
+        var s = ProjectionScenario()
+        var living: [String: String] = [:]
+        var minute = 0
+        func at() -> String {
+            minute += 1
+            return "2026-12-01T\(String(format: "%02d", 8 + minute / 60)):\(String(format: "%02d", minute % 60)):00Z"
+        }
+        for n in 0..<120 {
+            let id = "u-\(n)"
+            let name = names[Int(rng.next() % UInt64(names.count))]
+            s.given("account-\(id)", AccountSignedUp(userId: id, name: name, email: "\(id)@mail.example", language: .enUS), at: at())
+            living[id] = name
+            if rng.next() % 4 == 0, let victim = living.keys.sorted().randomElement(using: &rng) {
+                let renamed = names[Int(rng.next() % UInt64(names.count))]
+                s.given("account-\(victim)", ProfileUpdated(userId: victim, name: renamed), at: at())
+                living[victim] = renamed
+            }
+            if rng.next() % 9 == 0, let victim = living.keys.sorted().randomElement(using: &rng) {
+                s.given("account-\(victim)", AccountDeleted(userId: victim, reauthenticatedAt: Timestamp(microsecondsSinceEpoch: 0)), at: at())
+                living[victim] = nil
+            }
+        }
+        let expected = living.sorted { ($0.value.lowercased(), $0.key) < ($1.value.lowercased(), $1.key) }.map(\.key)
+        for size in [1, 7, 50] {
+            for page in 1...(expected.count / size + 2) {
+                let out = try s.view(CustomersView.self, ["page": String(page), "page-size": String(size)])
+                let from = min(expected.count, (page - 1) * size)
+                #expect(out.rows.map { $0[0] } == Array(expected[from..<min(expected.count, from + size)]), "page \(page) of \(size)")
+                #expect(out.json["total"] == .int(Int64(expected.count)))
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -23,7 +23,7 @@ import Testing
             let dir = TemporaryDirectory()
             let store = try FileEventStore.open(
                 path: dir.path, options: FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4, compactSealedSegments: false))
-            store.writerLockHold = (linger: 60, max: .seconds(60))
+            store.writerLockHold = (linger: 3600, max: .seconds(3600))
             _ = try await store.append(FileStoreDeferredFlushFailureTests.deferred("pet-1", events(3)))
             // 3 + 2 > 4: rolls before writing, so these two go to a new segment.
             _ = try await store.append(FileStoreDeferredFlushFailureTests.deferred("pet-2", events(2)))
@@ -55,7 +55,7 @@ import Testing
         await #expect(processExitsWith: .success) {
             let dir = TemporaryDirectory()
             let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true, maxSegmentEvents: 4))
-            store.writerLockHold = (linger: 60, max: .seconds(60))
+            store.writerLockHold = (linger: 3600, max: .seconds(3600))
             _ = try await store.append(FileStoreDeferredFlushFailureTests.deferred("pet-1", events(3)))
             _ = try await store.append(FileStoreDeferredFlushFailureTests.deferred("pet-2", events(2)))
             try store.compact()
@@ -76,7 +76,7 @@ import Testing
         let dir = TemporaryDirectory()
         let store = try FileEventStore.open(path: dir.path, options: FileEventStoreOptions(createIfMissing: true))
         defer { store.close() }
-        store.writerLockHold = (linger: 60, max: .seconds(60))
+        store.writerLockHold = (linger: 3600, max: .seconds(3600))
         let e = events(1)
         _ = try await store.append(Self.deferred("pet-1", e))
         let retry = try await store.append(AppendRequest(stream: "pet-1", expected: .any, events: e))

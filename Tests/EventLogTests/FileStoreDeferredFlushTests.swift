@@ -98,7 +98,7 @@ import Testing
         let headBefore = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/head"))
         let firstUnflushed = try store.withState(writer: false) { $0.active!.endOffset }
         // Nothing flushes them meanwhile: the committer keeps the writer lock however long the test takes.
-        store.writerLockHold = (linger: 60, max: .seconds(60))
+        store.writerLockHold = (linger: 3600, max: .seconds(3600))
         for _ in 0..<3 { try await store.append(Self.deferred("pet-1", events(1))) }
         // What the disk might hold: every unflushed frame but the first, and the head before them.
         let copy = TemporaryDirectory()

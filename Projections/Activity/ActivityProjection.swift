@@ -15,6 +15,7 @@ public enum ActivityProjection: KeyedProjection {
     public typealias State = ActivityState
 
     public static let name = "activity"
+    public static let holdsPersonalData = true
     public static let schemaVersion = 4
     public static let foldCost = 2600  // alone it folds about as long as the other eight together
     public static let summary =

@@ -27,6 +27,11 @@ public protocol Projection: Sendable {
     /// over its threads by it. Defaults to ten per event type read.
     static var foldCost: Int { get }
 
+    /// Whether the state keeps copies of personal fields (names, emails, phones, addresses, recipients, message
+    /// texts): such a read model is rebuilt when an account is erased, so that no copy made before outlives the
+    /// account's key. Defaults to `false`.
+    static var holdsPersonalData: Bool { get }
+
     /// Applies one event.
     ///
     /// - Parameters:
@@ -38,6 +43,7 @@ public protocol Projection: Sendable {
 
 extension Projection {
     public static var foldCost: Int { eventTypes.count * 10 }
+    public static var holdsPersonalData: Bool { false }
 
     /// The names of event types, for `eventTypes`.
     public static func types(_ types: any DomainEvent.Type...) -> Set<String> {

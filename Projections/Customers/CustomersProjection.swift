@@ -177,6 +177,7 @@ public enum CustomersProjection: KeyedProjection {
     }
 
     public static let name = "customers"
+    public static let holdsPersonalData = true
     public static let schemaVersion = 3
     public static let foldCost = 90
     public static let summary = "The customer directory: profile, role, pets, orders, open bookings, last log-in."

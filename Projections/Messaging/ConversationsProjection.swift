@@ -225,6 +225,7 @@ public enum ConversationsProjection: KeyedProjection {
     }
 
     public static let name = "conversations"
+    public static let holdsPersonalData = true
     public static let schemaVersion = 3
     public static let foldCost = 220
     public static let summary =

@@ -156,6 +156,7 @@ public enum OrdersProjection: KeyedProjection {
     }
 
     public static let name = "orders"
+    public static let holdsPersonalData = true
     public static let schemaVersion = 2
     public static let foldCost = 470
     public static let summary =

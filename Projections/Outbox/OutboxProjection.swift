@@ -120,6 +120,7 @@ public enum OutboxProjection: KeyedProjection {
     static let vaccinationLead: Int64 = 7 * 86_400_000_000
 
     public static let name = "outbox"
+    public static let holdsPersonalData = true
     public static let schemaVersion = 1
     public static let foldCost = 120
     public static let summary = "Notifications owed to customers (reminders, vaccinations due, shipments, messages, reset links) until sent."

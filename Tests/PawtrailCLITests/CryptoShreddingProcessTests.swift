@@ -63,6 +63,9 @@ import Testing
         #expect(rebuild.status == 0, "\(rebuild.stderr)")
         let before = try Self.filesHolding(Self.needles, in: store)
         #expect(before.contains { $0.hasPrefix("projections/") }, "the read models hold copies in the clear before: \(before)")
+        let exportBefore = try PawtrailProcess.run(["--store", store, "projections", "export", "--sqlite", dir.path("before.db")])
+        #expect(try exportBefore.status == 0 && Self.filesHolding(Self.needles, in: dir.path("")).contains("before.db"), "an export holds them before")
+        try FileManager.default.removeItem(atPath: dir.path("before.db"))
 
         let deleted = try PawtrailProcess.run([
             "--store", store, "account", "delete", "--as", "u-ann", "--reauthenticated-at", Timestamp.now().iso8601,
@@ -89,6 +92,11 @@ import Testing
             let history = try PawtrailProcess.run(["--store", store, "view", "order", "--id", "o-1", "--at-position", "\(position + 6)", "--json"])
             #expect(!Self.needles.contains { history.stdout.contains($0) }, "\(history.stdout)")
         }
+
+        // Every read model's present state, written out uncompressed, holds none of them either.
+        let export = try PawtrailProcess.run(["--store", store, "projections", "export", "--sqlite", dir.path("rm.db")])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try Self.filesHolding(Self.needles, in: dir.path("")).filter { $0.hasPrefix("rm.db") } == [], "the export holds none")
 
         let verify = try PawtrailProcess.run(["--store", store, "log", "verify"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")

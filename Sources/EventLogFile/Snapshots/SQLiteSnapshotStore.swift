@@ -124,6 +124,8 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
             try s.bind(1, text: kind)
             try s.bind(2, text: stream.rawValue)
             try s.step()
+            // The write-ahead log may still hold earlier copies of the row: emptied, so a removal is an erasure.
+            _ = try c.db.text("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 
@@ -131,9 +133,8 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
         try withConnection { c in
             guard let c else { return }
             guard c.writable else { throw EventStoreError.storeFailure("the snapshots at \(path) cannot be written") }
-            // Erasure relies on this: the rows' bytes are overwritten, and the write-ahead log that still held
-            // earlier copies of them is emptied.
-            try c.db.execute("PRAGMA secure_delete=ON")
+            // The rows' bytes are overwritten (secure_delete), and the write-ahead log that still held earlier copies
+            // of them is emptied.
             try c.db.execute("DELETE FROM snapshots")
             _ = try c.db.text("PRAGMA wal_checkpoint(TRUNCATE)")
         }
@@ -179,6 +180,9 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
             try db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             _ = try db.text("PRAGMA journal_mode=WAL")
             try db.execute("PRAGMA synchronous=OFF")
+            // A snapshot replaced or removed leaves no copy of its state in freed pages: a state may hold personal
+            // data of an account that is later erased.
+            try db.execute("PRAGMA secure_delete=ON")
             let layout = Int(try db.text("PRAGMA user_version") ?? "0") ?? 0
             if layout == 0 {
                 try db.execute(

@@ -48,7 +48,7 @@ enum DemoCommand {
             await runner.handler.saveQueuedSnapshots()
             // What follows a deletion, as `account delete` does it: the account's obligations end, then its copies go.
             _ = try await AccountErasure.endObligations(of: DemoDay.deleted, in: opened, handler: runner.handler, now: DemoRunner.at("17:00"))
-            _ = try await AccountErasure.purgeCopies(context)
+            _ = try await AccountErasure.purgeCopies(of: DemoDay.deleted, context)
             refusals = runner.refusals
             if !context.wantsJSON {
                 context.out("A day at the shop, \(DemoRunner.day): \(runner.accepted) commands accepted, \(runner.refusals.values.reduce(0, +)) refused.")

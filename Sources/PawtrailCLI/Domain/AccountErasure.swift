@@ -12,9 +12,10 @@ import Projections
 ///    releases their salon time and so stops their reminders), and every order not yet shipped is cancelled
 ///    (`order.cancel`, which releases its stock). An order already shipped is delivered as usual.
 /// 2. The copies made before go: the log already reads the account's personal data as erased (its key is gone),
-///    but the aggregate snapshots (a cache) are dropped, their rows overwritten and their write-ahead log emptied,
-///    and every read model that has been built is rebuilt from the log, so that live views, their stored history
-///    for time travel and an audit all agree.
+///    but the snapshots of the account's stream and of its conversations are removed (their rows overwritten and
+///    the write-ahead log emptied), and every built read model that holds personal data
+///    (``Projection/holdsPersonalData``) is rebuilt from the log, so that live views, their stored history for time
+///    travel and an audit all agree.
 enum AccountErasure {
     /// The reason recorded on the orders a deletion cancels.
     static let cancelReason = "the account was deleted"
@@ -60,18 +61,34 @@ enum AccountErasure {
         return ended
     }
 
-    /// Removes the erased account's data from the snapshots and the read models.
+    /// Removes the erased accounts' data from the snapshots and the read models.
     ///
-    /// - Parameter context: The command's context.
+    /// - Parameters:
+    ///   - users: The erased accounts.
+    ///   - context: The command's context.
     /// - Returns: The read models rebuilt.
-    /// - Throws: What opening the store, dropping the snapshots or rebuilding throws.
-    static func purgeCopies(_ context: CommandContext) async throws -> [String] {
+    /// - Throws: What opening the store, removing snapshots or rebuilding throws.
+    static func purgeCopies(of users: [String], _ context: CommandContext) async throws -> [String] {
         let opened = try context.openStore(.read)
-        try await opened.snapshots?.removeAll()
+        if let snapshots = opened.snapshots {
+            // The stream states that hold personal data: the account's own, and its conversations' messages
+            // (found by their owner in the snapshots themselves, so no read model has to be built for it).
+            var removals = users.map { (Streams.account($0), AccountState.snapshotKind) }
+            let owners = Set(users)
+            try await snapshots.forEach { snapshot in
+                if snapshot.kind == ConversationState.snapshotKind,
+                    let state = try? ConversationState(snapshotBytes: snapshot.state), owners.contains(state.ownerId)
+                {
+                    removals.append((snapshot.stream, snapshot.kind))
+                }
+                return true
+            }
+            for (stream, kind) in removals { try await snapshots.remove(stream: stream, kind: kind) }
+        }
         guard let states = opened.states else { return [] }
         let engine = ProjectionEngine(store: opened.events, states: states)
         let built = try await engine.status(ProjectionCatalog.projections).filter(\.built).map(\.name)
-        let types = ProjectionCatalog.projections.filter { built.contains($0.name) }
+        let types = ProjectionCatalog.projections.filter { $0.holdsPersonalData && built.contains($0.name) }
         guard !types.isEmpty else { return [] }
         return try await engine.rebuild(types).projections
     }

@@ -44,7 +44,7 @@ enum DomainCommandRunner {
         context.stats.handled(outcome.loadStats)
         let erased = AccountErasure.erasedAccounts(outcome)
         let ended = erased.isEmpty ? nil : try await AccountErasure.endObligations(of: erased, context)
-        let rebuilt = erased.isEmpty ? nil : try await AccountErasure.purgeCopies(context)
+        let rebuilt = erased.isEmpty ? nil : try await AccountErasure.purgeCopies(of: erased, context)
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {
@@ -53,7 +53,7 @@ enum DomainCommandRunner {
                 context.out("Ended: \(ended.pets) pet(s) removed, their bookings cancelled; \(ended.orders) order(s) not yet shipped cancelled.")
             }
             if let rebuilt {
-                context.out("Erased: the account's personal data reads as erased; snapshots dropped, read models rebuilt (\(rebuilt.isEmpty ? "none built" : rebuilt.joined(separator: ", "))).")
+                context.out("Erased: the account's personal data reads as erased; its snapshots removed, read models rebuilt (\(rebuilt.isEmpty ? "none built" : rebuilt.joined(separator: ", "))).")
             }
         }
         return .success

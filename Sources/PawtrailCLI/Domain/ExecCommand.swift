@@ -90,7 +90,7 @@ enum ExecCommand {
         await handler.saveQueuedSnapshots()
         if !erased.isEmpty {
             _ = try await AccountErasure.endObligations(of: erased, context)
-            _ = try await AccountErasure.purgeCopies(context)
+            _ = try await AccountErasure.purgeCopies(of: erased, context)
         }
         return group.status
     }

@@ -7,7 +7,8 @@ public import Events
 /// neither act nor be replaced, and the business would be locked out of administration for good.
 public struct DeleteAccount: DomainCommand, Hashable {
     public static let name = "account.delete"
-    public static let summary = "Delete your account (needs a reauthentication within 5 minutes)."
+    public static let summary =
+        "Delete your account (needs a reauthentication within 5 minutes): your pets and unshipped orders are wound down and your personal data erased."
 
     /// When the user re-entered their credentials for the deletion.
     public var reauthenticatedAt: Timestamp

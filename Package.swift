@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "PawtrailDomainTests",
             dependencies: ["PawtrailDomain", "Events", "EventLog", "EventLogMemory", "EventLogSealing", "EventLogTestKit", "PawtrailJSON"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Events", "EventLog", "PawtrailJSON", "BenchSupport"]),
         .testTarget(
             name: "ProjectionRuntimeTests",
             dependencies: [

@@ -106,16 +106,11 @@ extension ActivityText {
 
     static let monthsBangla = ["জানু", "ফেব্রু", "মার্চ", "এপ্রিল", "মে", "জুন", "জুলাই", "আগস্ট", "সেপ্টে", "অক্টো", "নভে", "ডিসে"]
 
-    static func dayMonthBangla(_ t: Timestamp) -> String {
-        let s = Array(t.iso8601.utf8)
-        let day = Int(s[8] - 48) * 10 + Int(s[9] - 48)
-        let month = Int(s[5] - 48) * 10 + Int(s[6] - 48)
-        return "\(day) \(monthsBangla[month - 1])"
+    static func slotBangla(_ t: Timestamp) -> String {
+        dayMonth(t, names: monthsBangla) + " " + String(t.iso8601.dropFirst(11).prefix(5))
     }
 
-    static func slotBangla(_ t: Timestamp) -> String { dayMonthBangla(t) + " " + String(t.iso8601.dropFirst(11).prefix(5)) }
-
-    static func dateBangla(_ t: Timestamp) -> String { dayMonthBangla(t) + " " + String(t.iso8601.prefix(4)) }
+    static func dateBangla(_ t: Timestamp) -> String { dayMonth(t, names: monthsBangla) + " " + String(t.iso8601.prefix(4)) }
 
     static func timesBangla(_ n: Int64) -> String { n > 1 ? " (\(n) বার)" : "" }
 

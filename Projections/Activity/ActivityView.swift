@@ -187,12 +187,12 @@ public enum ActivityText {
 
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The day and month of a time: `3 Dec`.
-    static func dayMonth(_ t: Timestamp) -> String {
+    /// The day and month of a time: `3 Dec`, with the month named from `names`.
+    static func dayMonth(_ t: Timestamp, names: [String] = months) -> String {
         let s = Array(t.iso8601.utf8)
         let day = Int(s[8] - 48) * 10 + Int(s[9] - 48)
         let month = Int(s[5] - 48) * 10 + Int(s[6] - 48)
-        return "\(day) \(months[month - 1])"
+        return "\(day) \(names[month - 1])"
     }
 
     /// A slot: `3 Dec 10:00` (UTC).

@@ -131,7 +131,7 @@ public enum AgendaProjection: KeyedProjection {
         public var capacity: Int64 { salon["capacity"]?.count ?? SalonCapacitySet.defaultGroomers }
 
         /// The business's time zone, whose days the agenda lists.
-        public var zone: BusinessTimeZone { settings["timeZone"].map { BusinessTimeZone(stored: $0.text) } ?? .utc }
+        public var zone: BusinessTimeZone { settings.businessTimeZone }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             bookings = GroupedTable(id: 1, rows: try r.keyed("bookings", Booking.self))
@@ -211,7 +211,7 @@ public enum AgendaProjection: KeyedProjection {
         case BookingNoShow.typeID:
             state.update((e.event as! BookingNoShow).bookingId) { $0.status = .noShow }
         case BusinessTimeZoneSet.typeID:
-            state.settings["timeZone"] = TextRow((e.event as! BusinessTimeZoneSet).timeZone)
+            state.settings.keep(e.event as! BusinessTimeZoneSet)
         case SalonCapacitySet.typeID:
             state.salon["capacity"] = CountRow((e.event as! SalonCapacitySet).groomers)
         case BookingRescheduled.typeID:

@@ -32,11 +32,7 @@ public enum Format {
     static let microsecondsPerDay: Int64 = 86_400_000_000
 
     /// The UTC day of a time, in days since 1970-01-01 (floored, so times before 1970 fall on the right day).
-    public static func dayNumber(_ t: Timestamp) -> Int64 {
-        let us = t.microsecondsSinceEpoch
-        let d = us / microsecondsPerDay
-        return us % microsecondsPerDay < 0 ? d - 1 : d
-    }
+    public static func dayNumber(_ t: Timestamp) -> Int64 { BusinessTimeZone.utc.dayNumber(t) }
 
     /// The ISO date (`2026-12-01`) of a day number.
     public static func date(dayNumber day: Int64) -> String {

@@ -47,9 +47,7 @@ public enum DashboardProjection: Projection {
         public init() {}
 
         /// The business day of an instant, in the time zone in force.
-        func dayNumber(_ t: Timestamp) -> Int64 {
-            timeZone == "UTC" ? Format.dayNumber(t) : BusinessTimeZone(stored: timeZone).dayNumber(t)
-        }
+        func dayNumber(_ t: Timestamp) -> Int64 { BusinessTimeZone(stored: timeZone).dayNumber(t) }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             ordersByStatus = try r.counts("ordersByStatus")

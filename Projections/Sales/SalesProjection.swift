@@ -62,7 +62,7 @@ public enum SalesProjection: KeyedProjection {
         public var settings = KeyedTable<TextRow>(id: 3, history: .exact)
 
         /// The business's time zone.
-        public var zone: BusinessTimeZone { settings["timeZone"].map { BusinessTimeZone(stored: $0.text) } ?? .utc }
+        public var zone: BusinessTimeZone { settings.businessTimeZone }
 
         public init() {}
 
@@ -100,7 +100,7 @@ public enum SalesProjection: KeyedProjection {
 
     public static func apply(_ state: inout State, _ e: ProjectedEvent) throws(ProjectionError) {
         if e.typeID == BusinessTimeZoneSet.typeID {
-            state.settings["timeZone"] = TextRow((e.event as! BusinessTimeZoneSet).timeZone)
+            state.settings.keep(e.event as! BusinessTimeZoneSet)
             return
         }
         guard e.typeID == InStoreSaleCompleted.typeID else { return }

@@ -78,8 +78,7 @@ public enum Sealer {
         let input = Array(text.utf8)
         var out = [UInt8](repeating: 0, count: 32)
         _ = out.withUnsafeMutableBufferPointer { o in crypto_generichash(o.baseAddress!, o.count, input, UInt64(input.count), nil, 0) }
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: out.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+        return LowercaseHex.encode(out)
     }
 
     private static func associatedData(eventID: UUID, subject: String) -> [UInt8] {

@@ -30,11 +30,15 @@ public final class SealingEventStore: EventStore, EventImporting {
         var changed = false
         for i in sealed.indices where sealed[i].event.data.first == PersonalSection.marker {
             let event = sealed[i].event
-            if let subject = PersonalSection.parse(event.data).flatMap({ $0.1.content == .erasesSubject ? $0.1.subject : nil }) {
-                erasing.append(subject)
-            } else if let data = try await sealing(event.data, id: event.id) {
-                sealed[i].event.data = data
+            guard let (layout, section) = PersonalSection.parse(event.data) else { continue }
+            switch section.content {
+            case .erasesSubject:
+                erasing.append(section.subject)
+            case .plain(let values):
+                sealed[i].event.data = try await sealing(values, of: section, in: event.data, layout: layout, id: event.id)
                 changed = true
+            case .sealed, .erased:
+                break
             }
         }
         if changed { request.entries = sealed }
@@ -92,15 +96,16 @@ public final class SealingEventStore: EventStore, EventImporting {
         }
         var sealed = events
         for i in sealed.indices where sealed[i].data.first == PersonalSection.marker {
-            if let data = try await sealing(sealed[i].data, id: sealed[i].id) { sealed[i].data = data }
+            guard let (layout, section) = PersonalSection.parse(sealed[i].data), case .plain(let values) = section.content else { continue }
+            sealed[i].data = try await sealing(values, of: section, in: sealed[i].data, layout: layout, id: sealed[i].id)
         }
         try await importer.importEvents(sealed)
     }
 
-    /// The data with its plain section sealed (or stored erased when its subject was erased), or `nil` when it has
-    /// no plain section.
-    private func sealing(_ data: [UInt8], id: UUID) async throws -> [UInt8]? {
-        guard let (layout, section) = PersonalSection.parse(data), case .plain(let values) = section.content else { return nil }
+    /// The data with its plain section's values sealed, or stored erased when its subject was erased.
+    private func sealing(
+        _ values: [String], of section: PersonalSection, in data: [UInt8], layout: PersonalSection.Layout, id: UUID
+    ) async throws -> [UInt8] {
         var out = section
         if let key = try await keys.createKey(for: section.subject, make: Sealer.newKey) {
             let (nonce, ciphertext) = Sealer.seal(values, key: key, eventID: id, subject: section.subject)

@@ -1,6 +1,7 @@
-import Foundation
+import BenchSupport
 import EventLog
 import Events
+import Foundation
 import PawtrailJSON
 import Projections
 import Testing
@@ -95,7 +96,7 @@ struct CustomersProjectionTests {
 struct CustomerDirectoryIndexTests {
     @Test(arguments: [1, 7, 42])
     func `every page of the index equals the sorted accounts`(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let names = ["Ann", "ann", "Anna", "Bob Das", "bob", "Chloe", "Émile", "রিনা আক্তার", "দেব", "Zed", "zoë", "Ann Chowdhury", ""]
         var s = ProjectionScenario()
         var living: [String: String] = [:]
@@ -128,18 +129,5 @@ struct CustomerDirectoryIndexTests {
                 #expect(out.json["total"] == .int(Int64(expected.count)))
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -26,8 +26,12 @@ public final class FilePersonalDataKeys: PersonalDataKeys {
 
     public func key(for subject: String) async throws -> [UInt8]? {
         if let cached = cache.withLock({ $0[subject] }) { return cached }
-        // Only a found key is remembered: another process may create the subject's key at any moment.
-        guard let key = try read(subject) else { return nil }
+        // A found key is remembered, and so is a destroyed one (for good); a subject with neither is not: another
+        // process may create its key at any moment.
+        guard let key = try read(subject) else {
+            if FileSystem.exists(path(subject, "erased")) { cache.withLock { $0[subject] = .some(nil) } }
+            return nil
+        }
         cache.withLock { $0[subject] = key }
         return key
     }
@@ -91,12 +95,6 @@ public final class FilePersonalDataKeys: PersonalDataKeys {
     }
 
     private func path(_ subject: String, _ suffix: String) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var name: [UInt8] = []
-        for b in subject.utf8 {
-            name.append(hex[Int(b >> 4)])
-            name.append(hex[Int(b & 15)])
-        }
-        return directory + "/" + String(decoding: name, as: UTF8.self) + "." + suffix
+        directory + "/" + LowercaseHex.encode(subject.utf8) + "." + suffix
     }
 }

@@ -47,8 +47,7 @@ enum DemoCommand {
             try await DemoDay.play(runner)
             await runner.handler.saveQueuedSnapshots()
             // What follows a deletion, as `account delete` does it: the account's obligations end, then its copies go.
-            _ = try await AccountErasure.endObligations(of: DemoDay.deleted, in: opened, handler: runner.handler, now: DemoRunner.at("17:00"))
-            _ = try await AccountErasure.purgeCopies(of: DemoDay.deleted, context)
+            _ = try await AccountErasure.finish(erasing: DemoDay.deleted, in: opened, handler: runner.handler, now: DemoRunner.at("17:00"))
             refusals = runner.refusals
             if !context.wantsJSON {
                 context.out("A day at the shop, \(DemoRunner.day): \(runner.accepted) commands accepted, \(runner.refusals.values.reduce(0, +)) refused.")

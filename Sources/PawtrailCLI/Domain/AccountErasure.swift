@@ -25,24 +25,52 @@ enum AccountErasure {
         outcome.replayed ? [] : outcome.events.compactMap { $0.event.erasesPersonalDataOf }
     }
 
-    /// Ends what the deleted accounts left open.
-    ///
-    /// - Parameters:
-    ///   - users: The deleted accounts.
-    ///   - context: The command's context.
-    /// - Returns: The pets removed and the orders cancelled.
-    /// - Throws: What reading the read models or a command throws.
-    static func endObligations(of users: [String], _ context: CommandContext) async throws -> (pets: Int, orders: Int) {
-        let opened = try context.openStore(.read)
-        return try await endObligations(of: users, in: opened, handler: try context.commandHandler(), now: .now())
+    /// What ``finish(erasing:in:handler:now:)`` did.
+    struct Report {
+        /// Pets removed.
+        var pets = 0
+        /// Orders not yet shipped, cancelled.
+        var orders = 0
+        /// The read models rebuilt.
+        var rebuilt: [String] = []
     }
 
-    /// Ends what the deleted accounts left open, through a given handler at a given time (the demo's clock).
-    static func endObligations(
-        of users: [String], in opened: OpenedStore, handler: CommandHandler, now: Timestamp
+    /// Ends what the erased accounts left open, then removes the copies of their personal data, on the store and
+    /// through the handler of the command that erased them.
+    ///
+    /// - Parameters:
+    ///   - users: The erased accounts.
+    ///   - opened: The store.
+    ///   - handler: The handler the winding-down commands go through.
+    ///   - now: Their clock (the demo's, or the current time).
+    /// - Returns: What was ended and rebuilt.
+    /// - Throws: What reading the read models, a command, removing snapshots or rebuilding throws.
+    static func finish(erasing users: [String], in opened: OpenedStore, handler: CommandHandler, now: Timestamp) async throws -> Report {
+        var report = Report()
+        guard !users.isEmpty else { return report }
+        let engine = opened.states.map { ProjectionEngine(store: opened.events, states: $0) }
+        if let engine { (report.pets, report.orders) = try await endObligations(of: users, engine: engine, handler: handler, now: now) }
+        try await removeSnapshots(of: users, from: opened.snapshots)
+        if let engine {
+            let built = try await engine.status(ProjectionCatalog.projections).filter(\.built).map(\.name)
+            let types = ProjectionCatalog.projections.filter { $0.holdsPersonalData && built.contains($0.name) }
+            if !types.isEmpty { report.rebuilt = try await engine.rebuild(types).projections }
+        }
+        return report
+    }
+
+    /// ``finish(erasing:in:handler:now:)`` for a CLI command: the store opened once, the current time.
+    static func finish(erasing users: [String], _ context: CommandContext) async throws -> Report {
+        guard !users.isEmpty else { return Report() }
+        let opened = try context.openStore(.read)
+        let handler = CommandHandler(store: opened.events, snapshots: opened.snapshots)
+        return try await finish(erasing: users, in: opened, handler: handler, now: .now())
+    }
+
+    /// Removes each pet of the accounts and cancels each of their orders not yet shipped.
+    private static func endObligations(
+        of users: [String], engine: ProjectionEngine, handler: CommandHandler, now: Timestamp
     ) async throws -> (pets: Int, orders: Int) {
-        guard let states = opened.states, !users.isEmpty else { return (0, 0) }
-        let engine = ProjectionEngine(store: opened.events, states: states)
         let pets = try await engine.load(PetsProjection.self)
         try pets.checkReads()
         let orders = try await engine.load(OrdersProjection.self)
@@ -61,35 +89,20 @@ enum AccountErasure {
         return ended
     }
 
-    /// Removes the erased accounts' data from the snapshots and the read models.
-    ///
-    /// - Parameters:
-    ///   - users: The erased accounts.
-    ///   - context: The command's context.
-    /// - Returns: The read models rebuilt.
-    /// - Throws: What opening the store, removing snapshots or rebuilding throws.
-    static func purgeCopies(of users: [String], _ context: CommandContext) async throws -> [String] {
-        let opened = try context.openStore(.read)
-        if let snapshots = opened.snapshots {
-            // The stream states that hold personal data: the account's own, and its conversations' messages
-            // (found by their owner in the snapshots themselves, so no read model has to be built for it).
-            var removals = users.map { (Streams.account($0), AccountState.snapshotKind) }
-            let owners = Set(users)
-            try await snapshots.forEach { snapshot in
-                if snapshot.kind == ConversationState.snapshotKind,
-                    let state = try? ConversationState(snapshotBytes: snapshot.state), owners.contains(state.ownerId)
-                {
-                    removals.append((snapshot.stream, snapshot.kind))
-                }
-                return true
+    /// Removes the snapshots that hold the accounts' personal data: each account's own, and its conversations'
+    /// (found by their owner in the snapshots themselves, so no read model has to be built for it).
+    private static func removeSnapshots(of users: [String], from snapshots: (any SnapshotStore)?) async throws {
+        guard let snapshots else { return }
+        var removals = users.map { (Streams.account($0), AccountState.snapshotKind) }
+        let owners = Set(users)
+        try await snapshots.forEach { snapshot in
+            if snapshot.kind == ConversationState.snapshotKind,
+                let state = try? ConversationState(snapshotBytes: snapshot.state), owners.contains(state.ownerId)
+            {
+                removals.append((snapshot.stream, snapshot.kind))
             }
-            for (stream, kind) in removals { try await snapshots.remove(stream: stream, kind: kind) }
+            return true
         }
-        guard let states = opened.states else { return [] }
-        let engine = ProjectionEngine(store: opened.events, states: states)
-        let built = try await engine.status(ProjectionCatalog.projections).filter(\.built).map(\.name)
-        let types = ProjectionCatalog.projections.filter { $0.holdsPersonalData && built.contains($0.name) }
-        guard !types.isEmpty else { return [] }
-        return try await engine.rebuild(types).projections
+        for (stream, kind) in removals { try await snapshots.remove(stream: stream, kind: kind) }
     }
 }

@@ -43,17 +43,16 @@ enum DomainCommandRunner {
         }
         context.stats.handled(outcome.loadStats)
         let erased = AccountErasure.erasedAccounts(outcome)
-        let ended = erased.isEmpty ? nil : try await AccountErasure.endObligations(of: erased, context)
-        let rebuilt = erased.isEmpty ? nil : try await AccountErasure.purgeCopies(of: erased, context)
+        let erasure = erased.isEmpty ? nil : try await AccountErasure.finish(erasing: erased, context)
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {
             DomainReport.lines(outcome).forEach(context.out)
-            if let ended {
-                context.out("Ended: \(ended.pets) pet(s) removed, their bookings cancelled; \(ended.orders) order(s) not yet shipped cancelled.")
-            }
-            if let rebuilt {
-                context.out("Erased: the account's personal data reads as erased; its snapshots removed, read models rebuilt (\(rebuilt.isEmpty ? "none built" : rebuilt.joined(separator: ", "))).")
+            if let erasure {
+                context.out(
+                    "Ended: \(erasure.pets) pet(s) removed, their bookings cancelled; \(erasure.orders) order(s) not yet shipped cancelled.")
+                let rebuilt = erasure.rebuilt.isEmpty ? "none built" : erasure.rebuilt.joined(separator: ", ")
+                context.out("Erased: the account's personal data reads as erased; its snapshots removed, read models rebuilt (\(rebuilt)).")
             }
         }
         return .success

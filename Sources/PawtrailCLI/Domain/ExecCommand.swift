@@ -88,10 +88,7 @@ enum ExecCommand {
         }
         _ = await group.deliver()
         await handler.saveQueuedSnapshots()
-        if !erased.isEmpty {
-            _ = try await AccountErasure.endObligations(of: erased, context)
-            _ = try await AccountErasure.purgeCopies(of: erased, context)
-        }
+        _ = try await AccountErasure.finish(erasing: erased, context)
         return group.status
     }
 

@@ -52,8 +52,11 @@ public enum EmailClaims {
     /// - Returns: The claim and the stream its next event goes to.
     /// - Throws: What the loader throws.
     public static func load(_ address: String, loading loader: inout StreamLoader) async throws -> (EmailClaimState, StreamID) {
+        let current = try await loader.load(EmailClaimState.self, Streams.email(address))
+        // A digest-named claim is only ever made while no older claim holds the address, and an older claim, once
+        // released, is never made again: so an address with a digest stream needs no look at the older one.
+        guard loader.expectation(for: Streams.email(address)) == .noStream else { return (current, Streams.email(address)) }
         let legacy = try await loader.load(EmailClaimState.self, Streams.legacyEmail(address))
-        if legacy.holder != nil { return (legacy, Streams.legacyEmail(address)) }
-        return (try await loader.load(EmailClaimState.self, Streams.email(address)), Streams.email(address))
+        return legacy.holder != nil ? (legacy, Streams.legacyEmail(address)) : (current, Streams.email(address))
     }
 }

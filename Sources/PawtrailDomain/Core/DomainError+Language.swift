@@ -105,12 +105,22 @@ enum BanglaRefusals {
         return captures
     }
 
-    /// A Bangla sentence with `{1}`, `{2}`, ... replaced by what the English one named.
+    /// A Bangla sentence with `{1}`, `{2}`, ... replaced by what the English one named, in one pass: a name that
+    /// itself spells `{2}` is not replaced again.
     static func fill(_ sentence: String, _ captures: [String]) -> String {
-        var out = sentence
-        for (i, capture) in captures.enumerated() {
-            out = out.replacingOccurrences(of: "{\(i + 1)}", with: statuses[capture] ?? capture)
+        var out = ""
+        var rest = sentence[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            if let close = after.firstIndex(of: "}"), let n = Int(after[..<close]), captures.indices.contains(n - 1) {
+                out += statuses[captures[n - 1]] ?? captures[n - 1]
+                rest = after[after.index(after: close)...]
+            } else {
+                out += "{"
+                rest = after
+            }
         }
-        return out
+        return out + rest
     }
 }

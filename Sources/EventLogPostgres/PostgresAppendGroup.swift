@@ -38,8 +38,7 @@ struct PostgresAppendGroup {
     /// The group's transaction: each append's outcome, `nil` for one to run again alone.
     private func transaction(_ c: PostgresConnection) throws -> [Result<AppendResult, any Error>?] {
         do {
-            let head = try Self.lockHead(c)
-            let stored = try Self.versions(of: requests, c)
+            let (head, stored) = try Self.lockHead(versionsOf: requests, c)
             var versions: [String: UInt64] = [:]
             var written: [UUID: (index: Int, position: UInt64)] = [:]
             var events: [AppendPlanner.PlannedEvent] = []
@@ -91,15 +90,26 @@ struct PostgresAppendGroup {
         }
     }
 
-    /// Begins a transaction and takes the append lock, in a statement of its own (sent with BEGIN in one round
-    /// trip): every statement after it sees every commit before it.
-    static func lockHead(_ c: PostgresConnection) throws -> Head {
-        let head = try c.simpleQuery(
-            "BEGIN; SELECT next_position, last_recorded_at, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint FROM head FOR UPDATE")
+    /// Begins a transaction, takes the append lock in a statement of its own (sent with BEGIN: every statement after
+    /// it sees every commit before it), and reads the current version of every stream the appends name (written or
+    /// expected), by name: one round trip where the wire client serves the connection.
+    static func lockHead(versionsOf requests: [AppendRequest], _ c: PostgresConnection) throws -> (Head, [String: UInt64]) {
+        var names = Set<String>()
+        for r in requests {
+            for e in r.entries { names.insert(e.stream.rawValue) }
+            for x in r.expectations { names.insert(x.stream.rawValue) }
+        }
+        let results = try c.pipeline([
+            .simple("BEGIN; SELECT next_position, last_recorded_at, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint FROM head FOR UPDATE"),
+            .query(versionsQuery, [.textArray(Array(names))]),
+        ])
+        let (head, rows) = (results[0], results[1])
         guard let next = head.textInt64(0, 0), let last = head.textInt64(0, 1), let now = head.textInt64(0, 2) else {
             throw EventStoreError.corrupted(location: "table head", offset: nil, reason: "the head row is missing")
         }
-        return Head(next: next, last: last, now: now)
+        var versions: [String: UInt64] = [:]
+        for i in 0..<rows.count { versions[rows.string(i, 0)] = rows.int64(i, 1).map(UInt64.init) }
+        return (Head(next: next, last: last, now: now), versions)
     }
 
     /// Each named stream's version (`NULL` for none): one backward probe of the (stream, version) index a stream. A
@@ -110,54 +120,48 @@ struct PostgresAppendGroup {
           FROM unnest($1::text[]) AS s(stream_id)
         """
 
-    /// The current version of every stream the appends name (written or expected), by name.
-    static func versions(of requests: [AppendRequest], _ c: PostgresConnection) throws -> [String: UInt64] {
-        var names = Set<String>()
-        for r in requests {
-            for e in r.entries { names.insert(e.stream.rawValue) }
-            for x in r.expectations { names.insert(x.stream.rawValue) }
-        }
-        var versions: [String: UInt64] = [:]
-        let rows = try c.query(
-            PostgresAppendGroup.versionsQuery, [.textArray(Array(names))])
-        for i in 0..<rows.count { versions[rows.string(i, 0)] = rows.int64(i, 1).map(UInt64.init) }
-        return versions
-    }
-
     /// The fewest events written through COPY rather than one INSERT of arrays.
     static let copyThreshold = 256
 
     /// Writes planned events at the head's next positions, moves the head, and commits with a wake-up for followers
-    /// (delivered at COMMIT, and only then).
+    /// (delivered at COMMIT, and only then), the statements sent together.
     static func write(_ planned: [AppendPlanner.PlannedEvent], head: Head, schema: String, _ c: PostgresConnection) throws {
         // Times never decrease along the log, whatever the server's clock does.
         let at = max(head.now, head.last)
+        let runs = PostgresEventRuns(count: planned.count, stream: { planned[$0].stream }, recordedAt: { _ in at })
+        let notifyAndCommit = "SELECT pg_notify(\(PostgresConnection.literal(PostgresConnection.channel(schema))), ''); COMMIT"
         if planned.count >= copyThreshold {
             var rows = PostgresCopyRows(capacity: planned.reduce(0) { $0 + $1.event.data.count + $1.event.metadata.encoded.count + 120 })
             for (i, e) in planned.enumerated() {
                 rows.event(
                     position: head.next + Int64(i), stream: e.stream, version: e.version, id: e.event.id, type: e.event.type,
-                    recordedAt: at, metadata: e.event.metadata, data: e.event.data)
+                    recordedAt: at, metadata: e.event.metadata, data: e.event.data, run: runs.starts[i])
             }
-            try c.copyIn(PostgresCopyRows.copyEvents, rows: rows)
-            _ = try c.query("UPDATE head SET next_position = $1, last_recorded_at = $2", [.int8(head.next + Int64(planned.count)), .int8(at)])
+            _ = try c.pipeline([
+                .copy(PostgresCopyRows.copyEvents, rows),
+                .simple("UPDATE head SET next_position = \(head.next + Int64(planned.count)), last_recorded_at = \(at); " + notifyAndCommit),
+            ])
         } else {
-            _ = try c.query(
-                """
-                WITH written AS (
-                  INSERT INTO events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data)
-                  SELECT $1 + e.ord - 1, e.stream, e.version, e.id, e.type, $2, e.metadata, e.pairs, e.data
-                    FROM unnest($3::text[], $4::bigint[], $5::uuid[], $6::text[], $7::bytea[], $8::bigint[], $9::bytea[])
-                         WITH ORDINALITY AS e(stream, version, id, type, metadata, pairs, data, ord)
-                  RETURNING 1)
-                UPDATE head SET next_position = $1 + $10, last_recorded_at = $2
-                """,
-                [
-                    .int8(head.next), .int8(at), .textArray(planned.map(\.stream.rawValue)), .int8Array(planned.map { Int64($0.version) }),
-                    .uuidArray(planned.map(\.event.id)), .textArray(planned.map(\.event.type)), .byteaArray(planned.map(\.event.metadata.encoded)),
-                    .int8Array(planned.map { Int64($0.event.metadata.count) }), .byteaArray(planned.map(\.event.data)), .int8(Int64(planned.count)),
-                ])
+            _ = try c.pipeline([
+                .query(
+                    """
+                    WITH written AS (
+                      INSERT INTO events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data, run_category, run_length)
+                      SELECT $1 + e.ord - 1, e.stream, e.version, e.id, e.type, $2, e.metadata, e.pairs, e.data,
+                             CASE WHEN e.run_length > 0 THEN e.run_category END, NULLIF(e.run_length, 0)
+                        FROM unnest($3::text[], $4::bigint[], $5::uuid[], $6::text[], $7::bytea[], $8::bigint[], $9::bytea[], $11::text[], $12::bigint[])
+                             WITH ORDINALITY AS e(stream, version, id, type, metadata, pairs, data, run_category, run_length, ord)
+                      RETURNING 1)
+                    UPDATE head SET next_position = $1 + $10, last_recorded_at = $2
+                    """,
+                    [
+                        .int8(head.next), .int8(at), .textArray(planned.map(\.stream.rawValue)), .int8Array(planned.map { Int64($0.version) }),
+                        .uuidArray(planned.map(\.event.id)), .textArray(planned.map(\.event.type)),
+                        .byteaArray(planned.map(\.event.metadata.encoded)), .int8Array(planned.map { Int64($0.event.metadata.count) }),
+                        .byteaArray(planned.map(\.event.data)), .int8(Int64(planned.count)), .textArray(runs.categories), .int8Array(runs.lengths),
+                    ]),
+                .simple(notifyAndCommit),
+            ])
         }
-        try c.execute("SELECT pg_notify(\(PostgresConnection.literal(PostgresConnection.channel(schema))), ''); COMMIT")
     }
 }

@@ -43,16 +43,19 @@ extension PostgresConnection {
 
 /// Rows in PostgreSQL's binary COPY format: a signature, rows of length-prefixed big-endian fields, a trailer.
 package struct PostgresCopyRows {
-    /// The statement that copies rows of ``event(position:stream:version:id:type:recordedAt:metadata:data:)`` into the
-    /// store's events.
+    /// The statement that copies rows of ``event(position:stream:version:id:type:recordedAt:metadata:data:run:)`` into
+    /// the store's events.
     package static let copyEvents =
-        "COPY events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data) FROM STDIN (FORMAT binary)"
+        "COPY events (position, stream_id, version, event_id, type, recorded_at, metadata, metadata_pairs, data, run_category, run_length) FROM STDIN (FORMAT binary)"
 
     /// One row of the events table, in ``copyEvents``'s column order.
+    ///
+    /// - Parameter run: The run the event starts (see `PostgresEventRuns`), `nil` when it continues one.
     package mutating func event(
-        position: Int64, stream: StreamID, version: UInt64, id: UUID, type: String, recordedAt: Int64, metadata: EventMetadata, data: [UInt8]
+        position: Int64, stream: StreamID, version: UInt64, id: UUID, type: String, recordedAt: Int64, metadata: EventMetadata, data: [UInt8],
+        run: (category: String, length: Int32)?
     ) {
-        row(fields: 9)
+        row(fields: 11)
         int8(position)
         text(stream.rawValue)
         int8(Int64(version))
@@ -62,6 +65,13 @@ package struct PostgresCopyRows {
         bytes(metadata.encoded)
         int4(Int32(metadata.count))
         bytes(data)
+        if let run {
+            text(run.category)
+            int4(run.length)
+        } else {
+            null()
+            null()
+        }
     }
 
     private var bytes: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
@@ -83,6 +93,11 @@ package struct PostgresCopyRows {
     package mutating func int4(_ v: Int32) {
         append(UInt32(4))
         append(UInt32(bitPattern: v))
+    }
+
+    /// A NULL field.
+    package mutating func null() {
+        append(UInt32(bitPattern: -1))
     }
 
     package mutating func text(_ s: String) {

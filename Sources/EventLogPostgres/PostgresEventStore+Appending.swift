@@ -83,8 +83,7 @@ extension PostgresEventStore {
     /// One append in one transaction.
     private static func transaction(_ request: AppendRequest, schema: String, lookUpIDs: Bool, _ c: PostgresConnection) throws -> AppendResult {
         do {
-            let head = try PostgresAppendGroup.lockHead(c)
-            let versions = try PostgresAppendGroup.versions(of: [request], c)
+            let (head, versions) = try PostgresAppendGroup.lockHead(versionsOf: [request], c)
             var committed: [UUID: RecordedEvent] = [:]
             if lookUpIDs, !request.entries.isEmpty {
                 let found = try c.query(

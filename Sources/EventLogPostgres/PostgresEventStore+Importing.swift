@@ -35,10 +35,12 @@ extension PostgresEventStore: EventImporting {
                 }
                 // COPY in binary: the bulk path, row by row without building arrays on the server.
                 var rows = PostgresCopyRows(capacity: events.reduce(0) { $0 + $1.data.count + $1.metadata.encoded.count + 120 })
-                for e in events {
+                let runs = PostgresEventRuns(
+                    count: events.count, stream: { events[$0].stream }, recordedAt: { events[$0].recordedAt.microsecondsSinceEpoch })
+                for (i, e) in events.enumerated() {
                     rows.event(
                         position: Int64(e.position), stream: e.stream, version: e.version, id: e.id, type: e.type,
-                        recordedAt: e.recordedAt.microsecondsSinceEpoch, metadata: e.metadata, data: e.data)
+                        recordedAt: e.recordedAt.microsecondsSinceEpoch, metadata: e.metadata, data: e.data, run: runs.starts[i])
                 }
                 try c.copyIn(PostgresCopyRows.copyEvents, rows: rows)
                 _ = try c.query(

@@ -2,7 +2,8 @@ public import EventLog
 import Foundation
 
 /// What `log stats` and `log verify` mean on a server: the log's figures and sizes, and the checks of what the
-/// store promises (gapless positions, gapless versions per stream, times that never decrease, the head in step).
+/// store promises (gapless positions, gapless versions per stream, times that never decrease, the head in step, the
+/// runs that reads by category and time use).
 extension PostgresEventStore {
     /// The store's figures.
     public struct Stats: Sendable, Hashable {
@@ -88,8 +89,41 @@ extension PostgresEventStore {
             for i in 0..<backwards.count {
                 problems.append("position \(backwards.int64(i, 0) ?? -1) is recorded before the event ahead of it")
             }
+            problems += try Self.runProblems(c, count: count)
             let streamCount = try c.query("SELECT count(DISTINCT stream_id) FROM events").int64(0, 0) ?? 0
             return Check(events: UInt64(max(count, 0)), streams: UInt64(streamCount), problems: problems)
         }
+    }
+
+    /// The runs' problems: runs must tile the log (each ends where the next starts, the last at the end), and each
+    /// event must have its run's time and a stream id in its run's category (the category, then `-` or the end).
+    private static func runProblems(_ c: PostgresConnection, count: Int64) throws -> [String] {
+        var problems: [String] = []
+        let tiles = try c.query(
+            """
+            SELECT position, run_length, next FROM (
+              SELECT position, run_length, coalesce(lead(position) OVER (ORDER BY position), $1) AS next FROM events WHERE run_length IS NOT NULL) r
+             WHERE position + run_length <> next LIMIT 20
+            """, [.int8(count)])
+        for i in 0..<tiles.count {
+            problems.append(
+                "the run at position \(tiles.int64(i, 0) ?? -1) claims \(tiles.int64(i, 1) ?? -1) events, the next run starts at \(tiles.int64(i, 2) ?? -1)")
+        }
+        let members = try c.query(
+            """
+            WITH numbered AS (
+              SELECT position, stream_id, recorded_at, run_category, run_length, count(run_length) OVER (ORDER BY position) AS run FROM events),
+            placed AS (
+              SELECT position, stream_id, recorded_at, run, first_value(run_category) OVER w AS category, first_value(recorded_at) OVER w AS at
+                FROM numbered WINDOW w AS (PARTITION BY run ORDER BY position))
+            SELECT position FROM placed
+             WHERE run = 0 OR recorded_at <> at OR NOT (starts_with(stream_id, category)
+               AND (length(stream_id) = length(category) OR substr(stream_id, length(category) + 1, 1) = '-'))
+             LIMIT 20
+            """)
+        for i in 0..<members.count {
+            problems.append("position \(members.int64(i, 0) ?? -1) is outside its run's category or time, or in no run")
+        }
+        return problems
     }
 }

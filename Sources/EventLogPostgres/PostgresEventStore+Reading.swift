@@ -23,8 +23,7 @@ extension PostgresEventStore {
             conditions.append("stream_id = \(parameter(.text(id.rawValue)))")
             cursor = "version"
         case .category(let c):
-            conditions.append("category = \(parameter(.text(c)))")
-            cursor = "position"
+            return try await readCategory(c, request)
         case .all:
             cursor = "position"
         }
@@ -47,23 +46,65 @@ extension PostgresEventStore {
         let isStream = if case .stream = request.source { true } else { false }
         let limit = request.limit
         let values = parameters
-        return try await run { c in
-            let rows = try c.query(sql, values)
-            var events: [RecordedEvent] = []
-            events.reserveCapacity(rows.count)
-            for i in 0..<rows.count { events.append(try Self.event(rows, i)) }
-            guard events.count == limit, let last = events.last else { return ReadBatch(events: events, next: nil) }
-            // Versions and positions have no gaps, and a category's cursor runs over the whole log: the next cursor is
-            // the one after the last event's, while the source has it.
-            let at = isStream ? last.version : last.position
-            let next: UInt64?
-            if forward {
-                next = rows.int64(0, Self.columnCount).map { $0 >= 0 && UInt64($0) > at ? at + 1 : nil } ?? nil
-            } else {
-                next = at == 0 ? nil : at - 1
-            }
-            return ReadBatch(events: events, next: next)
+        return try await run { c in try Self.batch(c.query(sql, values), limit: limit, cursorIsVersion: isStream, forward: forward) }
+    }
+
+    /// A read of a category: its runs in order, from the index of their first rows, and the events of each run in
+    /// order, by position. The run that holds a forward read's cursor starts before it.
+    private func readCategory(_ category: String, _ request: ReadRequest) async throws -> ReadBatch {
+        let forward = request.direction == .forward
+        // A cursor past the largest bigint reads nothing forward and everything backward.
+        if forward, let f = request.from, f > UInt64(Int64.max) { return ReadBatch(events: [], next: nil) }
+        let from = request.from.map { Int64(clamping: $0) } ?? (forward ? 0 : Int64.max)
+        var parameters: [PostgresValue] = [.text(category), .int8(from)]
+        var typeFilter = ""
+        if let types = request.eventTypes {
+            parameters.append(.textArray(types.sorted()))
+            typeFilter = " AND x.type = ANY($3)"
         }
+        let events = Self.columns.split(separator: ", ").map { "e." + $0 }.joined(separator: ", ")
+        let runs: String
+        let inRun: String
+        let order: String
+        if forward {
+            runs = """
+                SELECT position, run_length FROM events WHERE run_category = $1 AND position >= coalesce(
+                  (SELECT position FROM events WHERE run_category = $1 AND position <= $2 ORDER BY position DESC LIMIT 1), $2)
+                 ORDER BY position
+                """
+            inRun = "x.position >= greatest(r.position, $2) AND x.position < r.position + r.run_length"
+            order = "ASC"
+        } else {
+            runs = "SELECT position, run_length FROM events WHERE run_category = $1 AND position <= $2 ORDER BY position DESC"
+            inRun = "x.position >= r.position AND x.position < r.position + r.run_length AND x.position <= $2"
+            order = "DESC"
+        }
+        let sql = """
+            SELECT \(events), (SELECT next_position - 1 FROM head) FROM (\(runs)) r
+             CROSS JOIN LATERAL (SELECT \(Self.columns) FROM events x WHERE \(inRun)\(typeFilter) ORDER BY x.position \(order)) e
+             ORDER BY r.position \(order), e.position \(order) LIMIT \(request.limit)
+            """
+        let limit = request.limit
+        let values = parameters
+        return try await run { c in try Self.batch(c.query(sql, values), limit: limit, cursorIsVersion: false, forward: forward) }
+    }
+
+    /// The batch of a read's rows: its events, and the cursor after them. Versions and positions have no gaps, and a
+    /// category's cursor runs over the whole log: the next cursor is the one after the last event's, while the
+    /// source has it (the last cursor it has comes with each row, in the column after ``columns``).
+    private static func batch(_ rows: PostgresResult, limit: Int, cursorIsVersion: Bool, forward: Bool) throws -> ReadBatch {
+        var events: [RecordedEvent] = []
+        events.reserveCapacity(rows.count)
+        for i in 0..<rows.count { events.append(try event(rows, i)) }
+        guard events.count == limit, let last = events.last else { return ReadBatch(events: events, next: nil) }
+        let at = cursorIsVersion ? last.version : last.position
+        let next: UInt64?
+        if forward {
+            next = rows.int64(0, columnCount).map { $0 >= 0 && UInt64($0) > at ? at + 1 : nil } ?? nil
+        } else {
+            next = at == 0 ? nil : at - 1
+        }
+        return ReadBatch(events: events, next: next)
     }
 
     public func event(at position: UInt64) async throws -> RecordedEvent? {

@@ -121,9 +121,13 @@ public final class PostgresEventStore: EventStore {
 
     public func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? {
         try await run { c in
-            // Times never decrease along positions, so the last event at or before the time is the last position.
+            // Times never decrease along positions and a run's events share its time: the last event at or before the
+            // time ends the last run that starts at or before it.
             try c.query(
-                "SELECT position FROM events WHERE recorded_at <= $1 ORDER BY recorded_at DESC, position DESC LIMIT 1",
+                """
+                SELECT position + run_length - 1 FROM events WHERE run_category IS NOT NULL AND recorded_at <= $1
+                 ORDER BY recorded_at DESC, position DESC LIMIT 1
+                """,
                 [.int8(time.microsecondsSinceEpoch)]
             ).int64(0, 0).map(UInt64.init)
         }

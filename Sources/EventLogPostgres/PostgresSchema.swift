@@ -7,7 +7,9 @@ import Foundation
 ///   commit time. A transaction is visible before it releases its locks, so the next appender always sees the last
 ///   commit: positions are gapless and become visible in commit order, to every reader.
 /// - `events`: one row an event. Stream ids and types compare by their bytes (collation "C"), as `StreamID` does;
-///   data and metadata are stored byte for byte. The category is derived from the stream id.
+///   data and metadata are stored byte for byte. The first row of each run (consecutive events of one write with
+///   one category and one time: ``PostgresEventRuns``) holds the run's category and length, which two partial
+///   indexes serve to reads by category and by time.
 /// - `snapshots`: the stream states decisions start from (a cache: see ``PostgresSnapshotStore``).
 /// - `projection_states`, `projection_rows`: the read models' states, keyed rows with their versions by position
 ///   (see `PostgresProjectionStateStore`), shared by every machine that uses the store.
@@ -15,7 +17,7 @@ import Foundation
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
     /// The layout this build writes and reads.
-    static let version = 3
+    static let version = 4
 
     /// The statements that create the layout in an empty schema.
     static func creation(_ schema: String) -> String {
@@ -40,11 +42,12 @@ enum PostgresSchema {
               metadata bytea NOT NULL,
               metadata_pairs integer NOT NULL,
               data bytea NOT NULL,
-              category text COLLATE "C" GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED,
+              run_category text COLLATE "C",
+              run_length integer CHECK (run_length > 0),
+              CHECK ((run_category IS NULL) = (run_length IS NULL)),
               UNIQUE (stream_id, version)
             );
-            CREATE INDEX events_category_position ON \(s).events (category, position);
-            CREATE INDEX events_recorded_at ON \(s).events (recorded_at, position);
+            \(runIndexes(s));
             CREATE TABLE \(s).snapshots (
               stream_id text COLLATE "C" NOT NULL,
               kind text COLLATE "C" NOT NULL,
@@ -88,11 +91,40 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS \(s).personal_keys (subject text COLLATE \"C\" PRIMARY KEY, key bytea CHECK (key IS NULL OR length(key) = 32))"
     }
 
+    /// The indexes of runs: their first rows by category and by time.
+    private static func runIndexes(_ s: String) -> String {
+        """
+        CREATE INDEX events_run_category ON \(s).events (run_category, position) INCLUDE (run_length) WHERE run_category IS NOT NULL;
+        CREATE INDEX events_run_recorded_at ON \(s).events (recorded_at, position) INCLUDE (run_length) WHERE run_category IS NOT NULL
+        """
+    }
+
+    /// 3 -> 4: the runs take the place of the category column and the indexes of every event. Runs are found by the
+    /// category of each stream id up to its first `-` and the recorded time, across the writes of the old layout.
+    private static func runs(_ s: String) -> String {
+        """
+        ALTER TABLE \(s).events ADD COLUMN run_category text COLLATE "C", ADD COLUMN run_length integer CHECK (run_length > 0),
+          ADD CHECK ((run_category IS NULL) = (run_length IS NULL));
+        WITH marked AS (
+          SELECT position, category, lag(category) OVER w IS DISTINCT FROM category OR lag(recorded_at) OVER w IS DISTINCT FROM recorded_at AS starts
+            FROM \(s).events WINDOW w AS (ORDER BY position)),
+        runs AS (
+          SELECT position, category, coalesce(lead(position) OVER (ORDER BY position), (SELECT max(position) + 1 FROM \(s).events)) - position AS length
+            FROM marked WHERE starts)
+        UPDATE \(s).events e SET run_category = r.category, run_length = r.length FROM runs r WHERE e.position = r.position;
+        DROP INDEX \(s).events_category_position;
+        DROP INDEX \(s).events_recorded_at;
+        ALTER TABLE \(s).events DROP COLUMN category;
+        \(runIndexes(s))
+        """
+    }
+
     /// The statements that move a store from each version to the next. 1 -> 2: a read model's checkpoint records when
-    /// the event at its position was recorded, beside its id. 2 -> 3: the personal-data keys.
+    /// the event at its position was recorded, beside its id. 2 -> 3: the personal-data keys. 3 -> 4: runs.
     static let upgrades: [Int: @Sendable (String) -> String] = [
         1: { "ALTER TABLE \(PostgresConnection.identifier($0)).projection_states ADD COLUMN event_recorded_at bigint" },
         2: { personalKeys(PostgresConnection.identifier($0)) },
+        3: { runs(PostgresConnection.identifier($0)) },
     ]
 
     /// Moves a store's layout forward to this build's, one version at a time, each step in one transaction.

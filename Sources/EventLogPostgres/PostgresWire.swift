@@ -114,6 +114,12 @@ final class PostgresWire {
     /// - Returns: The rows.
     /// - Throws: ``PostgresFailure``.
     func query(_ sql: String, types: [UInt32], values: [[UInt8]?]) throws(PostgresFailure) -> PostgresResult {
+        try send(Self.extendedMessages(sql, types: types, values: values))
+        return try collect(copyData: nil)
+    }
+
+    /// Parse, Bind, Execute and Sync of one statement with binary parameters and results.
+    static func extendedMessages(_ sql: String, types: [UInt32], values: [[UInt8]?]) -> [UInt8] {
         var out: [UInt8] = []
         var parse = MessageWriter()
         parse.cString("")
@@ -143,8 +149,7 @@ final class PostgresWire {
         execute.int32(0)
         out += execute.bytes(type: UInt8(ascii: "E"))
         out += MessageWriter().bytes(type: UInt8(ascii: "S"))
-        try send(out)
-        return try collect(copyData: nil)
+        return out
     }
 
     /// Runs a `COPY ... FROM STDIN` and sends it the data.
@@ -161,8 +166,8 @@ final class PostgresWire {
     }
 
     /// Reads the responses to what was sent, up to ReadyForQuery: the last rows, or the first error. When the
-    /// server asks for COPY data, sends `copyData` in chunks and ends it.
-    private func collect(copyData: [UInt8]?) throws(PostgresFailure) -> PostgresResult {
+    /// server asks for COPY data, sends `copyData` in chunks and ends it, unless `copySent` says it went ahead.
+    func collect(copyData: [UInt8]?, copySent: Bool = false) throws(PostgresFailure) -> PostgresResult {
         var data: [UInt8] = []
         var fields: [Int] = []
         var columns = 0
@@ -191,7 +196,7 @@ final class PostgresWire {
             case UInt8(ascii: "E"):
                 if failure == nil { failure = Self.failure(body) }
             case UInt8(ascii: "G"):
-                try sendCopy(copyData ?? [])
+                if !copySent { try sendCopy(copyData ?? []) }
             case UInt8(ascii: "A"):
                 notified = true
             case UInt8(ascii: "Z"):
@@ -204,20 +209,28 @@ final class PostgresWire {
     }
 
     private func sendCopy(_ data: [UInt8]) throws(PostgresFailure) {
+        try send(Self.copyMessages(data))
+    }
+
+    /// CopyData messages of the data, in chunks, and CopyDone.
+    static func copyMessages(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + data.count / (1 << 20) * 5 + 10)
         var sent = 0
         while sent < data.count {
             let n = min(1 << 20, data.count - sent)
             var m = MessageWriter()
             m.append(data[sent..<(sent + n)])
-            try send(m.bytes(type: UInt8(ascii: "d")))
+            out += m.bytes(type: UInt8(ascii: "d"))
             sent += n
         }
-        try send(MessageWriter().bytes(type: UInt8(ascii: "c")))
+        out += MessageWriter().bytes(type: UInt8(ascii: "c"))
+        return out
     }
 
     // MARK: - Messages and the socket
 
-    private func send(_ bytes: [UInt8]) throws(PostgresFailure) {
+    func send(_ bytes: [UInt8]) throws(PostgresFailure) {
         // The pointer's closure rethrows untyped errors, so it hands back why it stopped instead.
         let failure: PostgresFailure? = bytes.withUnsafeBytes { raw in
             var sent = 0

@@ -45,6 +45,27 @@ import Testing
         #expect(try Self.checkedStreamIndexes(store) == [true, true])
     }
 
+    @Test func `a read of a stream's last events asks the segments that hold them, newest first, and no older ones`() async throws {
+        // 31 events to 3 streams: six sealed segments of 5, each holding all three, and the last event in the active one.
+        let dir = try await filledStore(Self.options) { store in
+            for n in 1...31 { try await store.append(to: stream("pet-\(n % 3)"), [event("Fed", "{\"n\":\(n)}", id: uuid(n))]) }
+        }
+        let store = try FileEventStore.open(path: dir.path, options: Self.options)
+        defer { store.close() }
+        let all = (1...31).filter { $0 % 3 == 1 }.map(uuid)
+        // pet-1 holds n = 1, 4, ..., 31 at versions 0...10: version 8 (n = 25) is in the fifth segment, where pet-1
+        // starts at version 7, version 9 in the sixth, version 10 in the active one.
+        let tail = try await store.read(ReadRequest(source: .stream("pet-1"), from: 8, limit: 10))
+        #expect(tail.events.map(\.id) == Array(all.suffix(3)))
+        #expect(try await store.position(of: "pet-1", version: 8) == 24)
+        #expect(try Self.checkedStreamIndexes(store) == [false, false, false, false, true, true])
+        // Version 6 (n = 19) is in the fourth segment: it and the ones after it are asked.
+        #expect(try await store.read(ReadRequest(source: .stream("pet-1"), from: 6, limit: 10)).events.map(\.id) == Array(all.suffix(5)))
+        #expect(try Self.checkedStreamIndexes(store) == [false, false, false, true, true, true])
+        #expect(try await store.events(of: stream("pet-1")).map(\.id) == all)
+        #expect(try Self.checkedStreamIndexes(store) == [true, true, true, true, true, true])
+    }
+
     @Test func `a damaged stream index is reported by verify and rebuilt by the first lookup that asks it`() async throws {
         let dir = try await filledStore(Self.options, Self.fill)
         let sidx = try Self.damageStreamIndex(dir)

@@ -142,41 +142,60 @@ extension LogState {
     /// The (version, position) pairs of a stream, in version order.
     ///
     /// - Parameter versions: Only these versions are needed: segments holding none of them are skipped without
-    ///   decoding their position lists (so paging through a long stream does not decode all of it per page).
+    ///   decoding their position lists (so paging through a long stream does not decode all of it per page), and the
+    ///   segments are asked newest first, down to the one where the stream's versions start at or below the range:
+    ///   a lookup of a stream's last events costs the segments that hold them, not every segment the stream has
+    ///   events in since it began.
     func streamPositions(_ stream: StreamID, versions: ClosedRange<UInt64> = 0...UInt64.max) throws -> [(version: UInt64, position: UInt64)] {
-        var out: [(UInt64, UInt64)] = []
         let h = Hash128(stream.rawValue)
-        func collect(_ segment: SealedSegment) throws {
-            let (ambiguous, found) = try lookUp(streamsOf: segment) { streams -> (Bool, [(first: UInt64, positions: [UInt64])]) in
+        /// The segment's pairs in the range, and whether none of its entries for the hash starts above the range's
+        /// lower bound (then no older segment holds a version in the range).
+        func collect(_ segment: SealedSegment) throws -> (pairs: [(UInt64, UInt64)], reachesLowerBound: Bool) {
+            let (ambiguous, lowest, found) = try lookUp(streamsOf: segment) { streams -> (Bool, UInt64?, [(first: UInt64, positions: [UInt64])]) in
                 let entries = try streams.entries(for: h)
                 var found: [(first: UInt64, positions: [UInt64])] = []
                 for e in entries where (e.firstVersion...(e.firstVersion + UInt64(e.count) - 1)).overlaps(versions) {
                     found.append((e.firstVersion, try streams.positions(of: e)))
                 }
-                return (entries.count > 1, found)
+                return (entries.count > 1, entries.map(\.firstVersion).min(), found)
             }
+            var pairs: [(UInt64, UInt64)] = []
             for (first, positions) in found {
                 if ambiguous, try event(at: positions[0]).stream != stream { continue }
-                for (i, p) in positions.enumerated() { out.append((first + UInt64(i), p)) }
+                for (i, p) in positions.enumerated() { pairs.append((first + UInt64(i), p)) }
             }
+            // Two streams sharing the hash: their versions cannot tell where this stream starts.
+            return (pairs, !ambiguous && (lowest.map { $0 <= versions.lowerBound } ?? false))
         }
-        // A run names the segments holding the stream, so a read skips the others.
-        for run in runs {
+        let inActive = active?.stream(stream)
+        // Where the active segment holds the stream from the range's start on, no sealed segment has a version in it.
+        let sealedNeeded = inActive.map { $0.firstVersion > versions.lowerBound } ?? true
+        // The segments that may hold the stream, oldest first: a run names the segments holding it, so a read skips
+        // the others.
+        var candidates: [SealedSegment] = []
+        for run in runs where sealedNeeded {
             let ordinals: [Int]?? = try lookUp(streamsOf: run) { streams -> [Int]? in
                 guard let e = try streams.entry(for: h) else { return nil }
                 return try streams.segmentOrdinals(of: e)
             }
             switch ordinals {
             case .none:
-                for segment in sealed[run.segments] { try collect(segment) }
+                candidates += sealed[run.segments]
             case .some(.none):
                 continue
             case .some(.some(let list)):
-                for o in list { try collect(sealed[run.firstSegment + o]) }
+                for o in list { candidates.append(sealed[run.firstSegment + o]) }
             }
         }
-        for segment in sealed[coveredSegments...] { try collect(segment) }
-        if let s = active?.stream(stream), versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {
+        if sealedNeeded { candidates += sealed[coveredSegments...] }
+        var newestFirst: [[(UInt64, UInt64)]] = []
+        for segment in candidates.reversed() {
+            let (pairs, reachesLowerBound) = try collect(segment)
+            newestFirst.append(pairs)
+            if reachesLowerBound { break }
+        }
+        var out: [(UInt64, UInt64)] = newestFirst.reversed().flatMap { $0 }
+        if let s = inActive, versions.upperBound >= s.firstVersion, versions.lowerBound <= s.lastVersion {
             let lo = Int(versions.lowerBound > s.firstVersion ? versions.lowerBound - s.firstVersion : 0)
             let hi = Int(min(versions.upperBound, s.lastVersion) - s.firstVersion)
             for i in lo...hi { out.append((s.firstVersion + UInt64(i), s.positions[i])) }

@@ -11,8 +11,9 @@ import Foundation
 ///   one category and one time: ``PostgresEventRuns``) holds the run's category and length, which two partial
 ///   indexes serve to reads by category and by time.
 /// - `snapshots`: the stream states decisions start from (a cache: see ``PostgresSnapshotStore``).
-/// - `projection_states`, `projection_rows`: the read models' states, keyed rows with their versions by position
-///   (see `PostgresProjectionStateStore`), shared by every machine that uses the store.
+/// - `projection_states`, `projection_rows`, `projection_present`: the read models' states, keyed rows with their
+///   versions by position, and the rows present at each checkpoint (see `PostgresProjectionStateStore`), shared by
+///   every machine that uses the store.
 /// - `personal_keys`: the per-account keys that seal personal data (see ``PostgresPersonalDataKeys``).
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
@@ -82,8 +83,24 @@ enum PostgresSchema {
               keep boolean NOT NULL,
               PRIMARY KEY (name, version, generation, key, position)
             );
+            \(presentRows(s));
             \(personalKeys(s));
             """
+    }
+
+    /// The rows of each read model's current state as of its checkpoint: a row's newest version, where it has a
+    /// value. Reads of the present range over these, not over every version a key ever had.
+    private static func presentRows(_ s: String) -> String {
+        """
+        CREATE TABLE \(s).projection_present (
+          name text COLLATE "C" NOT NULL,
+          version integer NOT NULL,
+          generation bigint NOT NULL,
+          key bytea NOT NULL,
+          value bytea NOT NULL,
+          PRIMARY KEY (name, version, generation, key)
+        )
+        """
     }
 
     /// The table of personal-data keys: a key, or none once destroyed (the row then keeps the subject from a new key).
@@ -101,6 +118,7 @@ enum PostgresSchema {
 
     /// 3 -> 4: the runs take the place of the category column and the indexes of every event. Runs are found by the
     /// category of each stream id up to its first `-` and the recorded time, across the writes of the old layout.
+    /// The read models' present rows are taken from their versions.
     private static func runs(_ s: String) -> String {
         """
         ALTER TABLE \(s).events ADD COLUMN run_category text COLLATE "C", ADD COLUMN run_length integer CHECK (run_length > 0),
@@ -115,7 +133,15 @@ enum PostgresSchema {
         DROP INDEX \(s).events_category_position;
         DROP INDEX \(s).events_recorded_at;
         ALTER TABLE \(s).events DROP COLUMN category;
-        \(runIndexes(s))
+        \(runIndexes(s));
+        \(presentRows(s));
+        INSERT INTO \(s).projection_present (name, version, generation, key, value)
+        SELECT name, version, generation, key, value FROM (
+          SELECT DISTINCT ON (r.name, r.version, r.generation, r.key) r.name, r.version, r.generation, r.key, r.value
+            FROM \(s).projection_rows r JOIN \(s).projection_states p ON p.name = r.name AND p.version = r.version AND p.generation = r.generation
+           WHERE r.position <= p.position
+           ORDER BY r.name DESC, r.version DESC, r.generation DESC, r.key DESC, r.position DESC) newest
+         WHERE value IS NOT NULL
         """
     }
 

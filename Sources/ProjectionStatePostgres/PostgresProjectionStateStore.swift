@@ -80,6 +80,7 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
             try c.execute("BEGIN")
             do {
                 _ = try c.query("DELETE FROM projection_rows WHERE name = $1 AND version = $2", [.text(name), .int8(Int64(version))])
+                _ = try c.query("DELETE FROM projection_present WHERE name = $1 AND version = $2", [.text(name), .int8(Int64(version))])
                 _ = try c.query("DELETE FROM projection_states WHERE name = $1 AND version = $2", [.text(name), .int8(Int64(version))])
                 try c.execute("COMMIT")
             } catch {

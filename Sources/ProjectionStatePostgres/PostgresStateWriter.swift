@@ -9,7 +9,9 @@ import Projections
 /// transaction starts at the first batch, and `finish` commits the rows with the checkpoint. A rebuild writes a new
 /// generation and deletes the old one at the end; a catch-up adds to the current generation, after clearing what a
 /// catch-up that never finished left past the checkpoint. Readers see the old state until the commit. Of two
-/// versions of a row at one position the first stands, as in every state store (`ON CONFLICT DO NOTHING`).
+/// versions of a row at one position the first stands, as in every state store (`ON CONFLICT DO NOTHING`). Before
+/// the commit, the present rows (`projection_present`) of the keys written are set to their newest versions: all of
+/// a new generation's after a rebuild, the keys a catch-up wrote after it.
 final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     private let session: PostgresSession
     private let name: String
@@ -21,6 +23,8 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     private var absent: [Int64] = []
     private var keeps: [Int64] = []
     private var bufferedBytes = 0
+    /// The keys a catch-up wrote, whose present rows `finish` sets.
+    private var touched = Set<[UInt8]>()
     /// The generation written, once the transaction has begun.
     private var generation: Int64?
 
@@ -42,6 +46,7 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
 
     func add(_ versions: RowVersions) throws {
         for v in versions.versions {
+            if !replacing { touched.insert(v.key.bytes) }
             keys.append(v.key.bytes)
             positions.append(Int64(clamping: v.position))
             values.append(v.value ?? [])
@@ -97,12 +102,33 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     func finish(_ checkpoint: CheckpointInfo) throws {
         try send()
         let (name, version, replacing, generation) = (self.name, self.version, self.replacing, self.generation!)
+        let touched = self.touched
         do {
             try session.performBlocking { c in
+                let scope: [PostgresValue] = [.text(name), .int8(Int64(version)), .int8(generation)]
                 if replacing {
+                    _ = try c.query("DELETE FROM projection_rows WHERE name = $1 AND version = $2 AND generation <> $3", scope)
+                    _ = try c.query("DELETE FROM projection_present WHERE name = $1 AND version = $2", Array(scope.prefix(2)))
                     _ = try c.query(
-                        "DELETE FROM projection_rows WHERE name = $1 AND version = $2 AND generation <> $3",
-                        [.text(name), .int8(Int64(version)), .int8(generation)])
+                        """
+                        INSERT INTO projection_present (name, version, generation, key, value)
+                        SELECT $1, $2, $3, key, value FROM (
+                          SELECT DISTINCT ON (r.key) r.key, r.value FROM projection_rows r
+                           WHERE r.name = $1 AND r.version = $2 AND r.generation = $3 ORDER BY r.key DESC, r.position DESC) newest
+                         WHERE value IS NOT NULL
+                        """, scope)
+                } else if !touched.isEmpty {
+                    let written: [PostgresValue] = [.byteaArray(Array(touched))]
+                    _ = try c.query(
+                        "DELETE FROM projection_present WHERE name = $1 AND version = $2 AND generation = $3 AND key = ANY($4)", scope + written)
+                    _ = try c.query(
+                        """
+                        INSERT INTO projection_present (name, version, generation, key, value)
+                        SELECT $1, $2, $3, k.key, v.value FROM unnest($4::bytea[]) AS k(key) CROSS JOIN LATERAL (
+                          SELECT r.value FROM projection_rows r
+                           WHERE r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.key = k.key ORDER BY r.position DESC LIMIT 1) v
+                         WHERE v.value IS NOT NULL
+                        """, scope + written)
                 }
                 _ = try c.query(
                     """
@@ -128,5 +154,6 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
             throw error
         }
         self.generation = nil
+        self.touched = []
     }
 }

@@ -64,7 +64,7 @@ struct PostgresStoredState: StoredProjectionState {
     }
 
     /// The rows present (newest version at or before the position, with a value) whose keys start with a prefix, in
-    /// stored order. The keys are a range (`bytea` compares byte by byte) of the primary key's index, read one of two
+    /// stored order. As of the checkpoint, they are the range of `projection_present`. Earlier, the keys are a range (`bytea` compares byte by byte) of the primary key's index, read one of two
     /// ways by its shape, which a look at its first entries tells (an index-only count):
     /// - rows with few versions each (an activity history: one per entry): every version in the range, keeping
     ///   each key's newest (`DISTINCT ON`);
@@ -77,6 +77,18 @@ struct PostgresStoredState: StoredProjectionState {
         var end = prefix
         while let last = end.last, last == 0xFF { end.removeLast() }
         if !end.isEmpty { end[end.count - 1] += 1 }
+        if UInt64(top) == checkpoint.position {
+            // The state as of its checkpoint: the present rows, not every version the range's keys ever had.
+            let parameters = scope + [.bytea(prefix)] + (end.isEmpty ? [] : [.bytea(end)])
+            return try store.blocking { c in
+                let r = try c.query(
+                    """
+                    SELECT key, value FROM projection_present
+                     WHERE name = $1 AND version = $2 AND generation = $3 AND key >= $4 \(end.isEmpty ? "" : "AND key < $5")
+                    """, parameters)
+                return (0..<r.count).map { (key: RowKey(bytes: r.array($0, 0)), value: r.array($0, 1)) }
+            }.sorted { $0.key < $1.key }
+        }
         let range = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5 \(end.isEmpty ? "" : "AND r.key < $6")"
         let step = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5"
         let parameters = scope + [.int8(top), .bytea(prefix)] + (end.isEmpty ? [] : [.bytea(end)])

@@ -100,12 +100,12 @@ import Testing
         return out
     }
 
-    /// Turns the events table of a fresh store back into layout 3's: a category column, and indexes of every event
-    /// by category and by time.
+    /// Turns the events table of a fresh store back into layout 3's: a category column, indexes of every event by
+    /// category and by time, and no table of the read models' present rows.
     static func eventsAtLayout3(_ c: PostgresConnection) throws {
         try c.execute(
             """
-            DROP INDEX events_run_category; DROP INDEX events_run_recorded_at;
+            DROP INDEX events_run_category; DROP INDEX events_run_recorded_at; DROP TABLE projection_present;
             ALTER TABLE events DROP COLUMN run_category, DROP COLUMN run_length;
             ALTER TABLE events ADD COLUMN category text COLLATE "C" GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED;
             CREATE INDEX events_category_position ON events (category, position);

@@ -42,39 +42,17 @@ struct FoldPass {
         var read = 0
         while from <= end {
             let limit = Int(min(UInt64(8192), end - from + 1))
-            let batch = try await store.read(ReadRequest(source: .all, from: from, limit: limit, eventTypes: types))
-            for recorded in batch.events where recorded.position <= end {
+            var batch = try await store.read(ReadRequest(source: .all, from: from, limit: limit, eventTypes: types))
+            // Each event is moved out of the page as it is folded, not copied (a copy retains and releases its stream,
+            // type, metadata and data), and freed right after, while the allocator still has its blocks at hand.
+            var events = batch.events
+            batch.events = []
+            // Through the buffer: Array's own reverse copies each element as it swaps.
+            events.withUnsafeMutableBufferPointer { $0.reverse() }
+            while let recorded = events.popLast() {
+                guard recorded.position <= end else { continue }
                 read += 1
-                guard let route = byType[recorded.type] else { continue }
-                let interested = route.folders
-                let event: any DomainEvent
-                do {
-                    // A projection reads this type, so an event it cannot decode is a failure, never a skip: raw
-                    // JSON appended with `log append` under a domain type name lands here.
-                    guard let type = route.type, DomainEventCodec.isDomainEncoded(recorded.data) else {
-                        throw ProjectionError(Self.notDomainEncoded)
-                    }
-                    event = try type.decoded(from: recorded.data)
-                } catch {
-                    throw ProjectionFailure(
-                        projection: interested[0].name, position: recorded.position, stream: recorded.stream.rawValue,
-                        type: recorded.type, message: "the event does not decode: \(error)")
-                }
-                let projected = ProjectedEvent(
-                    position: recorded.position, stream: recorded.stream, recordedAt: recorded.recordedAt,
-                    metadata: recorded.metadata, event: event)
-                for folder in interested {
-                    do {
-                        try folder.apply(projected)
-                    } catch {
-                        throw ProjectionFailure(
-                            projection: folder.name, position: recorded.position, stream: recorded.stream.rawValue,
-                            type: recorded.type, message: error.message)
-                    }
-                    // A stored row that could not be read was read as missing: nothing folded from it may go on.
-                    if let failure = folder.readFailure { throw failure }
-                    folder.applied += 1
-                }
+                try fold(recorded)
             }
             let last: UInt64
             if let next = batch.next, next <= end + 1 {
@@ -92,5 +70,40 @@ struct FoldPass {
             if batch.next == nil { break }
         }
         return read
+    }
+
+    /// Decodes one event once and folds it into every folder that reads its type.
+    @inline(__always)
+    private func fold(_ recorded: consuming RecordedEvent) throws {
+        guard let route = byType[recorded.type] else { return }
+        let interested = route.folders
+        let event: any DomainEvent
+        do {
+            // A projection reads this type, so an event it cannot decode is a failure, never a skip: raw
+            // JSON appended with `log append` under a domain type name lands here.
+            guard let type = route.type, DomainEventCodec.isDomainEncoded(recorded.data) else {
+                throw ProjectionError(Self.notDomainEncoded)
+            }
+            event = try type.decoded(from: recorded.data)
+        } catch {
+            throw ProjectionFailure(
+                projection: interested[0].name, position: recorded.position, stream: recorded.stream.rawValue,
+                type: recorded.type, message: "the event does not decode: \(error)")
+        }
+        let projected = ProjectedEvent(
+            position: recorded.position, stream: recorded.stream, recordedAt: recorded.recordedAt,
+            metadata: recorded.metadata, event: event)
+        for folder in interested {
+            do {
+                try folder.apply(projected)
+            } catch {
+                throw ProjectionFailure(
+                    projection: folder.name, position: recorded.position, stream: recorded.stream.rawValue,
+                    type: recorded.type, message: error.message)
+            }
+            // A stored row that could not be read was read as missing: nothing folded from it may go on.
+            if let failure = folder.readFailure { throw failure }
+            folder.applied += 1
+        }
     }
 }

@@ -174,19 +174,30 @@ extension ProjectionEngine {
         // stop the others at once: one behind it may still fail on an earlier event, which is the one to report
         // (as a single thread would). Each stops once it has passed the earliest failure known.
         let shared = LaneState(count: lanes.count)
+        // Storing a folded state takes a second or more for the large ones: a thread done with its own fold stores
+        // the states of the threads still folding as they finish, rather than idling while the last thread stores
+        // all of its states one after the other.
+        let finishing = FinishQueue(folding: lanes.count)
         let outcomes = await withTaskGroup(of: Result<Int, any Error>.self) { group in
             for (index, lane) in lanes.enumerated() {
                 group.addTask {
                     do {
-                        let read = try await self.foldLane(lane.folders, after: start, through: end) { position in
-                            if let afterFolderPage { for f in lane.folders { afterFolderPage(f) } }
-                            try shared.state.withLock { state in
-                                if let failed = state.failedAt, position >= failed { throw CancellationError() }
-                                state.positions[index] = position
-                                if let afterPage, state.positions.allSatisfy({ $0 != nil }) { afterPage(state.positions.map { $0! }.min()!) }
+                        let read: Int
+                        do {
+                            defer { finishing.laneFolded() }
+                            read = try await self.foldLane(lane.folders, after: start, through: end) { position in
+                                if let afterFolderPage { for f in lane.folders { afterFolderPage(f) } }
+                                try shared.state.withLock { state in
+                                    if let failed = state.failedAt, position >= failed { throw CancellationError() }
+                                    state.positions[index] = position
+                                    if let afterPage, state.positions.allSatisfy({ $0 != nil }) { afterPage(state.positions.map { $0! }.min()!) }
+                                }
                             }
+                            if finish != nil { finishing.add(lane.folders) }
                         }
-                        if let finish { for f in lane.folders { try finish(f) } }
+                        if let finish {
+                            while let f = try await finishing.next() { try finish(f) }
+                        }
                         return .success(read)
                     } catch let failure as ProjectionFailure {
                         shared.state.withLock { state in state.failedAt = min(state.failedAt ?? .max, failure.position) }
@@ -237,26 +248,6 @@ extension ProjectionEngine {
         // Keep the catalog's order inside each thread, so that what is written happens in a stable order.
         for i in lanes.indices { lanes[i].folders.sort { a, b in folders.firstIndex { $0 === a }! < folders.firstIndex { $0 === b }! } }
         return lanes.filter { !$0.folders.isEmpty }
-    }
-
-    /// Where each thread of a fold has come to, and the earliest position a projection failed on so far.
-    final class LaneState: Sendable {
-        struct State {
-            var positions: [UInt64?]
-            var failedAt: UInt64?
-        }
-
-        let state: Mutex<State>
-
-        init(count: Int) {
-            state = Mutex(State(positions: [UInt64?](repeating: nil, count: count), failedAt: nil))
-        }
-    }
-
-    /// The folders one thread folds; each folder belongs to exactly one thread while the fold runs.
-    struct Lane: @unchecked Sendable {
-        var folders: [AnyFolder]
-        var cost: Int
     }
 
     /// One thread's fold: one pass over the log for its folders.

@@ -39,7 +39,7 @@ enum DomainCommandRunner {
         do {
             outcome = try await handle(command, envelope, handler: handler)
         } catch let refusal as DomainError {
-            throw await LocalizedRefusal.of(refusal, for: envelope.userID, in: handler.store)
+            throw await LocalizedRefusal.of(refusal, for: envelope.userID, in: handler)
         }
         context.stats.handled(outcome.loadStats)
         let erased = AccountErasure.erasedAccounts(outcome)

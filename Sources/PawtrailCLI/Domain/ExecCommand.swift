@@ -211,7 +211,7 @@ enum ExecCommand {
             return Answer(json: json, exit: nil, load: outcome.loadStats, erases: AccountErasure.erasedAccounts(outcome))
         } catch let error as DomainError {
             let actor: String = if case .string(let a)? = value["as"] { a } else { "" }
-            let sentence = await LocalizedRefusal.of(error, for: actor, in: handler.store).sentence
+            let sentence = await LocalizedRefusal.of(error, for: actor, in: handler).sentence
             return fail(ErrorKind(error), error.description, [.init(key: "userMessage", value: .string(sentence))] + DomainReport.details(error))
         } catch let error as FieldError {
             return fail(.invalidCommand, error.description, [.init(key: "field", value: .string(error.field))])

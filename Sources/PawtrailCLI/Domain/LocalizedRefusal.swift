@@ -15,16 +15,17 @@ struct LocalizedRefusal: Error {
     /// - Parameters:
     ///   - error: The refusal.
     ///   - user: The actor.
-    ///   - store: The store, where the account's language is.
+    ///   - handler: The handler that refused it: its store holds the account's language, and its snapshots and
+    ///     cache spare folding the account's whole stream to read it.
     /// - Returns: The refusal with its sentence.
-    static func of(_ error: DomainError, for user: String, in store: any EventStore) async -> LocalizedRefusal {
-        LocalizedRefusal(error: error, sentence: error.sentence(in: await language(of: user, in: store)))
+    static func of(_ error: DomainError, for user: String, in handler: CommandHandler) async -> LocalizedRefusal {
+        LocalizedRefusal(error: error, sentence: error.sentence(in: await language(of: user, in: handler)))
     }
 
     /// The language an account chose; English for a guest, an unknown user, or a store that cannot be read.
-    static func language(of user: String, in store: any EventStore) async -> Language {
+    static func language(of user: String, in handler: CommandHandler) async -> Language {
         guard !Actor.isGuestID(user), (try? EventLimits.validateStreamID("account-" + user)) != nil else { return .enUS }
-        var loader = StreamLoader(store: store)
+        var loader = StreamLoader(store: handler.store, snapshots: handler.snapshots, cache: handler.cache)
         return (try? await loader.load(AccountState.self, Streams.account(user)).language) ?? .enUS
     }
 }

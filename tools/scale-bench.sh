@@ -7,11 +7,12 @@
 #   tools/scale-bench.sh --sizes fresh,200k,2m,10m         also the 10M-event business (or: --events 10000000)
 #   tools/scale-bench.sh --sizes fresh,200k --runs 3 --exec-commands 2000 --import-events 50000   a quick run
 #   tools/scale-bench.sh --sizes 2m --sections rebuild --rebuild-runs 5   the rebuild of the 2M store alone
+#   tools/scale-bench.sh --sizes fresh,10m --sections commands --commands pet.add,role.grant   some commands only
 #   tools/scale-bench.sh --json > r.json                   one JSON object on stdout, the tables on stderr
 #   tools/scale-bench.sh --sizes 2m --sections commands,views --postgres   the same on PostgreSQL beside the file
 #                                                          store (a throw-away server; or --postgres URL for yours)
 # Options: [--events N] [--sizes LIST] [--runs N] [--rebuild-runs N] [--exec-commands N] [--import-events N]
-#          [--dir DIR] [--json] [--sections commands,views,open,rebuild,exec,import] [--keep] [--skip-build]
+#          [--dir DIR] [--json] [--commands LIST] [--sections commands,views,open,rebuild,exec,import] [--keep] [--skip-build]
 #          [--postgres [URL]]
 # The harness is tools/scale-bench/ (Python 3.11, standard library only). Installs nothing: run tools/setup.sh first
 # on a fresh machine.

@@ -5,6 +5,8 @@ import Foundation
 /// `next` is the first event not examined, whether or not it would pass the filters.
 extension PostgresEventStore {
     static let columns = "position, stream_id, version, type, event_id, recorded_at, metadata, metadata_pairs, data"
+    /// ``columns`` of a subquery named `e`.
+    static let columnsOfE = columns.split(separator: ", ").map { "e." + $0 }.joined(separator: ", ")
     /// How many ``columns`` there are: the index of a column after them.
     static let columnCount = 9
 
@@ -62,7 +64,6 @@ extension PostgresEventStore {
             parameters.append(.textArray(types.sorted()))
             typeFilter = " AND x.type = ANY($3)"
         }
-        let events = Self.columns.split(separator: ", ").map { "e." + $0 }.joined(separator: ", ")
         let runs: String
         let inRun: String
         let order: String
@@ -80,7 +81,7 @@ extension PostgresEventStore {
             order = "DESC"
         }
         let sql = """
-            SELECT \(events), (SELECT next_position - 1 FROM head) FROM (\(runs)) r
+            SELECT \(Self.columnsOfE), (SELECT next_position - 1 FROM head) FROM (\(runs)) r
              CROSS JOIN LATERAL (SELECT \(Self.columns) FROM events x WHERE \(inRun)\(typeFilter) ORDER BY x.position \(order)) e
              ORDER BY r.position \(order), e.position \(order) LIMIT \(request.limit)
             """

@@ -35,7 +35,7 @@ extension PostgresWire {
                 var m = MessageWriter()
                 m.cString(sql)
                 out += m.bytes(type: UInt8(ascii: "Q"))
-                out += Self.copyMessages(data)
+                Self.appendCopyMessages(data, to: &out)
             }
         }
         try send(out)

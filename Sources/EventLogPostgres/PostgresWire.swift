@@ -209,23 +209,24 @@ final class PostgresWire {
     }
 
     private func sendCopy(_ data: [UInt8]) throws(PostgresFailure) {
-        try send(Self.copyMessages(data))
+        var out: [UInt8] = []
+        Self.appendCopyMessages(data, to: &out)
+        try send(out)
     }
 
-    /// CopyData messages of the data, in chunks, and CopyDone.
-    static func copyMessages(_ data: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(data.count + data.count / (1 << 20) * 5 + 10)
+    /// CopyData messages of the data, in chunks, and CopyDone, appended to `out`: each chunk is copied once, straight
+    /// behind its message header.
+    static func appendCopyMessages(_ data: [UInt8], to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + data.count + (data.count >> 20 + 1) * 5 + 5)
         var sent = 0
         while sent < data.count {
             let n = min(1 << 20, data.count - sent)
-            var m = MessageWriter()
-            m.append(data[sent..<(sent + n)])
-            out += m.bytes(type: UInt8(ascii: "d"))
+            out.append(UInt8(ascii: "d"))
+            withUnsafeBytes(of: Int32(n + 4).bigEndian) { out.append(contentsOf: $0) }
+            out.append(contentsOf: data[sent..<(sent + n)])
             sent += n
         }
         out += MessageWriter().bytes(type: UInt8(ascii: "c"))
-        return out
     }
 
     // MARK: - Messages and the socket

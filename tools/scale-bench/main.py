@@ -45,6 +45,7 @@ def parse(argv):
     p.add_argument("--import-events", type=int, default=500_000, help="events of the bulk import (default 500000)")
     p.add_argument("--dir", default="./.scratch/scale-bench", help="scratch directory (default ./.scratch/scale-bench)")
     p.add_argument("--json", action="store_true", help="one JSON object of everything on stdout, the tables on stderr")
+    p.add_argument("--commands", default="", help="only these commands, comma-separated (default: every one)")
     p.add_argument("--sections", default=",".join(SECTIONS), help=f"what to run (default {','.join(SECTIONS)})")
     p.add_argument("--keep", action="store_true", help="keep the working copies of the stores")
     p.add_argument("--skip-build", action="store_true", help="use the binaries as built (handled by the script)")
@@ -113,7 +114,8 @@ def measure_store(a, bins, events, data):
                              "manifest": manifest and {k: manifest[k] for k in ("events", "customers", "orders",
                                                                                 "pets", "daysSimulated")}}
     if "commands" in a.sections:
-        data["commands"][label] = commands.measure_all(ctx, a.runs)
+        only = {c.strip() for c in a.commands.split(",") if c.strip()}
+        data["commands"][label] = commands.measure_all(ctx, a.runs, only or None)
     if "views" in a.sections:
         live, travel, asked = views.measure_all(ctx, a.runs)
         data["views"][label] = {"live": live, "at_position": travel, "asked": asked}

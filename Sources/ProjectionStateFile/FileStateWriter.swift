@@ -51,9 +51,8 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
         versions.sortIntoStoredOrder()
         let sequence = nextSequence
         nextSequence += 1
-        // The oldest run of the state: the first spill of a rebuild, or of a catch-up of a state without runs.
-        let base = written.isEmpty && (replacing || (manifest?.runs.isEmpty ?? true))
-        let run = try writeRun(sequence, base: base) { w in
+        let older = olderMayHold((replacing ? [] : manifest?.runs ?? []) + written)
+        let run = try writeRun(sequence, olderMayHold: older) { w in
             // Sorted, the versions visit their bytes in no particular order: each would wait on a cache miss, so the
             // bytes of versions a little ahead are asked for early.
             let entries = versions.entries
@@ -73,10 +72,24 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
         pending = versions
     }
 
+    /// Whether any of the runs may hold a row, given its key's ``RunBloom/hashes(_:)``; the runs are mapped when
+    /// first asked, which only an absent row does.
+    private func olderMayHold(_ runs: [StateManifest.Run]) -> ((UInt64, UInt64)) throws -> Bool {
+        let directory = directory
+        var readers: [RunReader]?
+        return { hashes in
+            let open = try readers ?? runs.map { try RunReader(path: directory + "/" + $0.fileName) }
+            readers = open
+            return open.contains { $0.mayHold(hashes) }
+        }
+    }
+
     /// Writes a run file through `fill`.
-    private func writeRun(_ sequence: UInt64, base: Bool, _ fill: (RunWriter) throws -> Void) throws -> StateManifest.Run {
+    private func writeRun(
+        _ sequence: UInt64, olderMayHold: @escaping ((UInt64, UInt64)) throws -> Bool, _ fill: (RunWriter) throws -> Void
+    ) throws -> StateManifest.Run {
         do {
-            let w = try RunWriter(path: directory + "/" + StateManifest.Run.fileName(sequence), base: base)
+            let w = try RunWriter(path: directory + "/" + StateManifest.Run.fileName(sequence), olderMayHold: olderMayHold)
             try fill(w)
             let size = try w.finish()
             return StateManifest.Run(
@@ -118,7 +131,7 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
             let newer = m.runs[n - 1]
             let older = m.runs[n - 2]
             guard older.fileSize <= 4 * newer.fileSize || n > Self.maxRuns else { break }
-            let merged = try merge([older, newer], intoBase: n == 2)
+            let merged = try merge([older, newer], above: Array(m.runs[0..<(n - 2)]))
             m.runs.removeLast(2)
             if let merged { m.runs.append(merged) }
             m.nextSequence = nextSequence
@@ -134,21 +147,24 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
     static let prefetchDistance = 16
 
     /// Merges runs (oldest first, holding consecutive positions) into one, keeping each row's newest version and the
-    /// older ones marked kept; merging into the base (no older run left), an absent row with nothing kept beneath is
-    /// left out. `nil` when nothing is left.
-    private func merge(_ runs: [StateManifest.Run], intoBase base: Bool) throws -> StateManifest.Run? {
+    /// older ones marked kept; an absent row with nothing kept beneath, that none of the older runs `beneath` may
+    /// hold, is left out. `nil` when nothing is left.
+    private func merge(_ runs: [StateManifest.Run], above beneath: [StateManifest.Run]) throws -> StateManifest.Run? {
         // Newest first: for one row, the newer run's versions come first (they are newer).
         var inputs = try runs.reversed().map { RunCursor(try RunReader(path: directory + "/" + $0.fileName)) }
         for i in inputs.indices { try inputs[i].load() }
         let sequence = nextSequence
         nextSequence += 1
         var group: [RowVersion] = []
-        let run = try writeRun(sequence, base: base) { w in
+        let older = olderMayHold(beneath)
+        let run = try writeRun(sequence, olderMayHold: older) { w in
             func flush() throws {
                 guard let newest = group.first else { return }
                 let kept = group.dropFirst().filter(\.keep)
                 defer { group.removeAll(keepingCapacity: true) }
-                if base, newest.value == nil, kept.isEmpty { return }
+                if newest.value == nil, kept.isEmpty, !(try older(newest.key.bytes.withUnsafeBytes { RunBloom.hashes($0) })) {
+                    return
+                }
                 try w.add(newest)
                 for v in kept { try w.add(v) }
             }

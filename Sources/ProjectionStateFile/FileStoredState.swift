@@ -38,16 +38,46 @@ final class FileStoredState: StoredProjectionState, @unchecked Sendable {
         try merged(prefix: [table], asOf: position)
     }
 
-    /// The rows under a prefix: each run's newest versions, the newest run's winning, absent rows left out.
+    /// The rows under a prefix: each run's newest versions, the newest run's winning, absent rows left out. Each run
+    /// gives its versions in stored order, so they merge run by run, without hashing or sorting every row.
     private func merged(prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
         try lock.withLock {
-            var seen: [RowKey: RowVersion] = [:]
+            var newer: [RowVersion]?
             for run in runs {
                 if let position, run.minPosition > position { continue }
-                for v in try run.versions(prefix: prefix, asOf: position) where seen[v.key] == nil { seen[v.key] = v }
+                let older = try run.versions(prefix: prefix, asOf: position)
+                newer = newer.map { Self.merge(newer: $0, older: older) } ?? older
             }
-            return seen.values.sorted { RunFormat.precedes($0, $1) }.compactMap { v in v.value.map { (v.key, $0) } }
+            return (newer ?? []).compactMap { v in v.value.map { (v.key, $0) } }
         }
+    }
+
+    /// Two lists of rows' versions in stored order, one version a row, merged: where both hold a row, the newer's.
+    static func merge(newer: [RowVersion], older: [RowVersion]) -> [RowVersion] {
+        if older.isEmpty { return newer }
+        if newer.isEmpty { return older }
+        var out: [RowVersion] = []
+        out.reserveCapacity(newer.count + older.count)
+        var i = 0
+        var j = 0
+        while i < newer.count, j < older.count {
+            let a = newer[i].key
+            let b = older[j].key
+            if a == b {
+                out.append(newer[i])
+                i += 1
+                j += 1
+            } else if RunFormat.precedes(a, .max, b, .max) {
+                out.append(newer[i])
+                i += 1
+            } else {
+                out.append(older[j])
+                j += 1
+            }
+        }
+        out.append(contentsOf: newer[i...])
+        out.append(contentsOf: older[j...])
+        return out
     }
 
     func newestKept(_ key: RowKey) throws -> UInt64? {

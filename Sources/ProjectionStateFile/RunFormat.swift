@@ -5,8 +5,9 @@ import Projections
 /// ``RunFormat/precedes(_:_:)`` (table, then key, then newest first), in two sections of compressed blocks. The head
 /// holds each row's newest version in the run, so that a read of the present (a group, a whole table) reads the rows
 /// as they are and nothing of their past; the history holds the older versions, which only reads of a past position
-/// visit. In a base run (no older run beneath it) an absent row's newest version shadows nothing and goes to the
-/// history alone: the head of a base run holds present rows only. Every multi-byte integer is little-endian.
+/// visit. An absent row's newest version whose key no older run of the state may hold (by their Bloom filters)
+/// shadows nothing and goes to the history alone, so a head holds present rows and the absences that hide an older
+/// run's row, never the trail of every row ever removed. Every multi-byte integer is little-endian.
 ///
 /// - header: magic `PTRUNS01` (8), format version u16, reserved u16, reserved u32 = 16 bytes;
 /// - blocks of both sections, in the order they filled, each a zstd frame of entries: key length (varint), key
@@ -108,7 +109,17 @@ struct RunBloom {
         let bits = Int(filter.loadUnaligned(as: UInt64.self).littleEndian)
         let probes = Int(filter.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
         guard bits > 0, 12 + bits / 8 <= filter.count else { return true }
-        let (a, b) = key.bytes.withUnsafeBytes { hashes($0) }
+        return mayContain(filter, key.bytes.withUnsafeBytes { hashes($0) })
+    }
+
+    /// Whether the filter may hold a key, given the key's ``hashes(_:)`` (`true` for an empty or unreadable filter).
+    @inline(__always)
+    static func mayContain(_ filter: UnsafeRawBufferPointer, _ hashes: (UInt64, UInt64)) -> Bool {
+        guard filter.count >= 12 else { return true }
+        let bits = Int(filter.loadUnaligned(as: UInt64.self).littleEndian)
+        let probes = Int(filter.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
+        guard bits > 0, 12 + bits / 8 <= filter.count else { return true }
+        let (a, b) = hashes
         for i in 0..<probes {
             let bit = Int((a &+ UInt64(i) &* b) % UInt64(bits))
             let word = filter.loadUnaligned(fromByteOffset: 12 + (bit / 64) * 8, as: UInt64.self).littleEndian

@@ -195,12 +195,16 @@ final class RunReader: @unchecked Sendable {
             let v = hit.entries[hit.entry]
             if position.map({ v.position <= $0 }) ?? true { return v }
         } else if position == nil {
-            // Only a base run leaves a row's newest version out of its head: an absent one, which shadows nothing.
+            // A run leaves a row's newest version out of its head only when it is absent and no older run may hold
+            // the row: it shadows nothing.
             return nil
         }
         guard let hit = try first(.history, key, atOrAfter: position ?? .max) else { return nil }
         return hit.entries[hit.entry]
     }
+
+    /// Whether this run may hold a row, given its key's ``RunBloom/hashes(_:)``: `false` is certain.
+    func mayHold(_ hashes: (UInt64, UInt64)) -> Bool { RunBloom.mayContain(bloom, hashes) }
 
     /// For every row whose key starts with a prefix (a table's id, or a group's prefix), its newest version at or
     /// before a position, in stored order, absent rows included (a newer run's absence shadows an older run's row).

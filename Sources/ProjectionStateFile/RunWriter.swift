@@ -20,8 +20,9 @@ final class RunWriter {
     private let fd: FileDescriptor
     private let compressor = ZstdCompressor()
     private let level: Int32
-    /// Whether no older run lies beneath this one (an absent row's newest version then goes to the history only).
-    private let base: Bool
+    /// Whether an older run of the state may hold a row, given its key's ``RunBloom/hashes(_:)``: an absent row's
+    /// newest version that shadows nothing goes to the history only.
+    private let olderMayHold: ((UInt64, UInt64)) throws -> Bool
     private var offset: UInt64
     private var head = Section()
     private var history = Section()
@@ -36,12 +37,13 @@ final class RunWriter {
     ///
     /// - Parameters:
     ///   - path: Where the finished run goes.
-    ///   - base: Whether the run will be the oldest of its state.
+    ///   - olderMayHold: Whether a run older than this one may hold a row, given its key's ``RunBloom/hashes(_:)``
+    ///     (asked of absent rows only; `true` when unsure).
     ///   - level: The zstd level of its blocks.
-    /// - Throws: ``SystemError``.
-    init(path: String, base: Bool, level: Int32 = 1) throws {
+    /// - Throws: ``SystemError``, or what `olderMayHold` throws.
+    init(path: String, olderMayHold: @escaping ((UInt64, UInt64)) throws -> Bool, level: Int32 = 1) throws {
         self.path = path
-        self.base = base
+        self.olderMayHold = olderMayHold
         temporaryPath = FileSystem.temporaryPath(for: path, uuid: FileSystem.randomUUIDString())
         fd = try FileDescriptor.open(temporaryPath, .createExclusive)
         self.level = level
@@ -65,11 +67,13 @@ final class RunWriter {
         minPosition = min(minPosition, v.position)
         maxPosition = max(maxPosition, v.position)
         let newest = lastKey != v.key
+        var hashes = (UInt64(0), UInt64(0))
         if newest {
-            keys.append(v.key.bytes.withUnsafeBytes { RunBloom.hashes($0) })
+            hashes = v.key.bytes.withUnsafeBytes { RunBloom.hashes($0) }
+            keys.append(hashes)
             lastKey = v.key
         }
-        if newest && !(base && v.value == nil) {
+        if try newest && (v.value != nil || olderMayHold(hashes)) {
             try add(v, to: &head)
         } else {
             try add(v, to: &history)
@@ -82,12 +86,14 @@ final class RunWriter {
         versionCount += 1
         minPosition = min(minPosition, e.position)
         maxPosition = max(maxPosition, e.position)
-        let toHead = !sameKeyAsPrevious && !(base && e.valueCount < 0)
         try packed.buffer.bytes.withUnsafeBytes { b in
             let key = UnsafeRawBufferPointer(rebasing: b[e.keyStart..<e.valueStart])
+            var toHead = false
             if !sameKeyAsPrevious {
-                keys.append(RunBloom.hashes(key))
+                let hashes = RunBloom.hashes(key)
+                keys.append(hashes)
                 lastKey = nil
+                toHead = try e.valueCount >= 0 || olderMayHold(hashes)
             }
             func write(_ section: inout Section) throws {
                 if section.first == nil { section.first = (RowKey(bytes: Array(key)), e.position) }

@@ -44,7 +44,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let all = Self.versions(seed: base ? 7 : 11)
-        let writer = try RunWriter(path: dir + "/1.run", base: base)
+        // Beneath a base run lies nothing; beneath the other, a run that may hold every row.
+        let writer = try RunWriter(path: dir + "/1.run", olderMayHold: { _ in !base })
         for v in all { try writer.add(v) }
         try writer.finish(sync: false)
         let reader = try RunReader(path: dir + "/1.run")

@@ -30,6 +30,15 @@ final class FileStoredState: StoredProjectionState, @unchecked Sendable {
         }
     }
 
+    /// Several rows, looked up in stored order: rows that share a block then decompress it once.
+    func versions(of keys: [RowKey], asOf position: UInt64?) throws -> [RowKey: RowVersion] {
+        var out: [RowKey: RowVersion] = [:]
+        for key in keys.sorted(by: { RunFormat.precedes($0, .max, $1, .max) }) {
+            if let v = try version(of: key, asOf: position) { out[key] = v }
+        }
+        return out
+    }
+
     func rows(group prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
         try merged(prefix: prefix, asOf: position)
     }

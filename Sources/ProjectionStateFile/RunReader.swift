@@ -34,6 +34,11 @@ final class RunReader: @unchecked Sendable {
     /// Decompressed blocks recently read, newest last (a reader is used under its store's lock).
     private var cache: [(section: Int, index: Int, entries: [RowVersion])] = []
     private static let cachedBlocks = 8
+    /// Decompressed blocks' bytes recently scanned in place, newest last.
+    private var byteCache: [(section: Int, index: Int, bytes: [UInt8])] = []
+    /// Where the last row found in the head starts in its block: lookups in stored order (``FileStoredState``'s
+    /// reads of several rows) resume there instead of scanning the block from its start.
+    var headHint: (block: Int, offset: Int, key: RowKey)?
     private let decompressor = ZstdDecompressor()
 
     /// Maps and checks a run file.
@@ -141,6 +146,21 @@ final class RunReader: @unchecked Sendable {
         return out
     }
 
+    /// A block's bytes, checked and decompressed, kept for the next lookups.
+    ///
+    /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)``.
+    func cachedBlockBytes(_ section: Section, _ i: Int) throws -> [UInt8] {
+        if let hit = byteCache.lastIndex(where: { $0.section == section.rawValue && $0.index == i }) {
+            let entry = byteCache.remove(at: hit)
+            byteCache.append(entry)
+            return entry.bytes
+        }
+        let bytes = try blockBytes(section, i)
+        byteCache.append((section.rawValue, i, bytes))
+        if byteCache.count > Self.cachedBlocks { byteCache.removeFirst() }
+        return bytes
+    }
+
     /// A block's bytes, checked and decompressed (not kept).
     ///
     /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)``.
@@ -191,15 +211,13 @@ final class RunReader: @unchecked Sendable {
     func version(of key: RowKey, asOf position: UInt64?) throws -> RowVersion? {
         if let position, position < minPosition { return nil }
         guard RunBloom.mayContain(bloom, key) else { return nil }
-        if let hit = try first(.head, key, atOrAfter: .max) {
-            let v = hit.entries[hit.entry]
-            if position.map({ v.position <= $0 }) ?? true { return v }
-        } else if position == nil {
-            // A run leaves a row's newest version out of its head only when it is absent and no older run may hold
-            // the row: it shadows nothing.
-            return nil
+        // A run leaves a row's newest version out of its head only when it is absent and no older run may hold the
+        // row: it shadows nothing, so the head alone answers for the present.
+        guard let position else { return try headVersion(of: key) }
+        if let hit = try first(.head, key, atOrAfter: .max), hit.entries[hit.entry].position <= position {
+            return hit.entries[hit.entry]
         }
-        guard let hit = try first(.history, key, atOrAfter: position ?? .max) else { return nil }
+        guard let hit = try first(.history, key, atOrAfter: position) else { return nil }
         return hit.entries[hit.entry]
     }
 

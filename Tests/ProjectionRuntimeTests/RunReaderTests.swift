@@ -51,6 +51,20 @@ import Testing
         let reader = try RunReader(path: dir + "/1.run")
         #expect(reader.blockCount(.history) > 4, "the history spans many blocks")
 
+        // Every row's present version, looked up in stored order (resuming where the last one was found), then in
+        // reverse and shuffled order, and a key the run does not hold.
+        var newest: [RowKey: RowVersion] = [:]
+        for v in all where newest[v.key] == nil { newest[v.key] = v }
+        let keys = newest.keys.sorted { RunFormat.precedes($0, .max, $1, .max) }
+        var shuffler = Mix(seed: 5)
+        for order in [keys, keys.reversed(), keys.map { ($0, shuffler.next()) }.sorted { $0.1 < $1.1 }.map(\.0)] {
+            for key in order {
+                let want = newest[key].flatMap { base && $0.value == nil ? nil : $0 }
+                #expect(try reader.version(of: key, asOf: nil) == want, "present version of \(key)")
+            }
+        }
+        #expect(try reader.version(of: RowKey(table: 2, key: "nowhere"), asOf: nil) == nil)
+
         var prefixes: [[UInt8]] = [[1], [2], [3], [4]]
         for g in [0, 1, 5, 13, 19, 30, 45] { prefixes += [RowKey.groupPrefix(table: 1, group: "u-\(g)"), RowKey.groupPrefix(table: 3, group: "u-\(g)")] }
         var rng = Mix(seed: 3)

@@ -39,6 +39,33 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             days -= 1
         }
         let (y, m, d) = Self.civil(fromDays: days)
+        if (0...9999).contains(y) {
+            // Views and `log read` write one of these per row: the digits go into one buffer, one String a time.
+            return String(unsafeUninitializedCapacity: 27) { b in
+                func put(_ v: Int64, _ width: Int, at i: Int) {
+                    var v = v
+                    for k in stride(from: i + width - 1, through: i, by: -1) {
+                        b[k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+                        v /= 10
+                    }
+                }
+                put(y, 4, at: 0)
+                b[4] = 0x2D
+                put(m, 2, at: 5)
+                b[7] = 0x2D
+                put(d, 2, at: 8)
+                b[10] = 0x54
+                put(secOfDay / 3600, 2, at: 11)
+                b[13] = 0x3A
+                put(secOfDay / 60 % 60, 2, at: 14)
+                b[16] = 0x3A
+                put(secOfDay % 60, 2, at: 17)
+                b[19] = 0x2E
+                put(micros, 6, at: 20)
+                b[26] = 0x5A
+                return 27
+            }
+        }
         func pad(_ v: Int64, _ width: Int) -> String {
             let s = String(v)
             return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

@@ -30,8 +30,12 @@ public enum AgendaView: ProjectionView {
         let before = Format.date(dayNumber: Format.dayNumber(Timestamp(iso8601: day) ?? Timestamp(microsecondsSinceEpoch: 0)) - 1)
         let covering = state.bookings(on: before).map(\.booking) + active.map(\.booking)
         let capacity = state.capacity
-        func used(_ t: Timestamp) -> Int64 { covering.filter { $0.holds(t) }.reduce(0) { $0 + $1.groomers } }
         let slots = Set(active.map(\.booking.slot))
+        // Groomers in use at each slot of the day, counted once a slot: a busy day has hundreds of bookings in a few
+        // dozen slots, and counting again for every booking grew with the square of the day's bookings.
+        var inUse: [Timestamp: Int64] = [:]
+        for t in slots { inUse[t] = covering.reduce(0) { $1.holds(t) ? $0 + $1.groomers : $0 } }
+        func used(_ t: Timestamp) -> Int64 { inUse[t] ?? 0 }
         var rows: [[String]] = []
         var bookings: [JSONValue] = []
         for (id, b) in active {

@@ -31,11 +31,10 @@ final class RunReader: @unchecked Sendable {
     let maxPosition: UInt64
     var size: Int { file.bytes.count }
 
-    /// Decompressed blocks recently read, newest last (a reader is used under its store's lock).
-    private var cache: [(section: Int, index: Int, entries: [RowVersion])] = []
-    private static let cachedBlocks = 8
-    /// Decompressed blocks' bytes recently scanned in place, newest last.
-    private var byteCache: [(section: Int, index: Int, bytes: [UInt8])] = []
+    /// Decompressed blocks recently read (a reader is used under its store's lock).
+    private var cache = RecentBlocks<[RowVersion]>(capacity: 8)
+    /// Decompressed blocks' bytes recently scanned in place.
+    private var byteCache = RecentBlocks<[UInt8]>(capacity: 8)
     /// Where the last row found in the head starts in its block: lookups in stored order (``FileStoredState``'s
     /// reads of several rows) resume there instead of scanning the block from its start.
     var headHint: (block: Int, offset: Int, key: RowKey)?
@@ -126,39 +125,26 @@ final class RunReader: @unchecked Sendable {
     ///
     /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)``.
     func entries(_ section: Section, _ i: Int) throws -> [RowVersion] {
-        if let hit = cache.firstIndex(where: { $0.section == section.rawValue && $0.index == i }) {
-            let entry = cache.remove(at: hit)
-            cache.append(entry)
-            return entry.entries
-        }
-        let bytes = try blockBytes(section, i)
-        var out: [RowVersion] = []
-        try bytes.withUnsafeBytes { buffer in
-            var r = ByteReader(buffer)
-            do {
-                while !r.isAtEnd { out.append(try RunFormat.entry(&r)) }
-            } catch {
-                throw damaged(sections[section.rawValue][i], "a block's entries do not decode: \(error)")
+        try cache.value(section: section.rawValue, index: i) {
+            let bytes = try blockBytes(section, i)
+            var out: [RowVersion] = []
+            try bytes.withUnsafeBytes { buffer in
+                var r = ByteReader(buffer)
+                do {
+                    while !r.isAtEnd { out.append(try RunFormat.entry(&r)) }
+                } catch {
+                    throw damaged(sections[section.rawValue][i], "a block's entries do not decode: \(error)")
+                }
             }
+            return out
         }
-        cache.append((section.rawValue, i, out))
-        if cache.count > Self.cachedBlocks { cache.removeFirst() }
-        return out
     }
 
     /// A block's bytes, checked and decompressed, kept for the next lookups.
     ///
     /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)``.
     func cachedBlockBytes(_ section: Section, _ i: Int) throws -> [UInt8] {
-        if let hit = byteCache.lastIndex(where: { $0.section == section.rawValue && $0.index == i }) {
-            let entry = byteCache.remove(at: hit)
-            byteCache.append(entry)
-            return entry.bytes
-        }
-        let bytes = try blockBytes(section, i)
-        byteCache.append((section.rawValue, i, bytes))
-        if byteCache.count > Self.cachedBlocks { byteCache.removeFirst() }
-        return bytes
+        try byteCache.value(section: section.rawValue, index: i) { try blockBytes(section, i) }
     }
 
     /// A block's bytes, checked and decompressed (not kept).

@@ -23,7 +23,7 @@ final class RunReader: @unchecked Sendable {
     let path: String
     private let file: MappedFile
     /// The blocks of each section, by ``Section``'s raw value.
-    let sections: [[Block]]
+    let sections: [RunBlockIndex]
     private let bloom: UnsafeRawBufferPointer
     let versionCount: Int
     let keyCount: Int
@@ -75,48 +75,26 @@ final class RunReader: @unchecked Sendable {
         keyCount = u64(56)
         minPosition = UInt64(u64(64))
         maxPosition = UInt64(u64(72))
-        var sections: [[Block]] = []
+        var sections: [RunBlockIndex] = []
         for (i, (offset, length)) in ranges.enumerated() {
             let index = UnsafeRawBufferPointer(rebasing: b[offset..<(offset + length)])
             guard CRC32C.checksum(index) == u32(80 + 4 * i) else { throw damaged("a block index fails its checksum") }
-            sections.append(try Self.blocks(index, end: ranges[0].0, damaged))
+            sections.append(try RunBlockIndex(index, end: ranges[0].0, damaged))
         }
-        // The blocks of both sections tile the bytes between the header and the indexes.
+        // The blocks of both sections tile the bytes between the header and the indexes. Each section's blocks were
+        // written in the order of their offsets, so the two lists are walked together, whichever block comes next.
         var expected = RunFormat.headerSize
-        for block in (sections[0] + sections[1]).sorted(by: { $0.offset < $1.offset }) {
-            guard block.offset == expected else { throw damaged("a block index entry is out of place") }
-            expected += block.compressedLength
+        var next = [0, 0]
+        while next[0] < sections[0].count || next[1] < sections[1].count {
+            let s = next[0] < sections[0].count && sections[0].offset(next[0]) == expected ? 0 : 1
+            guard next[s] < sections[s].count, sections[s].offset(next[s]) == expected else {
+                throw damaged("a block index entry is out of place")
+            }
+            expected += sections[s].compressedLength(next[s])
+            next[s] += 1
         }
         guard expected == ranges[0].0 else { throw damaged("the blocks do not fill the file before the indexes") }
         self.sections = sections
-    }
-
-    private static func blocks(_ index: UnsafeRawBufferPointer, end: Int, _ damaged: (String) -> EventStoreError) throws -> [Block] {
-        var r = ByteReader(index)
-        var blocks: [Block] = []
-        do {
-            let count = Int(try r.read(UInt32.self))
-            blocks.reserveCapacity(count)
-            for _ in 0..<count {
-                let offset = Int(try r.read(UInt64.self))
-                let compressed = Int(try r.read(UInt32.self))
-                let raw = Int(try r.read(UInt32.self))
-                let crc = try r.read(UInt32.self)
-                let keyLength = Int(try r.read(UInt16.self))
-                let key = RowKey(bytes: Array(try r.readView(keyLength)))
-                let position = try r.read(UInt64.self)
-                guard offset >= RunFormat.headerSize, compressed > 0, offset + compressed <= end, raw > 0, raw <= 64 << 20 else {
-                    throw damaged("a block index entry is out of place")
-                }
-                blocks.append(Block(offset: offset, compressedLength: compressed, rawLength: raw, crc: crc, firstKey: key, firstPosition: position))
-            }
-            guard r.isAtEnd else { throw damaged("a block index has bytes after its entries") }
-        } catch let e as EventStoreError {
-            throw e
-        } catch {
-            throw damaged("a block index does not decode: \(error)")
-        }
-        return blocks
     }
 
     func blockCount(_ section: Section) -> Int { sections[section.rawValue].count }

@@ -1,4 +1,6 @@
+import EventLog
 import Foundation
+import PawtrailIO
 @testable import ProjectionStateFile
 import ProjectionRuntimeTestKit
 import Projections
@@ -75,6 +77,39 @@ import Testing
                 if position == nil && base { want.removeAll { $0.value == nil } }
                 #expect(got == want, "prefix \(prefix) as of \(position.map(String.init) ?? "now")")
             }
+        }
+    }
+
+    /// A block index entry whose fields are wrong, though its checksums agree (a bug, or a file made by hand), is
+    /// refused as damage when the run opens: never a crash, never a read out of the file.
+    @Test(arguments: [UInt64.max, 0, 1 << 40])
+    func `a block index entry out of place is refused when the run opens`(offset: UInt64) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("runindex-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/1.run"
+        let writer = try RunWriter(path: path, olderMayHold: { _ in true })
+        for v in Self.versions(seed: 3) { try writer.add(v) }
+        try writer.finish(sync: false)
+        _ = try RunReader(path: path)
+
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let f = bytes.count - RunFormat.footerSize
+        func u64(_ at: Int) -> Int { bytes[at..<(at + 8)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        func put(_ value: UInt64, at: Int, width: Int) {
+            for k in 0..<width { bytes[at + k] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(k))) }
+        }
+        let (index, length) = (u64(f), u64(f + 8))
+        put(offset, at: index + 4, width: 8)
+        put(UInt64(PawtrailIO.CRC32C.checksum(Array(bytes[index..<(index + length)]))), at: f + 80, width: 4)
+        put(UInt64(PawtrailIO.CRC32C.checksum(Array(bytes[f..<(f + 92)]))), at: f + 92, width: 4)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        do {
+            _ = try RunReader(path: path)
+            Issue.record("a run whose block index points out of place opened")
+        } catch let e as EventStoreError {
+            #expect(e.code == .corrupted, "\(e)")
         }
     }
 }

@@ -73,14 +73,19 @@ final class FileStateWriter: StateWriter, @unchecked Sendable {
     }
 
     /// Whether any of the runs may hold a row, given its key's ``RunBloom/hashes(_:)``; the runs are mapped when
-    /// first asked, which only an absent row does.
+    /// first asked, which only an absent row does. A merge asks of a row before writing it, and the writer again: the
+    /// last answer is kept.
     private func olderMayHold(_ runs: [StateManifest.Run]) -> ((UInt64, UInt64)) throws -> Bool {
         let directory = directory
         var readers: [RunReader]?
+        var last: (hashes: (UInt64, UInt64), answer: Bool)?
         return { hashes in
+            if let last, last.hashes == hashes { return last.answer }
             let open = try readers ?? runs.map { try RunReader(path: directory + "/" + $0.fileName) }
             readers = open
-            return open.contains { $0.mayHold(hashes) }
+            let answer = open.contains { $0.mayHold(hashes) }
+            last = (hashes, answer)
+            return answer
         }
     }
 

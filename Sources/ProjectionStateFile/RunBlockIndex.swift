@@ -4,7 +4,7 @@ import Projections
 /// One section's block index, read in place from the mapped run file: opening a run checks every entry and notes
 /// where each starts, and a block's first key becomes a ``RowKey`` only when a lookup asks for it. A large state's
 /// runs hold thousands of blocks, and a read of one row visits a dozen of them.
-struct RunBlockIndex: RandomAccessCollection {
+struct RunBlockIndex {
     /// The index's entries (after its count), in the mapped file: valid while its reader lives.
     private let bytes: UnsafeRawBufferPointer
     /// Where each entry starts in `bytes`.
@@ -17,8 +17,8 @@ struct RunBlockIndex: RandomAccessCollection {
         var keys: [RowKey?] = []
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { starts.count }
+    /// How many blocks the section has.
+    var count: Int { starts.count }
 
     /// Checks an index's entries (see ``RunFormat``): each block lies after the header and before `end`, has bytes, and
     /// a raw length within bounds.
@@ -57,31 +57,33 @@ struct RunBlockIndex: RandomAccessCollection {
     private static let fixedSize = 30
 
     /// Where block `i` starts in the file.
-    func offset(_ i: Int) -> Int {
-        Int(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: Int(starts[i]), as: UInt64.self).littleEndian)
-    }
+    func offset(_ i: Int) -> Int { Int(truncatingIfNeeded: load(UInt64.self, i, 0)) }
 
-    /// Its compressed length.
-    func compressedLength(_ i: Int) -> Int {
-        Int(bytes.loadUnaligned(fromByteOffset: Int(starts[i]) + 8, as: UInt32.self).littleEndian)
-    }
+    /// Its length in the file.
+    func compressedLength(_ i: Int) -> Int { Int(load(UInt32.self, i, 8)) }
 
-    subscript(i: Int) -> RunReader.Block {
-        let at = Int(starts[i])
-        let keyLength = Int(bytes.loadUnaligned(fromByteOffset: at + 20, as: UInt16.self).littleEndian)
-        return RunReader.Block(
-            offset: offset(i), compressedLength: compressedLength(i),
-            rawLength: Int(bytes.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self).littleEndian),
-            crc: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self).littleEndian,
-            firstKey: firstKey(i, at: at + 22, length: keyLength),
-            firstPosition: bytes.loadUnaligned(fromByteOffset: at + 22 + keyLength, as: UInt64.self).littleEndian)
-    }
+    /// Its length decompressed.
+    func rawLength(_ i: Int) -> Int { Int(load(UInt32.self, i, 12)) }
 
-    private func firstKey(_ i: Int, at: Int, length: Int) -> RowKey {
+    /// The CRC-32C of its bytes in the file.
+    func crc(_ i: Int) -> UInt32 { load(UInt32.self, i, 16) }
+
+    /// The position of its first entry.
+    func firstPosition(_ i: Int) -> UInt64 { load(UInt64.self, i, 22 + keyLength(i)) }
+
+    /// The key of its first entry, made when first asked for.
+    func firstKey(_ i: Int) -> RowKey {
         if firstKeys.keys.isEmpty { firstKeys.keys = Array(repeating: nil, count: starts.count) }
         if let key = firstKeys.keys[i] { return key }
-        let key = RowKey(bytes: Array(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + length)])))
+        let at = Int(starts[i]) + 22
+        let key = RowKey(bytes: Array(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + keyLength(i))])))
         firstKeys.keys[i] = key
         return key
+    }
+
+    private func keyLength(_ i: Int) -> Int { Int(load(UInt16.self, i, 20)) }
+
+    private func load<T: FixedWidthInteger>(_: T.Type, _ i: Int, _ field: Int) -> T {
+        T(littleEndian: bytes.loadUnaligned(fromByteOffset: Int(starts[i]) + field, as: T.self))
     }
 }

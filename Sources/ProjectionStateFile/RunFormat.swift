@@ -1,3 +1,4 @@
+import Glibc
 import PawtrailIO
 import Projections
 
@@ -58,6 +59,15 @@ enum RunFormat {
         }
     }
 
+    /// Whether a key read in place from a block is the one given: a comparison of bytes (memcmp), which the generic
+    /// `elementsEqual` of a buffer and an array is not (it was a fifth of a past read of the catalog).
+    @inline(__always)
+    static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let base = a.baseAddress, !b.isEmpty else { return true }
+        return b.withUnsafeBytes { memcmp(base, $0.baseAddress!, a.count) == 0 }
+    }
+
     /// Reads one entry of a block.
     static func entry(_ r: inout ByteReader) throws(ByteReaderError) -> RowVersion {
         let keyLength = Int(try r.readVarint())
@@ -105,11 +115,7 @@ struct RunBloom {
     /// Whether the filter may hold a key (`true` for an empty or unreadable filter).
     @inline(__always)
     static func mayContain(_ filter: UnsafeRawBufferPointer, _ key: RowKey) -> Bool {
-        guard filter.count >= 12 else { return true }
-        let bits = Int(filter.loadUnaligned(as: UInt64.self).littleEndian)
-        let probes = Int(filter.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
-        guard bits > 0, 12 + bits / 8 <= filter.count else { return true }
-        return mayContain(filter, key.bytes.withUnsafeBytes { hashes($0) })
+        mayContain(filter, key.bytes.withUnsafeBytes { hashes($0) })
     }
 
     /// Whether the filter may hold a key, given the key's ``hashes(_:)`` (`true` for an empty or unreadable filter).

@@ -1,5 +1,4 @@
 import EventLog
-import Glibc
 import PawtrailIO
 import Projections
 
@@ -15,37 +14,33 @@ extension RunReader {
         guard var b = startBlock(.head, key, .max) else { return nil }
         let blocks = sections[Section.head.rawValue]
         // The last block whose first entry comes at or before the key holds it, unless the key's entry opens the next.
-        if b + 1 < blocks.count, blocks[b + 1].firstKey == key { b += 1 }
+        if b + 1 < blocks.count, blocks.firstKey(b + 1) == key { b += 1 }
         let bytes = try cachedBlockBytes(.head, b)
-        let block = blocks[b]
         var start = 0
         if let hint = headHint, hint.block == b, hint.key != key, RunFormat.precedes(hint.key, .max, key, .max) { start = hint.offset }
         var foundAt = 0
         let found: Result<RowVersion?, ByteReaderError> = bytes.withUnsafeBytes { buffer in
-            key.bytes.withUnsafeBytes { wanted in
-                var r = ByteReader(buffer, offset: start)
-                do throws(ByteReaderError) {
-                    while !r.isAtEnd {
-                        foundAt = r.offset
-                        let k = try r.readView(Int(try r.readVarint()))
-                        let position = try r.readVarint()
-                        let flags: UInt8 = try r.read()
-                        let value = flags & RunFormat.absentFlag == 0 ? try r.readView(Int(try r.readVarint())) : nil
-                        guard k.count == wanted.count, k.isEmpty || memcmp(k.baseAddress!, wanted.baseAddress!, k.count) == 0 else { continue }
-                        return .success(
-                            RowVersion(key: key, position: position, value: value.map { Array($0) }, keep: flags & RunFormat.keptFlag != 0))
-                    }
-                    return .success(nil)
-                } catch {
-                    return .failure(error)
+            var r = ByteReader(buffer, offset: start)
+            do throws(ByteReaderError) {
+                while !r.isAtEnd {
+                    foundAt = r.offset
+                    let k = try r.readView(Int(try r.readVarint()))
+                    let position = try r.readVarint()
+                    let flags: UInt8 = try r.read()
+                    let value = flags & RunFormat.absentFlag == 0 ? try r.readView(Int(try r.readVarint())) : nil
+                    guard RunFormat.sameBytes(k, key.bytes) else { continue }
+                    return .success(RowVersion(key: key, position: position, value: value.map { Array($0) }, keep: flags & RunFormat.keptFlag != 0))
                 }
+                return .success(nil)
+            } catch {
+                return .failure(error)
             }
         }
         switch found {
         case .success(let v):
             if v != nil { headHint = (b, foundAt, key) }
             return v
-        case .failure(let error): throw damaged(block, "a block's entries do not decode: \(error)")
+        case .failure(let error): throw damaged(.head, b, "a block's entries do not decode: \(error)")
         }
     }
 }

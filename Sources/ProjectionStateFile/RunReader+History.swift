@@ -1,18 +1,8 @@
 import EventLog
-import Glibc
 import PawtrailIO
 import Projections
 
 extension RunReader {
-    /// Whether a key read in place is the one held: a plain comparison of bytes, which the generic `elementsEqual` of
-    /// a buffer and an array is not (it was a fifth of a past read of the catalog).
-    @inline(__always)
-    static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let base = a.baseAddress, !b.isEmpty else { return true }
-        return b.withUnsafeBytes { memcmp(base, $0.baseAddress!, a.count) == 0 }
-    }
-
     /// Visits, for every row under a prefix (a table's id, or a group's prefix) that the history section holds, its
     /// newest version there at or before a position, in stored order.
     ///
@@ -51,7 +41,7 @@ extension RunReader {
                             guard k.groupHash == target.groupHash, RowKey.compareBytes(k, target) < 0 else { return .success(true) }
                             continue
                         }
-                        if !Self.sameBytes(key, current) {
+                        if !RunFormat.sameBytes(key, current) {
                             current = Array(key)
                             settled = false
                         }
@@ -70,7 +60,7 @@ extension RunReader {
             switch outcome {
             case .success(let stop): done = stop
             case .failure(let error):
-                throw damaged(sections[RunReader.Section.history.rawValue][b], "a block's entries do not decode: \(error)")
+                throw damaged(.history, b, "a block's entries do not decode: \(error)")
             }
             b += 1
         }

@@ -6,15 +6,6 @@ import Projections
 /// its blocks as lookups decompress them. A read of the present visits the head only; a read of a past position
 /// visits the history too.
 final class RunReader: @unchecked Sendable {
-    struct Block {
-        var offset: Int
-        var compressedLength: Int
-        var rawLength: Int
-        var crc: UInt32
-        var firstKey: RowKey
-        var firstPosition: UInt64
-    }
-
     /// The two sections of blocks.
     enum Section: Int {
         case head = 0, history = 1
@@ -111,7 +102,7 @@ final class RunReader: @unchecked Sendable {
                 do {
                     while !r.isAtEnd { out.append(try RunFormat.entry(&r)) }
                 } catch {
-                    throw damaged(sections[section.rawValue][i], "a block's entries do not decode: \(error)")
+                    throw damaged(section, i, "a block's entries do not decode: \(error)")
                 }
             }
             return out
@@ -129,31 +120,32 @@ final class RunReader: @unchecked Sendable {
     ///
     /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)``.
     func blockBytes(_ section: Section, _ i: Int) throws -> [UInt8] {
-        let block = sections[section.rawValue][i]
-        let compressed = UnsafeRawBufferPointer(rebasing: file.bytes[block.offset..<(block.offset + block.compressedLength)])
-        guard CRC32C.checksum(compressed) == block.crc else { throw damaged(block, "a block fails its checksum") }
+        let blocks = sections[section.rawValue]
+        let offset = blocks.offset(i)
+        let compressed = UnsafeRawBufferPointer(rebasing: file.bytes[offset..<(offset + blocks.compressedLength(i))])
+        guard CRC32C.checksum(compressed) == blocks.crc(i) else { throw damaged(section, i, "a block fails its checksum") }
         do {
-            return try decompressor.decompress(compressed, size: block.rawLength, dictionary: nil)
+            return try decompressor.decompress(compressed, size: blocks.rawLength(i), dictionary: nil)
         } catch {
-            throw damaged(block, "a block does not decompress: \(error)")
+            throw damaged(section, i, "a block does not decompress: \(error)")
         }
     }
 
     /// The error for a damaged block.
-    func damaged(_ block: Block, _ reason: String) -> EventStoreError {
-        .corrupted(location: path, offset: UInt64(block.offset), reason: reason)
+    func damaged(_ section: Section, _ i: Int, _ reason: String) -> EventStoreError {
+        .corrupted(location: path, offset: UInt64(sections[section.rawValue].offset(i)), reason: reason)
     }
 
     /// The index of the last block of a section whose first entry comes at or before (key, position) in stored
     /// order (the first block when none does).
     func startBlock(_ section: Section, _ key: RowKey, _ position: UInt64) -> Int? {
         let blocks = sections[section.rawValue]
-        guard !blocks.isEmpty else { return nil }
+        guard blocks.count > 0 else { return nil }
         var lo = 0
         var hi = blocks.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if !RunFormat.precedes(key, position, blocks[mid].firstKey, blocks[mid].firstPosition) { lo = mid + 1 } else { hi = mid }
+            if !RunFormat.precedes(key, position, blocks.firstKey(mid), blocks.firstPosition(mid)) { lo = mid + 1 } else { hi = mid }
         }
         return max(0, lo - 1)
     }
@@ -231,12 +223,12 @@ final class RunReader: @unchecked Sendable {
     /// The last block of a section whose first row comes before the table's (the table's first rows may end it).
     func firstBlock(_ section: Section, ofTable table: UInt8) -> Int? {
         let blocks = sections[section.rawValue]
-        guard !blocks.isEmpty else { return nil }
+        guard blocks.count > 0 else { return nil }
         var lo = 0
         var hi = blocks.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if blocks[mid].firstKey.table < table { lo = mid + 1 } else { hi = mid }
+            if blocks.firstKey(mid).table < table { lo = mid + 1 } else { hi = mid }
         }
         return max(0, lo - 1)
     }

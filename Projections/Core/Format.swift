@@ -6,16 +6,28 @@ public import PawtrailJSON
 public enum Format {
     /// `1,234.50 BDT`.
     public static func money(_ m: Money) -> String {
-        let negative = m.minorUnits < 0
-        let minor = negative ? -m.minorUnits : m.minorUnits
-        let whole = String(minor / 100)
-        var grouped = ""
-        for (n, c) in whole.reversed().enumerated() {
-            if n > 0 && n % 3 == 0 { grouped.append(",") }
-            grouped.append(c)
+        // Written from the last digit back into one buffer: this runs for every row of a large view.
+        var whole = m.minorUnits.magnitude / 100
+        let cents = UInt8(m.minorUnits.magnitude % 100)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            var i = buffer.count
+            func put(_ byte: UInt8) {
+                i -= 1
+                buffer[i] = byte
+            }
+            put(UInt8(ascii: "0") + cents % 10)
+            put(UInt8(ascii: "0") + cents / 10)
+            put(UInt8(ascii: "."))
+            var digits = 0
+            repeat {
+                if digits > 0 && digits % 3 == 0 { put(UInt8(ascii: ",")) }
+                put(UInt8(ascii: "0") + UInt8(whole % 10))
+                whole /= 10
+                digits += 1
+            } while whole > 0
+            if m.minorUnits < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[i...]), as: UTF8.self) + " " + m.currency
         }
-        let cents = minor % 100
-        return (negative ? "-" : "") + String(grouped.reversed()) + "." + (cents < 10 ? "0" : "") + String(cents) + " " + m.currency
     }
 
     /// Money as JSON: `{"amount": minor units, "currency": "BDT"}`.

@@ -140,22 +140,42 @@ public enum ViewError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a view shows: a title, a table (header first) for people, and JSON for scripts.
-public struct ViewOutput: Sendable {
+///
+/// The table's rows and the JSON are made when first asked for: a call shows one of them, and making the other
+/// for a view of thousands of rows (money and times as text, objects for each row) cost as much as reading them.
+public struct ViewOutput {
     public var title: String
     public var header: [String]
-    public var rows: [[String]]
     /// Columns aligned right (numbers), by index.
     public var rightAligned: Set<Int>
     /// Lines after the table (totals, notes).
     public var footer: [String]
-    public var json: JSONValue
+    private let makeRows: () -> [[String]]
+    private let makeJSON: () -> JSONValue
 
-    public init(title: String, header: [String], rows: [[String]], rightAligned: Set<Int> = [], footer: [String] = [], json: JSONValue) {
+    /// The table's rows, without the header.
+    public var rows: [[String]] { makeRows() }
+    /// The JSON.
+    public var json: JSONValue { makeJSON() }
+
+    /// Creates a view's output.
+    ///
+    /// - Parameters:
+    ///   - title: The line above the table.
+    ///   - header: The table's column names.
+    ///   - rows: The table's rows, made only when the table is shown.
+    ///   - rightAligned: Columns aligned right (numbers), by index.
+    ///   - footer: Lines after the table.
+    ///   - json: The JSON, made only when it is shown.
+    public init(
+        title: String, header: [String], rows: @autoclosure @escaping () -> [[String]], rightAligned: Set<Int> = [], footer: [String] = [],
+        json: @autoclosure @escaping () -> JSONValue
+    ) {
         self.title = title
         self.header = header
-        self.rows = rows
+        self.makeRows = rows
         self.rightAligned = rightAligned
         self.footer = footer
-        self.json = json
+        self.makeJSON = json
     }
 }

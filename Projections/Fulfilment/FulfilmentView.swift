@@ -28,36 +28,38 @@ public enum FulfilmentView: ProjectionView {
             stages = [stage]
         }
         let reference = try arguments.now(default: state.clock["latest"]?.at)
-        var rows: [[String]] = []
-        var groups: [JSONValue.Pair] = []
-        var counts: [String] = []
-        for stage in stages {
-            let orders = state.orders(at: stage)
-            counts.append("\(orders.count) \(stage.rawValue.replacingOccurrences(of: "-", with: " "))")
-            var items: [JSONValue] = []
-            for (id, o) in orders {
-                let age = reference.map { Self.age(from: o.placedAt, to: $0) } ?? ""
-                let waiting = reference.map { Self.age(from: o.since, to: $0) } ?? ""
-                rows.append([
-                    stage.rawValue, id, o.customerId, PetCareText.minute(o.placedAt),
-                    age, waiting, String(o.units), Format.money(o.total), o.payment.rawValue,
-                ])
-                items.append(
-                    .object([
-                        "orderId": .string(id), "customerId": .string(o.customerId), "placedAt": Format.json(o.placedAt),
-                        "since": Format.json(o.since), "ageSeconds": reference.map { .int(Self.seconds(from: o.placedAt, to: $0)) } ?? .null,
-                        "units": .int(o.units), "total": Format.json(o.total), "payment": .string(o.payment.rawValue),
-                        "deliverySlot": Format.json(o.deliverySlot),
-                    ]))
-            }
-            groups.append(.init(key: stage.rawValue, value: .array(items)))
-        }
+        let perStage = stages.map { (stage: $0, orders: state.orders(at: $0)) }
+        let counts = perStage.map { "\($0.orders.count) \($0.stage.rawValue.replacingOccurrences(of: "-", with: " "))" }
         return ViewOutput(
             title: "Fulfilment" + (reference.map { " as of \($0.iso8601Compact)" } ?? ""),
-            header: ["STAGE", "ORDER", "CUSTOMER", "PLACED", "AGE", "AT STAGE", "UNITS", "TOTAL", "PAYMENT"], rows: rows,
+            header: ["STAGE", "ORDER", "CUSTOMER", "PLACED", "AGE", "AT STAGE", "UNITS", "TOTAL", "PAYMENT"],
+            rows: perStage.flatMap { stage, orders in
+                orders.map { id, o in
+                    [
+                        stage.rawValue, id, o.customerId, PetCareText.minute(o.placedAt),
+                        reference.map { Self.age(from: o.placedAt, to: $0) } ?? "", reference.map { Self.age(from: o.since, to: $0) } ?? "",
+                        String(o.units), Format.money(o.total), o.payment.rawValue,
+                    ]
+                }
+            },
             rightAligned: [4, 5, 6, 7], footer: [counts.joined(separator: ", ")],
             json: .object([
-                "asOf": reference.map(Format.json) ?? .null, "stages": .object(groups),
+                "asOf": reference.map(Format.json) ?? .null,
+                "stages": .object(
+                    perStage.map { stage, orders in
+                        .init(
+                            key: stage.rawValue,
+                            value: .array(
+                                orders.map { id, o in
+                                    .object([
+                                        "orderId": .string(id), "customerId": .string(o.customerId), "placedAt": Format.json(o.placedAt),
+                                        "since": Format.json(o.since),
+                                        "ageSeconds": reference.map { .int(Self.seconds(from: o.placedAt, to: $0)) } ?? .null,
+                                        "units": .int(o.units), "total": Format.json(o.total), "payment": .string(o.payment.rawValue),
+                                        "deliverySlot": Format.json(o.deliverySlot),
+                                    ])
+                                }))
+                    }),
             ]))
     }
 

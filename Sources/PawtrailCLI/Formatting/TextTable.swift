@@ -9,14 +9,24 @@ enum TextTable {
     /// - Returns: One string per row, without trailing spaces.
     static func render(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
         let columns = rows.map(\.count).max() ?? 0
+        let cellWidths = rows.map { $0.map(DisplayWidth.of) }
         var widths = [Int](repeating: 0, count: columns)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) } }
-        return rows.map { row in
+        for row in cellWidths { for (i, w) in row.enumerated() { widths[i] = max(widths[i], w) } }
+        let lineBytes = widths.reduce(0, +) + 2 * max(0, columns - 1)
+        return zip(rows, cellWidths).map { row, rowWidths in
             var line = ""
+            line.reserveCapacity(lineBytes + 16)
             for (i, cell) in row.enumerated() {
-                let pad = String(repeating: " ", count: widths[i] - DisplayWidth.of(cell))
+                let pad = widths[i] - rowWidths[i]
                 if i > 0 { line += "  " }
-                line += rightAligned.contains(i) ? pad + cell : cell + pad
+                if rightAligned.contains(i) {
+                    line += String(repeating: " ", count: pad)
+                    line += cell
+                } else {
+                    line += cell
+                    // A last cell's padding would only be trimmed again.
+                    if i < row.count - 1 { line += String(repeating: " ", count: pad) }
+                }
             }
             while line.last == " " { line.removeLast() }
             return line

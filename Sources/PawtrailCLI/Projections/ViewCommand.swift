@@ -155,10 +155,11 @@ enum ViewCommand {
 
     static func render(_ output: ViewOutput, note: String, _ context: CommandContext) {
         context.out("\(output.title) — \(note)")
-        if output.rows.isEmpty {
+        let rows = output.rows
+        if rows.isEmpty {
             context.out("  (none)")
         } else {
-            TextTable.render([output.header] + output.rows, rightAligned: output.rightAligned).forEach { context.out($0) }
+            TextTable.render([output.header] + rows, rightAligned: output.rightAligned).forEach { context.out($0) }
         }
         output.footer.forEach { context.out($0) }
     }

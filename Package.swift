@@ -106,7 +106,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "PawtrailCLITests",
-            dependencies: ["PawtrailCLI", "PawtrailJSON", "ProjectionRuntime", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO", "PostgresTestSupport"]),
+            dependencies: [
+                "PawtrailCLI", "PawtrailJSON", "ProjectionRuntime", "Projections", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO",
+                "PostgresTestSupport",
+            ]),
     ]
 )
 

@@ -17,6 +17,7 @@ public enum ProjectionCatalog {
         CustomersProjection.self,
         ServicesProjection.self,
         OutboxProjection.self,
+        SettingsProjection.self,
     ]
 
     /// The views.

@@ -72,6 +72,13 @@ public protocol EventStore: Sendable {
     /// - Throws: An I/O or corruption error.
     func lastPosition() async throws -> UInt64?
 
+    /// The last committed event's position and commit time, when the store knows them without reading the log (a
+    /// file store opened to be read only when needed knows them from its head file until its first read).
+    ///
+    /// - Returns: The head, or `nil` when telling it would mean reading the log, or the store is empty.
+    /// - Throws: An I/O error.
+    func knownHead() async throws -> LogHead?
+
     /// The position of the last event recorded at or before a time: where reads "as of time T" end. `recordedAt`
     /// never decreases along the log, so the answer is a prefix of the log.
     ///
@@ -100,6 +107,27 @@ public protocol EventStore: Sendable {
 extension EventStore {
     /// A store whose every append is durable when it returns has nothing to flush.
     public func flush() async throws {}
+
+    /// A store that must read its log to tell its head.
+    public func knownHead() async throws -> LogHead? { nil }
+}
+
+/// Where a log ends: its last event's position and commit time.
+public struct LogHead: Sendable, Hashable {
+    /// The last event's position.
+    public var position: UInt64
+    /// When it was committed (`recordedAt` never decreases along the log, so no later event is older).
+    public var recordedAt: Timestamp
+
+    /// Creates a head.
+    ///
+    /// - Parameters:
+    ///   - position: The last event's position.
+    ///   - recordedAt: Its commit time.
+    public init(position: UInt64, recordedAt: Timestamp) {
+        self.position = position
+        self.recordedAt = recordedAt
+    }
 }
 
 extension EventStore {

@@ -75,6 +75,10 @@ public final class SealingEventStore: EventStore, EventImporting {
         try await base.lastPosition()
     }
 
+    public func knownHead() async throws -> LogHead? {
+        try await base.knownHead()
+    }
+
     public func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? {
         try await base.lastPosition(atOrBefore: time)
     }

@@ -21,6 +21,11 @@ extension ProjectionEngine {
             return false
         }
         guard let recorded = checkpoint.eventID else { return true }
+        // Caught up to a head the store knows without reading the log: the head's last commit is the checkpoint's
+        // (the same position and microsecond; a log that diverged has other commits there, made at other times).
+        if p == last, let time = checkpoint.eventRecordedAt, let head = try await store.knownHead(), head == LogHead(position: p, recordedAt: time) {
+            return true
+        }
         let here = try await commit(at: p)
         guard here.id == recorded else {
             reason = "its checkpoint at position \(p) names event \(recorded.uuidString.lowercased()), and the log holds \(here.id.map { $0.uuidString.lowercased() } ?? "none") there"

@@ -142,6 +142,20 @@ public struct ProjectionEngine: Sendable {
         error.code == .corrupted
     }
 
+    /// Whether a projection can be read here without folding the log from its start on every read: its state of the
+    /// current schema version is stored, or this process can store it (no other process holds its lock, and the
+    /// store's states can be written).
+    ///
+    /// - Parameter type: The projection.
+    /// - Returns: Whether a ``load(_:catchUp:)`` folds at most the events since a stored state, after its first.
+    /// - Throws: The state store's errors.
+    public func keepsState<P: Projection>(of type: P.Type) throws -> Bool {
+        if (try? stored(P.name, P.schemaVersion)) != nil { return true }
+        guard let lock = try? states.tryLock(P.name) else { return false }
+        lock.unlock()
+        return true
+    }
+
     /// The stored state of a projection's current schema version, `nil` when there is none.
     ///
     /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` when it is damaged (``load(_:catchUp:)`` then

@@ -135,8 +135,19 @@ final class LogState {
         }
     }
 
+    /// Whether ``refresh(writer:)`` ran: until then the view holds nothing of the log.
+    private(set) var refreshed = false
+
+    /// The head file, while the view has read nothing of the log yet; `nil` once it has, or when there is no head
+    /// to read (the caller then refreshes the view).
+    func headBeforeRefresh() throws -> HeadFile? {
+        guard !refreshed, let fd = try headDescriptor(create: false) else { return nil }
+        return try HeadFile.read(fd: fd)
+    }
+
     /// Brings the view up to date with the directory.
     func refresh(writer: Bool) throws {
+        refreshed = true
         if let at = foreignCompactionsCheckedAt, ContinuousClock.now - at < .seconds(1) {} else { takeUpForeignCompactions() }
         let headRecord = try headDescriptor(create: writer).flatMap { try HeadFile.read(fd: $0) }
         // The directory only changes when a segment is sealed or created, which moves the head to a new

@@ -100,6 +100,7 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
             _ = try StoreManifest.openOrCreate(root: path, create: options.createIfMissing)
             let state = LogState(root: path, options: options)
             let store = FileEventStore(path: path, options: options, state: state)
+            if options.loadsOnFirstUse { return store }
             // Recover now if nobody is writing; otherwise the active writer already did. A store that cannot be
             // written at all (a read-only mount, a copy without write permission) is opened for reading: nobody
             // can write there, and readers stop at the head, so a torn tail is never read.
@@ -201,9 +202,27 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
     }
 
     public func lastPosition() async throws -> UInt64? {
-        try withState(writer: false) { s in
+        if let head = try headBeforeRefresh() { return head.nextPosition == 0 ? nil : head.nextPosition - 1 }
+        return try withState(writer: false) { s in
             try s.requireIntact()
             return s.nextPosition == 0 ? nil : s.nextPosition - 1
+        }
+    }
+
+    public func knownHead() async throws -> LogHead? {
+        guard let head = try headBeforeRefresh(), head.nextPosition > 0 else { return nil }
+        return LogHead(position: head.nextPosition - 1, recordedAt: head.lastRecordedAt)
+    }
+
+    /// The head file, while this store has read nothing of the log (``FileEventStoreOptions/loadsOnFirstUse``): the
+    /// head names every acknowledged commit, and readers stop at it.
+    private func headBeforeRefresh() throws(EventStoreError) -> HeadFile? {
+        do {
+            return try stateLock.withLock { try state.headBeforeRefresh() }
+        } catch let e as SystemError {
+            throw EventStoreError(e)
+        } catch {
+            throw .storeFailure("\(error)")
         }
     }
 

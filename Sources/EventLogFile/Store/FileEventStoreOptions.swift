@@ -44,6 +44,11 @@ public struct FileEventStoreOptions: Sendable {
     /// the active segment's frames after the newest checkpoint (see ``ActiveCheckpoint``), so this bounds the part
     /// of the time to open that grows with the active segment.
     public var checkpointInterval: Int
+    /// Whether opening leaves the log unread until something reads it (default false: the log is read, and a torn
+    /// tail repaired when no writer is at work, as the store opens). Meanwhile ``FileEventStore/lastPosition()``
+    /// answers from the head file alone, so a reader whose read models are caught up never reads the log's indexes:
+    /// the head names every acknowledged commit, and readers stop at it. A repair is then left to the next writer.
+    public var loadsOnFirstUse = false
 
     /// Creates options; the defaults are what the CLI uses.
     public init(

@@ -39,6 +39,7 @@ public final class FileStoreOpener: StoreOpener, OfflineLogMaintenance {
             }
             options.checkpointInterval = Int(n)
         }
+        if access == .readWhenNeeded { options.loadsOnFirstUse = true }
         if case .write(let sync) = access {
             options.createIfMissing = true
             options.durability = sync ? .sync : .noSync

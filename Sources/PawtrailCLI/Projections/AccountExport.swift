@@ -25,7 +25,7 @@ enum AccountExport {
         }
         try EventLimits.validateStreamID("account-" + user)
         let engine = try await ProjectionsCommand.engine(context)
-        if let viewer = try await ViewReader.viewer(context, store: engine.store), !ViewAudience.userAndStaff(user).admits(viewer) {
+        if let viewer = try await ViewReader.viewer(context, engine: engine), !ViewAudience.userAndStaff(user).admits(viewer) {
             throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this view")
         }
         var account: [JSONValue] = []

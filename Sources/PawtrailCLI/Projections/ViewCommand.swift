@@ -98,7 +98,7 @@ enum ViewCommand {
         let moment = try moment(context.arguments)
         // One store opened per command: opening a file store scans its active segment.
         let engine = try await ProjectionsCommand.engine(context)
-        let viewer = try await ViewReader.viewer(context, store: engine.store)
+        let viewer = try await ViewReader.viewer(context, engine: engine)
         var (loaded, note) = try await state(V.Source.self, moment, engine)
         let arguments = ViewArguments(values)
         if let viewer {

@@ -1,5 +1,6 @@
 import EventLog
 import PawtrailDomain
+import ProjectionRuntime
 import Projections
 
 /// The reader a view or an order's history is read for: `--as USER`, resolved against the store's accounts and roles.
@@ -13,8 +14,31 @@ enum ViewReader {
     /// - Throws: ``UsageError`` for a malformed id, or no `--as` on a store that requires one (set by
     ///   `shop set-read-policy`); ``DomainError/forbidden(_:)`` for a user without a live account; the store's errors.
     static func viewer(_ context: CommandContext, store: any EventStore) async throws -> Viewer? {
+        try await viewer(context, store: store) { try await ShopSettingsState.current(in: store).requireViewer }
+    }
+
+    /// The reader named by `--as`, the read policy taken from the store's read models (``SettingsProjection``): a view
+    /// whose read models are caught up then reads nothing of the log.
+    ///
+    /// - Parameters:
+    ///   - context: The command (its `--as`).
+    ///   - engine: The store's read models.
+    /// - Returns: The viewer, or `nil` for the store's operator.
+    /// - Throws: As ``viewer(_:store:)``.
+    static func viewer(_ context: CommandContext, engine: ProjectionEngine) async throws -> Viewer? {
+        try await viewer(context, store: engine.store) {
+            // A read-only copy written before the read model existed would fold the whole log at every view: it
+            // reads the settings stream instead.
+            guard try engine.keepsState(of: SettingsProjection.self) else {
+                return try await ShopSettingsState.current(in: engine.store).requireViewer
+            }
+            return try await engine.load(SettingsProjection.self).state.requireViewer
+        }
+    }
+
+    private static func viewer(_ context: CommandContext, store: any EventStore, requiresReader: () async throws -> Bool) async throws -> Viewer? {
         guard let userID = context.arguments.value("as") else {
-            if try await ShopSettingsState.current(in: store).requireViewer {
+            if try await requiresReader() {
                 throw context.arguments.usageError(
                     "this store requires every read to name its reader: give '--as USER' (an admin requires it with 'shop set-read-policy')")
             }

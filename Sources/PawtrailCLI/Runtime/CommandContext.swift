@@ -83,13 +83,13 @@ struct CommandContext: Sendable {
             if arguments.flag(GlobalOptions.readYourWrites.name) {
                 throw arguments.usageError("'--read-your-writes' needs a replica to read from: give '--read-store' too")
             }
-            return try openStore(.read)
+            return try openStore(.readWhenNeeded)
         }
         guard !replica.isEmpty else { throw arguments.usageError("the value '' is invalid for '--read-store': expected a replica's URL") }
         // The store's head first: every event acknowledged before this command started is below it.
-        let target = arguments.flag(GlobalOptions.readYourWrites.name) ? try await openStore(.read).events.lastPosition() : nil
+        let target = arguments.flag(GlobalOptions.readYourWrites.name) ? try await openStore(.readWhenNeeded).events.lastPosition() : nil
         let start = ContinuousClock.now
-        var opened = try storeOpener.open(location: replica, access: .read)
+        var opened = try storeOpener.open(location: replica, access: .readWhenNeeded)
         stats.opened(after: ContinuousClock.now - start)
         if let directory = stateDirectory { opened.states = try LocalStateDirectory.states(at: directory) }
         if let target { try await ReplicaWait(replica: opened.events, timeout: .seconds(10)).until(target) }

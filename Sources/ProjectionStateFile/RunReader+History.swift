@@ -6,9 +6,10 @@ extension RunReader {
     /// Visits, for every row under a prefix (a table's id, or a group's prefix) that the history section holds, its
     /// newest version there at or before a position, in stored order.
     ///
-    /// A past read of a table whose rows change often (a product's units sold, at every order) passes over many
-    /// versions for each one it keeps, so the entries are read in place from the block's bytes, and only the kept
-    /// ones become ``RowVersion``s: the cost is the bytes decompressed, not an allocation per version passed over.
+    /// A past read of a table whose rows change often (a product's units sold, at every order) would pass over many
+    /// versions for each one it keeps. A row's versions that span blocks are skipped by the block index: the read
+    /// goes to the block holding its version at the position, then to the block of its oldest. Within a block the
+    /// entries are read in place, and only the kept ones become ``RowVersion``s.
     ///
     /// - Throws: ``EventStoreError/corrupted(location:offset:reason:)`` for a damaged block.
     func scanHistory(_ prefix: [UInt8], asOf position: UInt64, _ body: (RowVersion) -> Void) throws {
@@ -22,6 +23,8 @@ extension RunReader {
         var done = false
         while !done, b < blockCount(.history) {
             let bytes = try blockBytes(.history, b)
+            /// The block to go on from, when the rest of this one holds only versions to pass over.
+            var jump: Int?
             let outcome: Result<Bool, ByteReaderError> = bytes.withUnsafeBytes { buffer in
                 var r = ByteReader(buffer)
                 do throws(ByteReaderError) {
@@ -44,6 +47,12 @@ extension RunReader {
                         if !RunFormat.sameBytes(key, current) {
                             current = Array(key)
                             settled = false
+                            // A row with many versions after the position spans blocks: go to the one where its
+                            // version at the position is, rather than through the blocks before it.
+                            if at > position, let t = startBlock(.history, RowKey(bytes: current), position), t > b {
+                                jump = t
+                                return .success(false)
+                            }
                         }
                         guard !settled, at <= position else { continue }
                         settled = true
@@ -51,6 +60,11 @@ extension RunReader {
                             key: RowKey(bytes: current), position: at, value: value.map { Array($0) },
                             keep: flags & RunFormat.keptFlag != 0)
                         body(version)
+                        // Its older versions may span blocks too: go to the block of its oldest.
+                        if let t = startBlock(.history, version.key, 0), t > b {
+                            jump = t
+                            return .success(false)
+                        }
                     }
                     return .success(false)
                 } catch {
@@ -62,7 +76,7 @@ extension RunReader {
             case .failure(let error):
                 throw damaged(.history, b, "a block's entries do not decode: \(error)")
             }
-            b += 1
+            b = jump ?? b + 1
         }
     }
 }

@@ -80,6 +80,36 @@ import Testing
         }
     }
 
+    /// Rows with many versions (a product's units sold, changed at every order) span many blocks each; a read as of a
+    /// position goes to the block of each row's version then instead of through every one, and must find the same.
+    @Test func `reads as of a position find the version of rows whose versions span many blocks`() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("runreader-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var rng = Mix(seed: 17)
+        var all: [RowVersion] = []
+        for k in 0..<12 {
+            // Long rows among short ones, and rows whose versions all come after some positions asked.
+            let count = k % 3 == 0 ? 3_000 + Int(rng.next() % 1_000) : 1 + Int(rng.next() % 4)
+            let start = k % 4 == 1 ? 10_000 : 0
+            var positions = Set<UInt64>()
+            while positions.count < count { positions.insert(UInt64(start) + rng.next() % 20_000) }
+            for p in positions {
+                let value = rng.next() % 11 == 0 ? nil : [UInt8](repeating: UInt8(p % 251), count: 40 + Int(rng.next() % 80))
+                all.append(RowVersion(key: RowKey(table: 1, key: "p-\(k)"), position: p, value: value, keep: false))
+            }
+        }
+        all.sort { RunFormat.precedes($0, $1) }
+        let writer = try RunWriter(path: dir + "/1.run", olderMayHold: { _ in true })
+        for v in all { try writer.add(v) }
+        try writer.finish(sync: false)
+        let reader = try RunReader(path: dir + "/1.run")
+        #expect(reader.blockCount(.history) > 20, "long rows span many blocks")
+        for position in [0, 1, 9_999, 10_000, 12_000, 29_999, 40_000] + (0..<20).map({ _ in rng.next() % 30_000 }) as [UInt64] {
+            #expect(try reader.versions(prefix: [1], asOf: position) == Self.expected(all, prefix: [1], asOf: position), "as of \(position)")
+        }
+    }
+
     /// A block index entry whose fields are wrong, though its checksums agree (a bug, or a file made by hand), is
     /// refused as damage when the run opens: never a crash, never a read out of the file.
     @Test(arguments: [UInt64.max, 0, 1 << 40])

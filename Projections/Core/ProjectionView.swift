@@ -141,8 +141,8 @@ public enum ViewError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// What a view shows: a title, a table (header first) for people, and JSON for scripts.
 ///
-/// The table's rows and the JSON are made when first asked for: a call shows one of them, and making the other
-/// for a view of thousands of rows (money and times as text, objects for each row) cost as much as reading them.
+/// The table's rows and the JSON are each made once, when first asked for: a call shows one of them, and making the
+/// other for a view of thousands of rows (money and times as text, objects for each row) cost as much as reading them.
 public struct ViewOutput {
     public var title: String
     public var header: [String]
@@ -150,13 +150,13 @@ public struct ViewOutput {
     public var rightAligned: Set<Int>
     /// Lines after the table (totals, notes).
     public var footer: [String]
-    private let makeRows: () -> [[String]]
-    private let makeJSON: () -> JSONValue
+    private let madeRows: Once<[[String]]>
+    private let madeJSON: Once<JSONValue>
 
     /// The table's rows, without the header.
-    public var rows: [[String]] { makeRows() }
+    public var rows: [[String]] { madeRows.value }
     /// The JSON.
-    public var json: JSONValue { makeJSON() }
+    public var json: JSONValue { madeJSON.value }
 
     /// Creates a view's output.
     ///
@@ -173,9 +173,25 @@ public struct ViewOutput {
     ) {
         self.title = title
         self.header = header
-        self.makeRows = rows
+        self.madeRows = Once(rows)
         self.rightAligned = rightAligned
         self.footer = footer
-        self.makeJSON = json
+        self.madeJSON = Once(json)
+    }
+
+    /// A value made by its first reader and kept for the others (an output is read by the one task that rendered it).
+    private final class Once<Value> {
+        private var make: (() -> Value)?
+        private var made: Value?
+
+        init(_ make: @escaping () -> Value) { self.make = make }
+
+        var value: Value {
+            if let made { return made }
+            let value = make!()
+            made = value
+            make = nil
+            return value
+        }
     }
 }

@@ -150,10 +150,12 @@ public struct ProjectionEngine: Sendable {
     /// - Returns: Whether a ``load(_:catchUp:)`` folds at most the events since a stored state, after its first.
     /// - Throws: The state store's errors.
     public func keepsState<P: Projection>(of type: P.Type) throws -> Bool {
-        if (try? stored(P.name, P.schemaVersion)) != nil { return true }
-        guard let lock = try? states.tryLock(P.name) else { return false }
-        lock.unlock()
-        return true
+        // The lock first: taking it costs less than opening the stored state, which the load then opens again.
+        if let lock = try? states.tryLock(P.name) {
+            lock.unlock()
+            return true
+        }
+        return (try? stored(P.name, P.schemaVersion)) != nil
     }
 
     /// The stored state of a projection's current schema version, `nil` when there is none.

@@ -81,6 +81,12 @@ struct RunBlockIndex {
         return key
     }
 
+    /// Whether block `i`'s first entry is of the row with these key bytes, compared in place (no key is made).
+    func startsWithRow(_ i: Int, _ key: [UInt8]) -> Bool {
+        let at = Int(starts[i]) + 22
+        return RunFormat.sameBytes(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + keyLength(i))]), key)
+    }
+
     private func keyLength(_ i: Int) -> Int { Int(load(UInt16.self, i, 20)) }
 
     private func load<T: FixedWidthInteger>(_: T.Type, _ i: Int, _ field: Int) -> T {

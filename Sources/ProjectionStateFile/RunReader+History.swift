@@ -49,7 +49,7 @@ extension RunReader {
                             settled = false
                             // A row with many versions after the position spans blocks: go to the one where its
                             // version at the position is, rather than through the blocks before it.
-                            if at > position, let t = startBlock(.history, RowKey(bytes: current), position), t > b {
+                            if at > position, let t = blockAfter(b, ofRow: current, at: position) {
                                 jump = t
                                 return .success(false)
                             }
@@ -61,7 +61,7 @@ extension RunReader {
                             keep: flags & RunFormat.keptFlag != 0)
                         body(version)
                         // Its older versions may span blocks too: go to the block of its oldest.
-                        if let t = startBlock(.history, version.key, 0), t > b {
+                        if let t = blockAfter(b, ofRow: current, at: 0) {
                             jump = t
                             return .success(false)
                         }
@@ -78,5 +78,16 @@ extension RunReader {
             }
             b = jump ?? b + 1
         }
+    }
+
+    /// The block after `b` holding a row's version at a position (or the last of its versions before that position's,
+    /// in stored order), when the row goes on past block `b`; `nil` when it ends there. Only a row whose versions reach
+    /// the next block costs a search of the block index.
+    private func blockAfter(_ b: Int, ofRow key: [UInt8], at position: UInt64) -> Int? {
+        let blocks = sections[Section.history.rawValue]
+        guard b + 1 < blocks.count, blocks.startsWithRow(b + 1, key), let t = startBlock(.history, RowKey(bytes: key), position), t > b else {
+            return nil
+        }
+        return t
     }
 }

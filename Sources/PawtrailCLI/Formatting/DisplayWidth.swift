@@ -9,14 +9,17 @@ enum DisplayWidth {
         var columns = 0
         for byte in text.utf8 {
             guard byte < 0x80 else { return text.unicodeScalars.reduce(0) { $0 + of($1) } }
-            if byte >= 0x20 && byte != 0x7F { columns += 1 }
+            columns += ascii(UInt32(byte))
         }
         return columns
     }
 
+    /// The columns an ASCII character takes: none for a control character or DEL, one for any other.
+    private static func ascii(_ v: UInt32) -> Int { v >= 0x20 && v != 0x7F ? 1 : 0 }
+
     /// The columns one scalar takes.
     static func of(_ scalar: Unicode.Scalar) -> Int {
-        if scalar.value < 0x80 { return scalar.value >= 0x20 && scalar.value != 0x7F ? 1 : 0 }
+        if scalar.value < 0x80 { return ascii(scalar.value) }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0
         default: break

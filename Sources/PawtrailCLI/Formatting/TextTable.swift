@@ -12,10 +12,11 @@ enum TextTable {
         let cellWidths = rows.map { $0.map(DisplayWidth.of) }
         var widths = [Int](repeating: 0, count: columns)
         for row in cellWidths { for (i, w) in row.enumerated() { widths[i] = max(widths[i], w) } }
-        let lineBytes = widths.reduce(0, +) + 2 * max(0, columns - 1)
+        // A line's columns: its bytes, for ASCII cells.
+        let lineColumns = widths.reduce(0, +) + 2 * max(0, columns - 1)
         return zip(rows, cellWidths).map { row, rowWidths in
             var line = ""
-            line.reserveCapacity(lineBytes + 16)
+            line.reserveCapacity(lineColumns)
             for (i, cell) in row.enumerated() {
                 let pad = widths[i] - rowWidths[i]
                 if i > 0 { line += "  " }

@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "ProjectionRuntimeTests",
             dependencies: [
-                "ProjectionRuntime", "ProjectionRuntimeTestKit", "ProjectionStateFile", "Projections", "Events", "EventLog", "EventLogMemory",
+                "ProjectionRuntime", "ProjectionRuntimeTestKit", "ProjectionStateFile", "Projections", "Events", "EventLog", "EventLogMemory", "EventLogTestKit",
                 "PawtrailJSON",
             ]),
         .testTarget(

@@ -153,20 +153,36 @@ struct FollowCases {
     }
 }
 
-/// Forwards to a store and counts its reads, each of which yields the thread first.
-final class ReadCountingStore: EventStore {
+/// Forwards to a store and counts its reads, each of which yields the thread first. With `knowsItsHead` it also
+/// tells its head without a read (``EventStore/knownHead()``), as a file store opened to load on first use does.
+public final class ReadCountingStore: EventStore {
     private let inner: any EventStore
+    private let knowsItsHead: Bool
     private let count = Mutex(0)
 
-    init(_ inner: any EventStore) {
+    /// Wraps a store.
+    ///
+    /// - Parameters:
+    ///   - inner: The store.
+    ///   - knowsItsHead: Whether to tell the inner store's head (taken from it, not counted as a read).
+    public init(_ inner: any EventStore, knowsItsHead: Bool = false) {
         self.inner = inner
+        self.knowsItsHead = knowsItsHead
     }
 
-    var reads: Int { count.withLock { $0 } }
+    /// The reads asked of it so far.
+    public var reads: Int { count.withLock { $0 } }
 
-    func append(_ request: AppendRequest) async throws -> AppendResult { try await inner.append(request) }
+    public func knownHead() async throws -> LogHead? {
+        guard knowsItsHead, let last = try await inner.lastPosition(),
+            let e = try await inner.read(ReadRequest(source: .all, from: last, limit: 1)).events.first
+        else { return nil }
+        return LogHead(position: last, recordedAt: e.recordedAt)
+    }
 
-    func read(_ request: ReadRequest) async throws -> ReadBatch {
+    public func append(_ request: AppendRequest) async throws -> AppendResult { try await inner.append(request) }
+
+    public func read(_ request: ReadRequest) async throws -> ReadBatch {
         count.withLock { $0 += 1 }
         // A real suspension point: a caller that reads in a loop without ever waiting (the stores' reads need not
         // suspend) would otherwise hold a thread of the cooperative pool for good, and hang the test run instead
@@ -175,11 +191,11 @@ final class ReadCountingStore: EventStore {
         return try await inner.read(request)
     }
 
-    func streamVersion(of stream: StreamID) async throws -> UInt64? { try await inner.streamVersion(of: stream) }
-    func lastPosition() async throws -> UInt64? { try await inner.lastPosition() }
-    func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? { try await inner.lastPosition(atOrBefore: time) }
+    public func streamVersion(of stream: StreamID) async throws -> UInt64? { try await inner.streamVersion(of: stream) }
+    public func lastPosition() async throws -> UInt64? { try await inner.lastPosition() }
+    public func lastPosition(atOrBefore time: Timestamp) async throws -> UInt64? { try await inner.lastPosition(atOrBefore: time) }
 
-    func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
+    public func waitForAppends(after position: UInt64?, timeout: Duration) async throws -> Bool {
         try await inner.waitForAppends(after: position, timeout: timeout)
     }
 }

@@ -87,6 +87,27 @@ final class SQLiteSnapshotStoreTests {
         #expect(try await SQLiteSnapshotStore(storePath: directory).snapshot(of: StreamID(unchecked: "cart-u-1"), kind: "cart")?.version == 8)
     }
 
+    /// Another process is creating the database (its file exists, empty, its write lock held) when this one opens
+    /// it: this one does without snapshots for now, and leaves the file alone; the other's table and rows are then
+    /// what every later open finds. Four first commands at once on a new store lost a creation this way.
+    @Test func aDatabaseAnotherProcessIsCreatingIsNotMadeAnew() async throws {
+        try FileManager.default.createDirectory(atPath: directory + "/snapshots", withIntermediateDirectories: true)
+        let creator = try SQLiteDatabase(path: databasePath, access: .readWriteCreate)
+        try creator.execute("BEGIN EXCLUSIVE")
+        try creator.execute("CREATE TABLE placeholder(x)")
+        let inode = try #require(FileManager.default.attributesOfItem(atPath: databasePath)[.systemFileNumber] as? UInt64)
+
+        let store = SQLiteSnapshotStore(storePath: directory)
+        #expect(try await store.snapshot(of: StreamID(unchecked: "cart-u-1"), kind: "cart") == nil)
+        #expect(try FileManager.default.attributesOfItem(atPath: databasePath)[.systemFileNumber] as? UInt64 == inode, "the file was replaced")
+
+        try creator.execute("ROLLBACK")
+        let s = sample()
+        try await SQLiteSnapshotStore(storePath: directory).save([s])
+        #expect(try FileManager.default.attributesOfItem(atPath: databasePath)[.systemFileNumber] as? UInt64 == inode, "the file was replaced")
+        #expect(try await SQLiteSnapshotStore(storePath: directory).snapshot(of: s.stream, kind: s.kind) == s)
+    }
+
     @Test func nothingIsCreatedUntilASave() async throws {
         let store = SQLiteSnapshotStore(storePath: directory)
         #expect(try await store.snapshot(of: StreamID(unchecked: "cart-u-1"), kind: "cart") == nil)

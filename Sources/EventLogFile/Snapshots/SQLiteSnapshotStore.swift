@@ -153,7 +153,7 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
         }
         do {
             return try body(connection)
-        } catch let e as SQLiteError where e.code == SQLITE_CORRUPT || e.code == SQLITE_NOTADB {
+        } catch let e as SQLiteError where Self.isDamage(e) {
             connection = nil
             if Self.discard(path) { connection = openConnection() }
             return try body(connection)
@@ -163,14 +163,20 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
     }
 
     /// Opens the database read-write, creating it when its directory can be written; else read-only; else none.
+    ///
+    /// Only a file SQLite calls damaged or not a database, or one of another layout, is made anew. A database that
+    /// is busy, or that another process is creating at this moment (empty, no layout yet), is never removed: that
+    /// process would go on writing a file no one else sees. This process then reads what it can, or does without.
     private func openConnection() -> Connection? {
         let directory = FileSystem.directoryName(of: path)
         if !FileSystem.exists(path) {
             guard (try? FileSystem.createDirectories(directory)) != nil else { return nil }
         }
-        if let c = try? Self.open(path, writable: true) { return c }
-        // A damaged file, or a file of another layout, is made anew when it can be.
-        if FileSystem.exists(path), Self.isUnusable(path), Self.discard(path), let c = try? Self.open(path, writable: true) { return c }
+        do {
+            return try Self.open(path, writable: true)
+        } catch let e as SQLiteError where Self.isDamage(e) {
+            if Self.discard(path), let c = try? Self.open(path, writable: true) { return c }
+        } catch {}
         return try? Self.open(path, writable: false)
     }
 
@@ -183,28 +189,41 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
             // A snapshot replaced or removed leaves no copy of its state in freed pages: a state may hold personal
             // data of an account that is later erased.
             try db.execute("PRAGMA secure_delete=ON")
-            let layout = Int(try db.text("PRAGMA user_version") ?? "0") ?? 0
-            if layout == 0 {
-                try db.execute(
-                    """
-                    CREATE TABLE IF NOT EXISTS snapshots(
-                        kind TEXT NOT NULL, stream TEXT NOT NULL, schema INTEGER NOT NULL, version INTEGER NOT NULL,
-                        position INTEGER NOT NULL, event_id BLOB NOT NULL, state BLOB NOT NULL, checksum INTEGER NOT NULL,
-                        PRIMARY KEY(kind, stream)) WITHOUT ROWID;
-                    PRAGMA user_version=\(layoutVersion);
-                    """)
-            } else if layout != layoutVersion {
-                throw SQLiteError(operation: "open \(path)", code: SQLITE_NOTADB, message: "snapshot layout \(layout), expected \(layoutVersion)")
+            if try layout(of: db) != layoutVersion {
+                // The table and its layout number in one transaction: another process sees both or neither.
+                try db.execute("BEGIN IMMEDIATE")
+                do {
+                    let layout = try layout(of: db)
+                    if layout == 0 {
+                        try db.execute(
+                            """
+                            CREATE TABLE IF NOT EXISTS snapshots(
+                                kind TEXT NOT NULL, stream TEXT NOT NULL, schema INTEGER NOT NULL, version INTEGER NOT NULL,
+                                position INTEGER NOT NULL, event_id BLOB NOT NULL, state BLOB NOT NULL, checksum INTEGER NOT NULL,
+                                PRIMARY KEY(kind, stream)) WITHOUT ROWID;
+                            PRAGMA user_version=\(layoutVersion);
+                            """)
+                    } else if layout != layoutVersion {
+                        throw SQLiteError(operation: "open \(path)", code: SQLITE_NOTADB, message: "snapshot layout \(layout), expected \(layoutVersion)")
+                    }
+                    try db.execute("COMMIT")
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
             }
         }
         return try Connection(db: db, writable: writable)
     }
 
-    /// Whether SQLite refuses the file as damaged or as not a database of ours.
-    private static func isUnusable(_ path: String) -> Bool {
-        guard let db = try? SQLiteDatabase(path: path, access: .readOnly) else { return true }
-        guard let layout = try? db.text("PRAGMA user_version"), Int(layout) == layoutVersion else { return true }
-        return (try? db.text("PRAGMA quick_check")) != "ok"
+    /// The database's layout number: 0 for one not made yet.
+    private static func layout(of db: SQLiteDatabase) throws -> Int {
+        Int(try db.text("PRAGMA user_version") ?? "0") ?? 0
+    }
+
+    /// Whether an error says the file is damaged, not a database, or of another layout: what is made anew.
+    private static func isDamage(_ e: SQLiteError) -> Bool {
+        e.code == SQLITE_CORRUPT || e.code == SQLITE_NOTADB
     }
 
     /// Removes a damaged database and its journal files; `false` when they cannot be removed.

@@ -18,15 +18,17 @@ extension FileEventStore {
         trainingRunning = true
         compaction.unlock()
         let thread = Thread { [self] in
-            // Upkeep yields the cores to the appends it would otherwise delay.
-            try? ThreadPriority.lowerCurrentThread()
             defer {
                 compaction.lock()
                 trainingRunning = false
                 compaction.broadcast()
                 compaction.unlock()
             }
+            // The samples are read under the state lock, a page at a time, at the priority of the threads waiting
+            // for it: at the lowest, on a busy machine, each page held readers and appends for seconds.
             guard let samples = try? dictionarySamples(), samples.sizes.count >= 1000 else { return }
+            // The training holds no lock: it yields the cores to the appends it would otherwise delay.
+            try? ThreadPriority.lowerCurrentThread()
             let capacity = min(64 << 10, samples.samples.count / 16)
             guard let dict = try? ZstdDictionary.train(samples: samples.samples, sizes: samples.sizes, capacity: capacity) else { return }
             _ = try? dictionaries.addFirst(dict)

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 tools/setup.sh --postgres-server
 . tools/env.sh
 swift build --build-tests
-swift test
+# A run takes about 6 minutes on 2 cores; one that hangs fails after 30, naming the tests in flight and their stacks.
+tools/bounded.sh 1800 swift test
 # Failover needs two servers: a script, run on the binary the tests built.
-tools/failover.sh --bin .build/debug/pawtrail
+tools/bounded.sh 900 tools/failover.sh --bin .build/debug/pawtrail

@@ -3,7 +3,7 @@ import PawtrailJSON
 import Testing
 
 /// `account export`: what the shop holds about a living account, for its owner or staff.
-@Suite struct AccountExportProcessTests {
+@Suite(.ownThreads) struct AccountExportProcessTests {
     @Test func `an account is exported to its owner and staff, never to another customer`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("store")

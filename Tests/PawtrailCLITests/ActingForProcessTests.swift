@@ -3,7 +3,7 @@ import Testing
 
 /// Staff acting for a customer through the binary: `--for` on a verb and `"for"` in `exec`, told in the customer's
 /// activity and the order's history.
-@Suite struct ActingForProcessTests {
+@Suite(.ownThreads) struct ActingForProcessTests {
     @Test func `staff book and take a phone order for a customer, and both names are told`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("store")

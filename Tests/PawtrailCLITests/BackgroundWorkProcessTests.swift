@@ -3,7 +3,7 @@ import Testing
 
 /// Each CLI call is its own process: background work an append starts (here, training the store's zstd
 /// dictionary once it holds 4 MiB of events) must finish before the process exits, or it never happens.
-@Suite struct BackgroundWorkProcessTests {
+@Suite(.ownThreads) struct BackgroundWorkProcessTests {
     @Test func `an append that makes the dictionary due leaves it trained when the process ends`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")
@@ -23,7 +23,7 @@ import Testing
 }
 
 /// Endless inputs are refused at their size limit instead of exhausting memory.
-@Suite struct InputLimitProcessTests {
+@Suite(.ownThreads) struct InputLimitProcessTests {
     @Test(arguments: [["--data-file", "/dev/zero"], ["--batch", "/dev/zero"]])
     func `an endless input is bad input, exit 65`(_ source: [String]) throws {
         let dir = try TemporaryDirectory()

@@ -3,7 +3,7 @@ import Testing
 
 /// Checkpoints of the active segment through the built binary: appends write them, `log inspect` shows what the one
 /// on disk covers, later processes start from it, and `log verify` checks it.
-@Suite struct CheckpointProcessTests {
+@Suite(.ownThreads) struct CheckpointProcessTests {
     @Test func `appends write a checkpoint that inspect shows, and reads and verify agree with it`() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("s")

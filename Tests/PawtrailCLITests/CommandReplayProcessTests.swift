@@ -4,7 +4,7 @@ import Testing
 
 /// A client that lost an answer sends the command again with the same command id: through the real binary, as a
 /// verb and as an `exec` line, the re-send reports the first outcome and appends nothing.
-@Suite struct CommandReplayProcessTests {
+@Suite(.ownThreads) struct CommandReplayProcessTests {
     static let commandID = "0b6c9f2e-5a41-4d7e-8c3a-91f0e2d4b7a6"
 
     private static func shop(_ dir: TemporaryDirectory) throws -> String {

@@ -7,7 +7,7 @@ import Testing
 /// `account delete` erases: the account's personal fields are sealed under its key from the start, and deletion
 /// destroys the key and the copies derived from them, so no byte of them is left in the store directory, while
 /// the log stays whole and the read models still audit clean.
-@Suite struct CryptoShreddingProcessTests {
+@Suite(.ownThreads) struct CryptoShreddingProcessTests {
     static let needles = ["Annapurna Quokkaby", "annapurna@quokka.example", "1711 424242", "17 Wombat Row", "leave it with the marmot", "marmot has it"]
 
     /// The files of the store directory that hold any of the needles.

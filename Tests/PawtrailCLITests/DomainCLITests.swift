@@ -3,7 +3,7 @@ import PawtrailJSON
 import Testing
 
 /// Domain verbs and `exec` through the command line: options generated from fields, answers, exit statuses.
-@Suite struct DomainCLITests {
+@Suite(.ownThreads) struct DomainCLITests {
     @Test func `a verb appends the decided events and prints them`() async throws {
         let cli = InProcessCLI()
         let out = await cli.run("account", "signup", "--as", "u-ann", "--name", "Ann", "--email", "Ann@Example.com", "--language", "bn-BD")

@@ -3,7 +3,7 @@ import Testing
 
 /// An event of the domain's catalog appended by hand (`log append`, a batch line) is stored as its commands store
 /// it, so the read models fold it; data that does not fit the event is refused and nothing is appended.
-@Suite struct DomainEventAppendProcessTests {
+@Suite(.ownThreads) struct DomainEventAppendProcessTests {
     @Test func aDomainEventGivenAsJSONIsFoldedAndOneThatDoesNotFitIsRefused() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")

@@ -11,7 +11,7 @@ import Testing
 /// concurrency (no oversell, a once-only seed) plus two end-to-end paths (guest merge, message re-send).
 ///
 /// Serialized so the racing processes of one test compete with each other rather than with another test's.
-@Suite(.serialized) struct DomainRaceProcessTests {
+@Suite(.serialized, .ownThreads) struct DomainRaceProcessTests {
     // MARK: - Oversell
 
     /// The stock the oversell race starts from.

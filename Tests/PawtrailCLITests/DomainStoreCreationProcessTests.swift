@@ -4,7 +4,7 @@ import Testing
 
 /// A domain command creates the store only by appending to it: one that fails, and an `exec` of nothing, leave no
 /// store behind at the path given (not even an empty one, a typo in `--store` included).
-@Suite struct DomainStoreCreationProcessTests {
+@Suite(.ownThreads) struct DomainStoreCreationProcessTests {
     @Test func `failed commands leave no store, the first that appends creates it`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("store")

@@ -3,7 +3,7 @@ import Testing
 
 /// An I/O error stops `exec` and its status is 74, whatever failed before it (the help says so): a script's caller
 /// must be able to tell a run cut short from one whose commands were refused.
-@Suite struct ExecIOErrorStatusProcessTests {
+@Suite(.ownThreads) struct ExecIOErrorStatusProcessTests {
     @Test(.enabled(if: canMountReadOnly, "needs the right to bind-mount a directory read-only"))
     func anIOErrorAfterAnotherFailureStillExits74() throws {
         let dir = try TemporaryDirectory()

@@ -4,7 +4,7 @@ import Testing
 /// What `exec`'s output promises when the process is killed mid-run: every command answered is in the store, and at
 /// most one group's worth of commands (those flushed together, whose answers had not gone out) is in the store
 /// without an answer.
-@Suite struct ExecKillProcessTests {
+@Suite(.ownThreads) struct ExecKillProcessTests {
     @Test func `after a kill every answered command is stored, and at most one group more`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")

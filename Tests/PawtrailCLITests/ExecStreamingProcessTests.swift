@@ -3,7 +3,7 @@ import Testing
 
 /// `exec` reads its input as a stream and answers each line once its command is durable: a client keeps one
 /// `exec -` open on a pipe and talks to it line by line; a huge line costs it neither time nor memory to refuse.
-@Suite struct ExecStreamingProcessTests {
+@Suite(.ownThreads) struct ExecStreamingProcessTests {
     /// A running `pawtrail exec -` with pipes on both ends.
     final class Session: @unchecked Sendable {
         let process = Process()

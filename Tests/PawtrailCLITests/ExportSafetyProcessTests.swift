@@ -3,7 +3,7 @@ import Testing
 
 /// `projections export` never destroys what it did not make: an existing file only with `--replace`, and never a
 /// directory, a device node, a FIFO or a symbolic link.
-@Suite struct ExportSafetyProcessTests {
+@Suite(.ownThreads) struct ExportSafetyProcessTests {
     static func fileType(_ path: String) -> mode_t? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }

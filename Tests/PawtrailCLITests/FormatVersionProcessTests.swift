@@ -3,7 +3,7 @@ import PawtrailIO
 import Testing
 
 /// Through the binary: a store written by a newer format gets its own message and exit 74.
-@Suite struct FormatVersionProcessTests {
+@Suite(.ownThreads) struct FormatVersionProcessTests {
     @Test func `a store from a newer format is refused with exit 74`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("s")

@@ -5,7 +5,7 @@ import Testing
 
 /// `log compact` does the writer's upkeep now, index runs included, and `log stats`, `log verify` and reads
 /// see the runs, all through the built binary.
-@Suite struct IndexRunProcessTests {
+@Suite(.ownThreads) struct IndexRunProcessTests {
     /// The versions of the events a `log read --json` printed, in order.
     static func versions(_ read: CommandOutcome) -> [Int] {
         read.lines.compactMap { line in (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["version"] as? Int }

@@ -3,7 +3,7 @@ import Testing
 
 /// `log inspect` on a store whose damage keeps it from opening lays the other segments open from their files, with a
 /// warning, and reports the damaged one's own damage: the segments around damage are what an operator looks at.
-@Suite struct InspectDamagedStoreProcessTests {
+@Suite(.ownThreads) struct InspectDamagedStoreProcessTests {
     @Test func `a store that does not open still has its undamaged segments inspected`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("store")

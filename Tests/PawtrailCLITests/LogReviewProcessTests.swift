@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Edge cases of the `pawtrail log` verbs, through the built binary.
-@Suite struct LogReviewProcessTests {
+@Suite(.ownThreads) struct LogReviewProcessTests {
     func run(_ arguments: String..., stdin: String = "") throws -> CommandOutcome {
         try PawtrailProcess.run(arguments, stdin: stdin)
     }

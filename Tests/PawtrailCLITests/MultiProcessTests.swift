@@ -3,7 +3,7 @@ import Testing
 
 /// Several `pawtrail` processes writing one store at once: the writer lock serializes them, expected versions
 /// keep them honest, and nothing is lost, duplicated or out of place.
-@Suite struct MultiProcessTests {
+@Suite(.ownThreads) struct MultiProcessTests {
     /// A worker appends `count` increments to `counter`, each at the version it just read, retrying on exit 75.
     private func workerScript(store: String, worker: Int, count: Int) -> String {
         """

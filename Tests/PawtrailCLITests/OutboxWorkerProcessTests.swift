@@ -3,7 +3,7 @@ import Testing
 
 /// The outbox hand-off through the binary: two `tools/outbox-worker.sh` processes on one store at the same moment,
 /// and every due notification is sent by exactly one of them.
-@Suite struct OutboxWorkerProcessTests {
+@Suite(.ownThreads) struct OutboxWorkerProcessTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func `two workers at once send every notification exactly once`() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Payments, returns and refunds through the binary, with the shop's figures checked after every step: units sold
 /// as the inventory, the catalog's popularity and the dashboard's top products count them agree, and the
 /// dashboard's revenue is what was delivered and sold at the till, less refunds.
-@Suite struct PaymentsAndReturnsProcessTests {
+@Suite(.ownThreads) struct PaymentsAndReturnsProcessTests {
     static let litter = "product_cat_001"
     static let food = "product_dog_001"
 

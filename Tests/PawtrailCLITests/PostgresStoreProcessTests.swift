@@ -5,7 +5,7 @@ import Testing
 
 /// The `pawtrail` binary on a PostgreSQL store, named by a URL in `--store` or `$PAWTRAIL_STORE`: each test on a
 /// database of its own on the test server.
-@Suite struct PostgresStoreProcessTests {
+@Suite(.ownThreads) struct PostgresStoreProcessTests {
     private func run(_ url: String, _ arguments: String...) throws -> CommandOutcome {
         try PawtrailProcess.run(["--store", url] + arguments)
     }

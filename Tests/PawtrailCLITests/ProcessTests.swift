@@ -3,7 +3,7 @@ import Testing
 
 /// The built `pawtrail` binary, run as a child process: exit statuses and outputs scripts rely on.
 /// Tests marked "file store" need `FileEventStore` (they fail until it is implemented).
-@Suite struct ProcessTests {
+@Suite(.ownThreads) struct ProcessTests {
     func run(_ arguments: String..., stdin: String = "", environment: [String: String] = [:]) throws -> CommandOutcome {
         try PawtrailProcess.run(arguments, stdin: stdin, environment: environment)
     }

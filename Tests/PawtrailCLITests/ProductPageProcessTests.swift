@@ -4,7 +4,7 @@ import Testing
 
 /// A product's life after listing and what customers see of it, through the binary: an edit, the product page, stock
 /// in the catalog and the cart, and prefix and category search.
-@Suite struct ProductPageProcessTests {
+@Suite(.ownThreads) struct ProductPageProcessTests {
     @Test func `an edited product shows on its page with its stock, and the cart warns before checkout`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("store")

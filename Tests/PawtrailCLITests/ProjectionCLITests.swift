@@ -4,7 +4,7 @@ import Testing
 
 /// Read models through the command line: views caught up, stored or as of a past moment; status, rebuild,
 /// audit and export; stories.
-@Suite struct ProjectionCLITests {
+@Suite(.ownThreads) struct ProjectionCLITests {
     /// A store with the demo's day in it.
     static func demo() async -> InProcessCLI {
         let cli = InProcessCLI()

@@ -4,7 +4,7 @@ import Testing
 
 /// Killing a process while it rebuilds or catches up read models never leaves a state that disagrees with the log:
 /// after each kill, an audit (a fresh rebuild compared key by key with what is stored) finds nothing.
-@Suite(.serialized) struct ProjectionCrashProcessTests {
+@Suite(.serialized, .ownThreads) struct ProjectionCrashProcessTests {
     /// A store with the demo's day and a few thousand more commands.
     static func store(_ dir: TemporaryDirectory) throws -> String {
         let store = dir.path("store")

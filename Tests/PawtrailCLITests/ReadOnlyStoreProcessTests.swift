@@ -47,7 +47,7 @@ final class ReadOnlyMount {
 
 /// A store on a read-only mount (a backup, a copy for an audit) can be read; only writing it fails (reading
 /// does not fail on opening `writer.lock`).
-@Suite struct ReadOnlyStoreProcessTests {
+@Suite(.ownThreads) struct ReadOnlyStoreProcessTests {
     @Test(.enabled(if: canMountReadOnly, "needs the right to bind-mount a directory read-only"))
     func readVerbsWorkOnAReadOnlyMountAndAppendsFailAsIOErrors() throws {
         let dir = try TemporaryDirectory()
@@ -80,7 +80,7 @@ final class ReadOnlyMount {
 /// Reads never need to write: on a read-only mount every view, `projections status` and `projections audit` answer,
 /// whether the read models were stored before (read as stored, caught up in memory) or never built (folded in
 /// memory), with at most a note on stderr.
-@Suite struct ReadOnlyViewsProcessTests {
+@Suite(.ownThreads) struct ReadOnlyViewsProcessTests {
     static let views: [[String]] = [
         ["inventory"], ["low-stock"], ["catalog"], ["cart", "--owner", "u-ann"], ["activity", "--user", "u-ann"],
         ["orders", "--customer", "u-ann"], ["order", "--id", "ORDER"], ["dashboard"], ["pet", "--id", "rex"], ["pets", "--owner", "u-ann"],

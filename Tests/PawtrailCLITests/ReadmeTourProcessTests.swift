@@ -4,7 +4,7 @@ import Testing
 /// The README's tour works as written: every complete `pawtrail` command of its code blocks (those without
 /// placeholders such as `[--json]`, `|`, or a word in capitals: `ID`, `FILE`) runs, in order, on a fresh store, and
 /// succeeds.
-@Suite struct ReadmeTourProcessTests {
+@Suite(.ownThreads) struct ReadmeTourProcessTests {
     static let readme: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""

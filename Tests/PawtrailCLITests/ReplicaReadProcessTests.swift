@@ -4,7 +4,7 @@ import Testing
 
 /// Read verbs served from a replica (`--read-store`), with the read-your-writes wait, and read models kept in a
 /// directory of their own (`--state-dir`), which notice a log that is not the one they were built from.
-@Suite struct ReplicaReadProcessTests {
+@Suite(.ownThreads) struct ReplicaReadProcessTests {
     @Test func `views and log reads come from the standby, and read-your-writes sees an append just made`() throws {
         let url = try PostgresTestServer.freshDatabase()
         #expect(try PawtrailProcess.run(["--store", url, "demo"]).status == 0)

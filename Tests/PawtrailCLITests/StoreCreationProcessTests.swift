@@ -5,7 +5,7 @@ import Testing
 /// events are in it: creation takes turns on a lock of the store's directory. Before it, a process could find the
 /// segments another had just begun without their manifest and exit 74 calling the store damaged (2 rounds in 60 of
 /// four appends here; once in `MultiProcessTests` on a loaded machine).
-@Suite struct StoreCreationProcessTests {
+@Suite(.ownThreads) struct StoreCreationProcessTests {
     @Test func `appends that create one store at once all succeed`() throws {
         let dir = try TemporaryDirectory()
         let rounds = 40

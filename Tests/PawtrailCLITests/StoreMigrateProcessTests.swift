@@ -8,7 +8,7 @@ import Testing
 
 /// `pawtrail store migrate`: a log copied between a directory and PostgreSQL, both ways, as it was recorded; checked,
 /// refused onto a destination that is not a prefix, and resumed after a kill.
-@Suite struct StoreMigrateProcessTests {
+@Suite(.ownThreads) struct StoreMigrateProcessTests {
     /// A file store holding `batches` appends of 1,000 small events, over 50 streams.
     private func fileStore(_ dir: TemporaryDirectory, batches: Int) throws -> String {
         let store = dir.path("file")

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The tool picks the kind of store by its location: a URL's scheme names a server, anything else is a directory.
-@Suite struct StoreOpenersTests {
+@Suite(.ownThreads) struct StoreOpenersTests {
     @Test func `a URL's scheme is read, a path has none`() {
         #expect(StoreOpeners.scheme(of: "postgresql://u:p@db/shop") == "postgresql")
         #expect(StoreOpeners.scheme(of: "POSTGRES://db") == "postgres")

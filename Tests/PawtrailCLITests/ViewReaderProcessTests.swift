@@ -3,7 +3,7 @@ import Testing
 
 /// `--as` on views and an order's history, through the binary: each reader sees what they may, and a store can
 /// require a reader on every read.
-@Suite struct ViewReaderProcessTests {
+@Suite(.ownThreads) struct ViewReaderProcessTests {
     @Test func `readers see their own data, staff the shop's, admins everything, and a store can require a reader`() throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("store")

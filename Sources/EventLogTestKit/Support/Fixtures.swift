@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Synchronization
 import Testing
 
 // Stream ids written as literals in tests. Every literal used is valid; an invalid one traps at once.
@@ -136,22 +137,69 @@ struct WatchdogTimeout: Error, CustomStringConvertible {
 /// suite runs its cases in parallel on a pool of two threads (this machine's cores), and a follower's appending task
 /// may wait for a thread while long computing cases (the checkpoint fuzz campaign) hold both; 30 s was seen to run
 /// out that way, with nothing hung.
+///
+/// The case ends at the time-out whatever `body` does: `body` runs as a task of its own, which is cancelled and
+/// then left to end when it can. Waiting for it, as a task group would, hangs the run with the case when `body`
+/// never notices its cancellation.
 func withWatchdog<R: Sendable>(
     seconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-    return try await withThrowingTaskGroup(of: R?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
+    let outcome = FirstOutcome<R>()
+    let result: Result<R, any Error> = await withCheckedContinuation { continuation in
+        outcome.wait(with: continuation)
+        let work = Task {
+            do { outcome.settle(.success(try await body())) } catch { outcome.settle(.failure(error)) }
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            Issue.record(WatchdogTimeout(seconds: seconds), sourceLocation: sourceLocation)
-            throw WatchdogTimeout(seconds: seconds)
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            if outcome.settle(.failure(WatchdogTimeout(seconds: seconds))) { work.cancel() }
         }
-        return value
+        outcome.onSettled { watchdog.cancel() }
+    }
+    if case .failure(let e as WatchdogTimeout) = result { Issue.record(e, sourceLocation: sourceLocation) }
+    return try result.get()
+}
+
+/// The first of the body's result and the watchdog's time-out: it resumes the waiting case once.
+private final class FirstOutcome<R: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<R, any Error>, Never>?
+        var settled = false
+        var whenSettled: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+
+    func wait(with continuation: CheckedContinuation<Result<R, any Error>, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Runs `action` once an outcome is settled (at once if it is).
+    func onSettled(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            if s.settled { return true }
+            s.whenSettled = action
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Settles the outcome unless it is settled already.
+    ///
+    /// - Returns: Whether this call settled it.
+    @discardableResult
+    func settle(_ result: Result<R, any Error>) -> Bool {
+        let taken = state.withLock { s -> (CheckedContinuation<Result<R, any Error>, Never>, (@Sendable () -> Void)?)? in
+            guard !s.settled, let c = s.continuation else { return nil }
+            s.settled = true
+            s.continuation = nil
+            defer { s.whenSettled = nil }
+            return (c, s.whenSettled)
+        }
+        guard let (continuation, action) = taken else { return false }
+        action?()
+        continuation.resume(returning: result)
+        return true
     }
 }
 

@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 
 // Notifications: what an account wants to be told (stream `account-<user>`), and the outbox's record of what was
 // handed to the sending channel (stream `notification-<id>`, one event, appended only if the stream is new, so a

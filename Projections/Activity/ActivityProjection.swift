@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 public import Events
 
 /// The activity history of each account: the meaningful events of the account in words ("Signed up", "Added pet

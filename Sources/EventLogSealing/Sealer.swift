@@ -1,5 +1,5 @@
 import CSodium
-public import EventLog
+import EventLog
 public import Foundation
 
 /// Seals and opens personal sections with libsodium: XChaCha20-Poly1305 under the subject's key, bound to the

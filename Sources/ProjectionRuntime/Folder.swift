@@ -1,7 +1,7 @@
 import EventLog
 import Events
 import PawtrailJSON
-public import Projections
+import Projections
 
 /// One projection's state being folded, type-erased so that one pass over the log can drive several projections
 /// (each event is read and decoded once, however many projections read its type).

@@ -1,5 +1,5 @@
 public import EventLog
-public import Events
+import Events
 import PawtrailJSON
 public import Projections
 

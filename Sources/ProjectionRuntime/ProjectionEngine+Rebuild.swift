@@ -1,5 +1,5 @@
-public import EventLog
-public import Events
+import EventLog
+import Events
 import PawtrailJSON
 public import Projections
 import Synchronization

@@ -1,8 +1,8 @@
-public import EventLog
+import EventLog
 import Foundation
-public import EventLogTestKit
+import EventLogTestKit
 public import ProjectionRuntime
-public import Projections
+import Projections
 
 /// The cases every ``ProjectionStateStore`` must pass: each backend's tests run every case against a fresh, empty
 /// store made by a factory of theirs.

@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 import Foundation
 import Testing
 

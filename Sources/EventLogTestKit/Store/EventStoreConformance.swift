@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 import Foundation
 
 /// The cases every ``EventStore`` must pass, in the spirit of swift-log's `LogHandler` requirements: each backend's

@@ -1,5 +1,5 @@
-public import EventLog
-public import Events
+import EventLog
+import Events
 
 /// How booking commands take and give back time: the pet's (its schedule stream) and the salon's groomers (the day
 /// streams the booking covers). Both are written in the same append as the booking, at the versions read.

@@ -1,4 +1,4 @@
-public import Projections
+import Projections
 import Synchronization
 
 /// The states of the read models held in memory: the reference implementation of ``ProjectionStateStore``, for tests

@@ -1,5 +1,5 @@
 import EventLog
-public import Projections
+import Projections
 import Synchronization
 
 /// Row versions held in memory, sorted for lookups: a catch-up's that could not be saved, which time travel past the

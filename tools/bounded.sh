@@ -59,9 +59,15 @@ fi
         fi
     done
 } >&2
+tests=$(pgrep -g "$pid" -f '\.xctest' || true)
 kill -TERM -- -"$pid" 2>/dev/null
 sleep 5
 kill -KILL -- -"$pid" 2>/dev/null
+# The PostgreSQL servers a test process started (tools/test.sh's) left its process group as daemons; killed, the
+# process never ran the exit handler that stops them.
+for test in $tests; do
+    pkill -f "pawtrail-pg-test-[0-9]*-$test/" 2>/dev/null || true
+done
 wait "$pid" 2>/dev/null
 wait "$tailer"
 exit 124

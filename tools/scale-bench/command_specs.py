@@ -202,6 +202,21 @@ def _(c, i, n):
 
 # Grooming and vet.
 
+# The shop's settings: each run puts the other value first (untimed), so that the timed command writes, and leaves
+# the store as it found it (no reader required, the days UTC) for the views measured after.
+
+@spec("shop.set-read-policy")
+def _(c, i, n):
+    c.exec_one("shop.set-read-policy", _admin(c), requireViewer=True)
+    return _admin(c), {}
+
+
+@spec("shop.set-time-zone")
+def _(c, i, n):
+    c.exec_one("shop.set-time-zone", _admin(c), timeZone="Europe/London")
+    return _admin(c), {"timeZone": "UTC"}
+
+
 @spec("account.set-notifications")
 def _(c, i, n):
     return _customer(c), {"kind": "messages", "setting": "off" if c.serial() % 2 else "on"}

@@ -20,6 +20,11 @@ def _(c, i, n):
     return _admin(c), {"productId": _product(c), "price": f"{62000 + 100 * c.serial()} BDT"}
 
 
+@spec("product.edit")
+def _(c, i, n):
+    return _admin(c), {"productId": _product(c), "description": f"Bench description {c.serial()}"}
+
+
 @spec("product.delist")
 def _(c, i, n):
     ensure(c, "product", n - i)

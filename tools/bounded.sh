@@ -38,18 +38,21 @@ if ! kill -0 "$pid" 2>/dev/null; then
     exit $status
 fi
 
+tests=$(pgrep -g "$pid" -f '\.xctest' || true)
 {
     sleep 1
     echo
     echo "Error: '$*' did not finish within $limit s."
     echo "Tests that started and never ended:"
-    # A test's "started" line names it as its end line does; what is left after removing the ended ones hangs.
-    grep -o '◇ Test .* started\.' "$log" | sed -e 's/^◇ Test //' -e 's/ started\.$//' | sort -u > "$log.started"
-    grep -oE '[✔✘] Test .* (passed|failed)' "$log" | sed -E -e 's/^[✔✘] Test //' -e 's/ (passed|failed)$//' \
-        -e 's/ (recorded an issue|with [0-9]+ test cases?).*$//' | sort -u > "$log.ended"
+    # A test's "started" line names it as its end line does; what is left after removing the ended ones hangs. Test
+    # cases have no end lines of their own (their test's tells), and the run's lines are not a test's.
+    grep -E '^◇ Test .* started\.$' "$log" | grep -vE '^◇ Test (case .*|run) started\.$' \
+        | sed -e 's/^◇ Test //' -e 's/ started\.$//' | sort -u > "$log.started"
+    grep -E '^[✔✘━] Test .* (passed|failed) after [0-9.]+ seconds' "$log" | sed -E -e 's/^[✔✘━] Test //' \
+        -e 's/ (with [0-9]+ test cases? )?(passed|failed) after [0-9.]+ seconds.*$//' | sort -u > "$log.ended"
     comm -23 "$log.started" "$log.ended" | sed 's/^/  /'
     rm -f "$log.started" "$log.ended"
-    for test in $(pgrep -g "$pid" -f '\.xctest' || true); do
+    for test in $tests; do
         echo "Threads of test process $test ($(tr '\0' ' ' < /proc/"$test"/cmdline 2>/dev/null | cut -c1-200)):"
         if command -v gdb > /dev/null; then
             timeout 120 gdb -p "$test" -batch -nx -ex 'set pagination off' -ex 'thread apply all bt 40' 2>/dev/null \
@@ -59,7 +62,6 @@ fi
         fi
     done
 } >&2
-tests=$(pgrep -g "$pid" -f '\.xctest' || true)
 kill -TERM -- -"$pid" 2>/dev/null
 sleep 5
 kill -KILL -- -"$pid" 2>/dev/null

@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import Synchronization
 import Testing
 
 // Stream ids written as literals in tests. Every literal used is valid; an invalid one traps at once.
@@ -145,62 +144,22 @@ func withWatchdog<R: Sendable>(
     seconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-    let outcome = FirstOutcome<R>()
-    let result: Result<R, any Error> = await withCheckedContinuation { continuation in
-        outcome.wait(with: continuation)
-        let work = Task {
-            do { outcome.settle(.success(try await body())) } catch { outcome.settle(.failure(error)) }
-        }
-        let watchdog = Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            if outcome.settle(.failure(WatchdogTimeout(seconds: seconds))) { work.cancel() }
-        }
-        outcome.onSettled { watchdog.cancel() }
+    // The first of the two answers is the case's: a stream rather than a task group, which would wait for both.
+    let (answers, answer) = AsyncStream.makeStream(of: Result<R, any Error>.self)
+    let work = Task {
+        do { answer.yield(.success(try await body())) } catch { answer.yield(.failure(error)) }
     }
+    let watchdog = Task {
+        try await Task.sleep(for: .seconds(seconds))
+        answer.yield(.failure(WatchdogTimeout(seconds: seconds)))
+    }
+    var first = answers.makeAsyncIterator()
+    let result = await first.next() ?? .failure(CancellationError())
+    answer.finish()
+    work.cancel()
+    watchdog.cancel()
     if case .failure(let e as WatchdogTimeout) = result { Issue.record(e, sourceLocation: sourceLocation) }
     return try result.get()
-}
-
-/// The first of the body's result and the watchdog's time-out: it resumes the waiting case once.
-private final class FirstOutcome<R: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Result<R, any Error>, Never>?
-        var settled = false
-        var whenSettled: (@Sendable () -> Void)?
-    }
-    private let state = Mutex(State())
-
-    func wait(with continuation: CheckedContinuation<Result<R, any Error>, Never>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    /// Runs `action` once an outcome is settled (at once if it is).
-    func onSettled(_ action: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s -> Bool in
-            if s.settled { return true }
-            s.whenSettled = action
-            return false
-        }
-        if now { action() }
-    }
-
-    /// Settles the outcome unless it is settled already.
-    ///
-    /// - Returns: Whether this call settled it.
-    @discardableResult
-    func settle(_ result: Result<R, any Error>) -> Bool {
-        let taken = state.withLock { s -> (CheckedContinuation<Result<R, any Error>, Never>, (@Sendable () -> Void)?)? in
-            guard !s.settled, let c = s.continuation else { return nil }
-            s.settled = true
-            s.continuation = nil
-            defer { s.whenSettled = nil }
-            return (c, s.whenSettled)
-        }
-        guard let (continuation, action) = taken else { return false }
-        action?()
-        continuation.resume(returning: result)
-        return true
-    }
 }
 
 /// Validates a stream id through `StreamID.init(_:)` (a literal `StreamID("…")` would take the literal initializer).

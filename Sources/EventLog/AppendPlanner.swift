@@ -42,6 +42,11 @@ public enum AppendPlanner {
     /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the first problem.
     public static func validate(_ request: AppendRequest) throws(EventStoreError) {
         guard !request.isValidated else { return }
+        try check(request, proven: [])
+    }
+
+    /// ``validate(_:)``, leaving out what the caller proved.
+    static func check(_ request: AppendRequest, proven: ProvenChecks) throws(EventStoreError) {
         guard request.entries.count <= EventLimits.maxEventsPerAppend else {
             throw .invalidRequest(
                 "the append holds \(request.entries.count) events; the limit is \(EventLimits.maxEventsPerAppend) per append")
@@ -49,11 +54,17 @@ public enum AppendPlanner {
         // Small appends (nearly all) find a repeated id by a scan; larger ones sort the ids once.
         let small = request.entries.count <= StreamSlots.scanLimit
         let checkOnly: Set<StreamID> =
-            request.expectations.contains(where: \.checkOnly) ? Set(request.expectations.lazy.filter(\.checkOnly).map(\.stream)) : []
+            !proven.contains(.distinct) && request.expectations.contains(where: \.checkOnly)
+            ? Set(request.expectations.lazy.filter(\.checkOnly).map(\.stream)) : []
         let entries = request.entries
         let total: Int
-        if entries.count < parallelValidationEntries {
-            total = try entries.withUnsafeBufferPointer { checkEntries($0, 0..<entries.count, small: small, checkOnly: checkOnly) }.get()
+        if proven.contains(.entries) {
+            // Only the sum is left to take, which is cheap beside the checks.
+            total = entries.withUnsafeBufferPointer { $0.reduce(0) { $0 + $1.event.payloadSize } }
+        } else if entries.count < parallelValidationEntries {
+            total = try entries.withUnsafeBufferPointer {
+                checkEntries($0, 0..<entries.count, small: small && !proven.contains(.distinct), checkOnly: checkOnly)
+            }.get()
         } else {
             // A bulk append's entries are checked in two halves at once; the first half's problem comes first.
             let halves = [0..<entries.count / 2, entries.count / 2..<entries.count]
@@ -63,7 +74,7 @@ public enum AppendPlanner {
             }
             total = try results.first.get() + results.second.get()
         }
-        if !small, let id = firstRepeatedID(request.entries) {
+        if !small, !proven.contains(.distinct), let id = firstRepeatedID(request.entries) {
             throw .invalidRequest("event id \(id.uuidString.lowercased()) appears more than once in the same append")
         }
         guard total <= EventLimits.maxAppendBytes else {
@@ -71,8 +82,9 @@ public enum AppendPlanner {
         }
         var named = Set<StreamID>()
         let fewExpectations = request.expectations.count <= StreamSlots.scanLimit
-        for (i, e) in request.expectations.enumerated() {
-            try EventLimits.validateStreamID(e.stream.rawValue)
+        for (i, e) in request.expectations.enumerated() where !proven.isSuperset(of: [.entries, .distinct]) {
+            if !proven.contains(.entries) { try EventLimits.validateStreamID(e.stream.rawValue) }
+            guard !proven.contains(.distinct) else { continue }
             let repeated = fewExpectations ? request.expectations[..<i].contains { $0.stream == e.stream } : !named.insert(e.stream).inserted
             guard !repeated else {
                 throw .invalidRequest("stream '\(e.stream)' has more than one expected version in the same append")
@@ -82,7 +94,8 @@ public enum AppendPlanner {
         // expectations' streams are distinct by now.
         let namedCount = request.expectations.count
         if namedCount + request.entries.count > EventLimits.maxStreamsPerAppend,
-            streamCount(request, named: fewExpectations ? Set(request.expectations.lazy.map(\.stream)) : named)
+            streamCount(
+                request, named: fewExpectations || proven.contains(.distinct) ? Set(request.expectations.lazy.map(\.stream)) : named)
                 > EventLimits.maxStreamsPerAppend
         {
             throw .invalidRequest("the append names more than \(EventLimits.maxStreamsPerAppend) streams")
@@ -153,19 +166,6 @@ public enum AppendPlanner {
         guard zip(words, words.dropFirst()).contains(where: { $0 == $1 }) else { return nil }
         var seen = Set<UUID>()
         return entries.first { !seen.insert($0.event.id).inserted }?.event.id
-    }
-
-    /// Checks a request as ``validate(_:)`` does, and marks it checked, so that a store given it does not check
-    /// it again.
-    ///
-    /// - Parameter request: The append.
-    /// - Returns: The same append, marked checked.
-    /// - Throws: ``EventStoreError/invalidRequest(_:)`` naming the first problem.
-    public static func validated(_ request: AppendRequest) throws(EventStoreError) -> AppendRequest {
-        try validate(request)
-        var checked = request
-        checked.isValidated = true
-        return checked
     }
 
     /// Decides what an append does against the current state of a store.

@@ -64,4 +64,30 @@ import Testing
             try AppendPlanner.validate(append(entryStreams: Array((written + ["x-1"]).suffix(limit)), named: named + ["y-1"]))
         }
     }
+
+    /// What a caller proves is not checked again, but the limits on the whole append always are.
+    @Test func `a proven append still keeps the append's limits`() throws {
+        let ok = try AppendPlanner.validated(Self.request(badTypesAt: []), proven: [.entries, .distinct])
+        #expect(ok.isValidated)
+        let tooMany = AppendRequest(
+            entries: (0...EventLimits.maxEventsPerAppend).map { .init(stream: stream("toy-\($0 % 50)"), event: .json("Bought", "{}")) },
+            expectations: [])
+        #expect(throws: EventStoreError.invalidRequest("the append holds \(tooMany.entries.count) events; the limit is \(EventLimits.maxEventsPerAppend) per append")) {
+            _ = try AppendPlanner.validated(tooMany, proven: [.entries, .distinct])
+        }
+        let payload = "{\"p\":\"" + String(repeating: "x", count: EventLimits.maxAppendBytes / Self.count + 1) + "\"}"
+        let large = AppendRequest(entries: (0..<Self.count).map { .init(stream: stream("toy-\($0 % 50)"), event: .json("Bought", payload)) }, expectations: [])
+        #expect(throws: (any Error).self) { _ = try AppendPlanner.validated(large, proven: [.entries, .distinct]) }
+        let limit = EventLimits.maxStreamsPerAppend
+        let named = (0..<(limit / 2 + 1)).map { AppendRequest.Expectation(stream: stream("n-\($0)"), expected: .any) }
+        let wide = AppendRequest(
+            entries: (0..<(limit / 2 + 1)).map { .init(stream: stream("w-\($0)"), event: .json("Bought", "{}")) }, expectations: named)
+        #expect(throws: EventStoreError.invalidRequest("the append names more than \(limit) streams")) {
+            _ = try AppendPlanner.validated(wide, proven: [.entries, .distinct])
+        }
+        // What was not claimed is still checked.
+        #expect(throws: EventStoreError.invalidRequest("event type '7-bad' must start with an ASCII letter")) {
+            _ = try AppendPlanner.validated(Self.request(badTypesAt: [7]), proven: [.distinct])
+        }
+    }
 }

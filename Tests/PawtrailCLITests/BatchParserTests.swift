@@ -171,4 +171,23 @@ import Testing
         let m = message(within.joined(separator: "\r\n"))
         #expect(m?.hasPrefix("line 1201: stream 's-1' is check-only here but written on line") == true, "\(m ?? "")")
     }
+
+    /// The parser tells the planner what it proved (``AppendPlanner/ProvenChecks``) so that a bulk append is not
+    /// checked twice; the full check must pass on every batch it accepts, small (read in one part) or large (two).
+    @Test func everyAcceptedBatchPassesTheFullCheck() throws {
+        var lines: [String] = []
+        for n in 0..<3_000 {
+            let id = String(format: "0e6d6f4a-0000-4000-8000-%012d", n)
+            let expected = n % 7 == 0 ? #","expectedVersion":\#(n % 91)"# : ""
+            lines.append(#"{"stream":"s-\#(n % 91)","type":"Noted","data":{"note":"\#(String(repeating: "é", count: 40))"},"eventId":"\#(id)","metadata":{"actor":"u-\#(n)"}\#(expected)}"#)
+            if n % 500 == 0 { lines.append(#"{"stream":"c-\#(n)","expectedVersion":"stream-exists","check":true}"#) }
+        }
+        for text in [lines.prefix(40).joined(separator: "\n"), lines.joined(separator: "\n")] {
+            let parsed: AppendRequest
+            do { parsed = try parse(text) } catch { parsed = AppendRequest(entries: [], expectations: []); Issue.record("\(error)") }
+            #expect(parsed.isValidated)
+            #expect(!parsed.entries.isEmpty)
+            try AppendPlanner.validate(AppendRequest(entries: parsed.entries, expectations: parsed.expectations))
+        }
+    }
 }

@@ -44,7 +44,7 @@ enum BatchParser {
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - newEventID: Makes the id of an event line without `eventId`.
-    /// - Returns: The append, checked (``AppendPlanner/validated(_:)``): entries in file order, expectations in order
+    /// - Returns: The append, checked (``AppendPlanner/validated(_:proven:)``): entries in file order, expectations in order
     ///   of first mention.
     /// - Throws: ``CommandFailure`` (bad input) whose message starts with `line N: `.
     static func parse(_ bytes: [UInt8], newEventID: @escaping @Sendable () -> UUID = { .random() }) throws(CommandFailure) -> AppendRequest {
@@ -192,7 +192,8 @@ enum BatchParser {
             expectations: expectationOrder.compactMap { s in
                 notes[s].flatMap { note in note.expected.map { AppendRequest.Expectation(stream: s, expected: $0, checkOnly: note.checkOnly) } }
             })
-        do { return try AppendPlanner.validated(request) } catch { throw .invalidInput(error.description) }
+        // Each line was checked as it was read (``BatchLine``), and the notes above proved ids and expectations distinct.
+        do { return try AppendPlanner.validated(request, proven: [.entries, .distinct]) } catch { throw .invalidInput(error.description) }
     }
 
     /// The index of the next line feed at or after `start`, or `nil` when there is none.

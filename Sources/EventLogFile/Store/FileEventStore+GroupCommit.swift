@@ -91,7 +91,11 @@ extension FileEventStore {
             queue.unlock()
             var acknowledged = false
             func acknowledge(_ results: [Result<AppendResult, any Error>]) {
-                queue.withLock { groupInFlight = false }
+                queue.withLock {
+                    groupInFlight = false
+                    // A closing thread waits for this (``close()``).
+                    if closeRequests > 0 { queue.broadcast() }
+                }
                 for (p, r) in zip(batch, results) { p.complete(r) }
                 acknowledged = true
             }

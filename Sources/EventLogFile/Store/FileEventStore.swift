@@ -243,6 +243,14 @@ public final class FileEventStore: EventStore, @unchecked Sendable {
         queue.lock()
         closeRequests += 1
         queue.broadcast()
+        // Once the last group is acknowledged, its checkpoint is due: taking it here, while the committer indexes
+        // the group and then frees it, overlaps the two (a 10,000-event import spent 5 ms freeing, then 8 ms on
+        // the checkpoint). The checkpoint waits for the indexing, which holds the state lock.
+        while committerRunning && (groupInFlight || !pending.isEmpty) { queue.wait() }
+        let early = committerRunning
+        queue.unlock()
+        if early { writeCheckpointIfDue(minimumEvents: Self.checkpointAtCloseEvents) }
+        queue.lock()
         while committerRunning { queue.wait() }
         closeRequests -= 1
         queue.unlock()

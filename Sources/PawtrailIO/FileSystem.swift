@@ -68,6 +68,25 @@ public enum FileSystem {
         return names.sorted()
     }
 
+    /// The names in a directory with their inode numbers, sorted by name, without `.` and `..`: one listing, no
+    /// call a file, tells which files were replaced since a listing before.
+    ///
+    /// - Parameter path: The directory.
+    /// - Returns: Each entry's name and inode.
+    /// - Throws: ``SystemError`` from `opendir`.
+    public static func inodesInDirectory(_ path: String) throws(SystemError) -> [(name: String, inode: UInt64)] {
+        guard let dir = opendir(path) else { throw SystemError(operation: "opendir", path: path, errno: errno) }
+        defer { closedir(dir) }
+        var entries: [(name: String, inode: UInt64)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { entries.append((name, UInt64(entry.pointee.d_ino))) }
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
     /// Renames atomically, replacing `to` if it exists.
     ///
     /// - Throws: ``SystemError`` from `rename`.

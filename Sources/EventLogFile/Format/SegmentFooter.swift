@@ -76,10 +76,29 @@ struct SegmentFooter: Hashable {
     /// Reads and checks a sealed segment's footer.
     static func read(fd: FileDescriptor, file: String, footerOffset: UInt64, footerLength: Int) throws -> SegmentFooter {
         let bytes = try fd.read(at: footerOffset, count: footerLength)
+        guard bytes.count == footerLength else {
+            throw EventStoreError.corrupted(location: file, offset: footerOffset, reason: "segment footer is cut short")
+        }
+        return try decode(bytes, file: file, footerOffset: footerOffset)
+    }
+
+    /// The footer frame's bytes (``encodedWithTrailer()`` without the trailer), as a cache keeps them.
+    var frameBytes: [UInt8] { Array(encodedWithTrailer().dropLast(LogFormat.trailerSize)) }
+
+    /// Decodes and checks a footer frame.
+    ///
+    /// - Parameters:
+    ///   - bytes: The frame: length, body and checksum.
+    ///   - file: The segment's file, for errors.
+    ///   - footerOffset: Where the frame starts in it, for errors.
+    /// - Returns: The footer.
+    /// - Throws: `EventStoreError.corrupted` naming what does not check.
+    static func decode(_ bytes: [UInt8], file: String, footerOffset: UInt64) throws -> SegmentFooter {
+        let footerLength = bytes.count
         func corrupt(_ reason: String) -> EventStoreError {
             .corrupted(location: file, offset: footerOffset, reason: reason)
         }
-        guard bytes.count == footerLength, footerLength >= 8 + 68 else { throw corrupt("segment footer is cut short") }
+        guard footerLength >= 8 + 68 else { throw corrupt("segment footer is cut short") }
         return try bytes.withUnsafeBytes { raw in
             let bodyLength = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
             guard bodyLength + 8 == footerLength else { throw corrupt("segment footer length does not match its trailer") }

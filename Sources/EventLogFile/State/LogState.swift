@@ -56,6 +56,8 @@ final class LogState {
     var unsavedIndexFiles: Set<UInt64> = []
     /// How many segments were sealed when saving them last failed: the upkeep tries again after the next roll.
     var indexFilesSaveFailedAt: Int?
+    /// How many sealed segments this view took from ``SealedSegmentCache`` rather than their files (tests).
+    var sealedFromCache = 0
 
     /// The first positions of the sealed segments still holding single commits (not yet compacted), oldest first.
     func uncompactedSegments() -> [UInt64] {
@@ -166,9 +168,18 @@ final class LogState {
                 return
             }
         }
-        let names = try FileSystem.contentsOfDirectory(segmentsDirectory).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
+        let listing = try FileSystem.inodesInDirectory(segmentsDirectory)
+        let names = listing.map(\.name).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         takeUpForeignCompactions()
         let knownSealed = sealed.last?.firstPosition
+        // Read when a segment not yet known is met (an open; a refresh after a seal finds one or two).
+        var cache: (entries: SealedSegmentCache, inodes: [String: UInt64], changed: Bool)?
+        func cached() -> (entries: SealedSegmentCache, inodes: [String: UInt64], changed: Bool) {
+            if let cache { return cache }
+            let loaded = (SealedSegmentCache.load(directory: segmentsDirectory), Dictionary(listing.map { ($0.name, $0.inode) }, uniquingKeysWith: { a, _ in a }), false)
+            cache = loaded
+            return loaded
+        }
         /// Damage found in a last segment too short to hold its header.
         var shortActive: EventStoreError?
         for (i, name) in names.enumerated() {
@@ -180,9 +191,16 @@ final class LogState {
                 continue
             }
             let fd = try openSegment(path)
-            let size = try fd.size()
-            if let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
-                let segment = try loadSealed(name: name, path: path, fd: fd, size: size, trailer: trailer)
+            let known = cached()
+            var found = known.entries.segment(named: name, path: path, fd: fd, inodes: known.inodes)
+            if found != nil { sealedFromCache += 1 }
+            let size = try found?.fileSize ?? fd.size()
+            if found == nil, let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
+                let loaded = try loadSealed(name: name, path: path, fd: fd, size: size, trailer: trailer)
+                if cache!.entries.record(loaded, inodes: known.inodes) { cache!.changed = true }
+                found = loaded
+            }
+            if let segment = found {
                 let expected = sealed.last.map { $0.lastPosition + 1 } ?? 0
                 guard segment.firstPosition == expected else {
                     throw EventStoreError.corrupted(location: path, offset: 0, reason: "segment starts at position \(segment.firstPosition), expected \(expected): a segment is missing")
@@ -222,6 +240,11 @@ final class LogState {
             }
             active = ActiveSegment(name: name, path: path, fd: fd, header: header)
             activeDamage = nil
+        }
+        if let cache, cache.changed {
+            var entries = cache.entries
+            entries.keep(Set(sealed.map(\.name)))
+            entries.save(directory: segmentsDirectory)
         }
         if let shortActive {
             activeDamage = shortActive

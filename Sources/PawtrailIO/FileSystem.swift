@@ -56,16 +56,7 @@ public enum FileSystem {
     /// - Returns: The entry names.
     /// - Throws: ``SystemError`` from `opendir`.
     public static func contentsOfDirectory(_ path: String) throws(SystemError) -> [String] {
-        guard let dir = opendir(path) else { throw SystemError(operation: "opendir", path: path, errno: errno) }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        try inodesInDirectory(path).map(\.name)
     }
 
     /// The names in a directory with their inode numbers, sorted by name, without `.` and `..`: one listing, no

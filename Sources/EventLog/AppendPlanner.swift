@@ -82,9 +82,9 @@ public enum AppendPlanner {
         }
         var named = Set<StreamID>()
         let fewExpectations = request.expectations.count <= StreamSlots.scanLimit
-        for (i, e) in request.expectations.enumerated() where !proven.isSuperset(of: [.entries, .distinct]) {
+        for (i, e) in request.expectations.enumerated() {
             if !proven.contains(.entries) { try EventLimits.validateStreamID(e.stream.rawValue) }
-            guard !proven.contains(.distinct) else { continue }
+            if proven.contains(.distinct) { continue }
             let repeated = fewExpectations ? request.expectations[..<i].contains { $0.stream == e.stream } : !named.insert(e.stream).inserted
             guard !repeated else {
                 throw .invalidRequest("stream '\(e.stream)' has more than one expected version in the same append")

@@ -65,9 +65,7 @@ public final class FileDescriptor: @unchecked Sendable {
     /// - Returns: The size.
     /// - Throws: ``SystemError`` from `fstat`.
     public func size() throws(SystemError) -> UInt64 {
-        var st = stat()
-        _ = try syscall("fstat", path) { fstat(rawValue, &st) }
-        return UInt64(st.st_size)
+        try status().size
     }
 
     /// The file's identity (device and inode): whether a path still names the file this descriptor has open.
@@ -75,9 +73,7 @@ public final class FileDescriptor: @unchecked Sendable {
     /// - Returns: The identity.
     /// - Throws: ``SystemError`` from `fstat`.
     public func fileID() throws(SystemError) -> FileID {
-        var st = stat()
-        _ = try syscall("fstat", path) { fstat(rawValue, &st) }
-        return FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        try status().id
     }
 
     /// Reads up to `count` bytes at `offset`; fewer only at end of file.

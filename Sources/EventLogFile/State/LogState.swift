@@ -56,7 +56,10 @@ final class LogState {
     var unsavedIndexFiles: Set<UInt64> = []
     /// How many segments were sealed when saving them last failed: the upkeep tries again after the next roll.
     var indexFilesSaveFailedAt: Int?
-    /// How many sealed segments this view took from ``SealedSegmentCache`` rather than their files (tests).
+    /// What an open needs of each sealed segment, read from its file the first time a refresh meets a segment this
+    /// view does not know, and kept: its entries are checked against the files at each use.
+    lazy var sealedCache = SealedSegmentCache.load(directory: segmentsDirectory)
+    /// How many sealed segments this view took from ``sealedCache`` rather than their files (tests).
     var sealedFromCache = 0
 
     /// The first positions of the sealed segments still holding single commits (not yet compacted), oldest first.
@@ -172,14 +175,9 @@ final class LogState {
         let names = listing.map(\.name).filter { LogFormat.firstPosition(ofSegmentName: $0) != nil }
         takeUpForeignCompactions()
         let knownSealed = sealed.last?.firstPosition
-        // Read when a segment not yet known is met (an open; a refresh after a seal finds one or two).
-        var cache: (entries: SealedSegmentCache, inodes: [String: UInt64], changed: Bool)?
-        func cached() -> (entries: SealedSegmentCache, inodes: [String: UInt64], changed: Bool) {
-            if let cache { return cache }
-            let loaded = (SealedSegmentCache.load(directory: segmentsDirectory), Dictionary(listing.map { ($0.name, $0.inode) }, uniquingKeysWith: { a, _ in a }), false)
-            cache = loaded
-            return loaded
-        }
+        // Made when a segment not yet known is met (an open; a refresh after a seal finds one or two).
+        lazy var inodes = Dictionary(listing.lazy.map { ($0.name, $0.inode) }, uniquingKeysWith: { a, _ in a })
+        var cacheChanged = false
         /// Damage found in a last segment too short to hold its header.
         var shortActive: EventStoreError?
         for (i, name) in names.enumerated() {
@@ -191,13 +189,13 @@ final class LogState {
                 continue
             }
             let fd = try openSegment(path)
-            let known = cached()
-            var found = known.entries.segment(named: name, path: path, fd: fd, inodes: known.inodes)
+            let status = try fd.status()
+            let size = status.size
+            var found = sealedCache.segment(named: name, path: path, fd: fd, status: status, inodes: inodes)
             if found != nil { sealedFromCache += 1 }
-            let size = try found?.fileSize ?? fd.size()
             if found == nil, let trailer = try SegmentFooter.readTrailer(fd: fd, fileSize: size) {
                 let loaded = try loadSealed(name: name, path: path, fd: fd, size: size, trailer: trailer)
-                if cache!.entries.record(loaded, inodes: known.inodes) { cache!.changed = true }
+                cacheChanged = sealedCache.record(loaded, status: status, inodes: inodes) || cacheChanged
                 found = loaded
             }
             if let segment = found {
@@ -241,10 +239,9 @@ final class LogState {
             active = ActiveSegment(name: name, path: path, fd: fd, header: header)
             activeDamage = nil
         }
-        if let cache, cache.changed {
-            var entries = cache.entries
-            entries.keep(Set(sealed.map(\.name)))
-            entries.save(directory: segmentsDirectory)
+        if cacheChanged {
+            sealedCache.keep(Set(sealed.map(\.name)))
+            sealedCache.save(directory: segmentsDirectory)
         }
         if let shortActive {
             activeDamage = shortActive

@@ -38,11 +38,12 @@ struct SealedSegmentCache {
     ///   - name: The segment's file name.
     ///   - path: Its path.
     ///   - fd: The segment's file, open.
+    ///   - status: That file's status now.
     ///   - inodes: The segments directory's names and inodes.
     /// - Returns: The sealed segment, its index files to be checked at first use; `nil` when there is no entry, or it
     ///   no longer holds, or its bytes do not decode.
-    func segment(named name: String, path: String, fd: FileDescriptor, inodes: [String: UInt64]) -> SealedSegment? {
-        guard let entry = entries[name], let status = try? fd.status(), status == entry.status else { return nil }
+    func segment(named name: String, path: String, fd: FileDescriptor, status: FileStatus, inodes: [String: UInt64]) -> SealedSegment? {
+        guard let entry = entries[name], status == entry.status else { return nil }
         let base = String(name.dropLast(4))
         guard inodes[base + ".sidx"] == entry.streamIndexInode, inodes[base + ".eidx"] == entry.idIndexInode,
             let header = try? SegmentHeader.decode(entry.header, file: path),
@@ -55,16 +56,17 @@ struct SealedSegmentCache {
 
     /// Records a sealed segment just loaded from its files, when its index files are in the listing.
     ///
+    /// - Parameters:
+    ///   - segment: The segment.
+    ///   - status: Its file's status, taken before the segment was read.
+    ///   - inodes: The segments directory's names and inodes.
     /// - Returns: Whether the cache changed.
-    mutating func record(_ segment: SealedSegment, inodes: [String: UInt64]) -> Bool {
+    mutating func record(_ segment: SealedSegment, status: FileStatus, inodes: [String: UInt64]) -> Bool {
         let base = String(segment.name.dropLast(4))
-        guard let status = try? segment.fd.status(), status.size == segment.fileSize,
-            let sidx = inodes[base + ".sidx"], let eidx = inodes[base + ".eidx"]
-        else { return false }
-        let footerOffset = segment.footer.dataEnd
+        guard status.size == segment.fileSize, let sidx = inodes[base + ".sidx"], let eidx = inodes[base + ".eidx"] else { return false }
         let entry = Entry(
             status: status, streamIndexInode: sidx, idIndexInode: eidx, header: segment.header.encoded(),
-            footerOffset: footerOffset, footer: segment.footer.frameBytes)
+            footerOffset: segment.footer.dataEnd, footer: segment.footer.frameBytes)
         guard entries[segment.name] != entry else { return false }
         entries[segment.name] = entry
         return true

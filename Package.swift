@@ -102,7 +102,7 @@ let package = Package(
             name: "ProjectionRuntimeTests",
             dependencies: [
                 "ProjectionRuntime", "ProjectionRuntimeTestKit", "ProjectionStateFile", "Projections", "Events", "EventLog", "EventLogMemory", "EventLogTestKit",
-                "PawtrailJSON",
+                "EventLogSealing", "PawtrailJSON",
             ]),
         .testTarget(
             name: "PawtrailCLITests",

@@ -9,6 +9,10 @@ public struct BinaryFieldReader: FieldReader {
     public var offset: Int
     /// Where personal values come from: in line (events written before personal sections), or the event's section.
     public var personalValues: PersonalValues = .inline
+    /// How many personal values have been read: the next one's ordinal (``PersonalReference/ordinal``).
+    public var personalOrdinal = 0
+    /// When not `nil`, every personal value read is added to it, in order.
+    public var capturedPersonalValues: [String]? = nil
 
     /// Where a reader finds personal values.
     public enum PersonalValues: Sendable {
@@ -18,6 +22,10 @@ public struct BinaryFieldReader: FieldReader {
         case section([String])
         /// The body holds indexes, and the values were erased.
         case erased
+        /// Each personal value reads as a token naming it in the event at this position (``PersonalReference``),
+        /// and every other string has the tokens' scalars taken out, so that none can name a value. `inline` says
+        /// where the values are: in their places (events written before personal sections) or in the section.
+        case references(position: UInt64, inline: Bool)
     }
 
     /// Creates a reader over bytes, from an offset.
@@ -28,18 +36,25 @@ public struct BinaryFieldReader: FieldReader {
     }
 
     public mutating func personal(_ key: String) throws(FieldError) -> String {
+        let value: String
         switch personalValues {
-        case .inline: return try raw(key)
+        case .inline: value = try raw(key)
         case .erased:
             _ = try varint(key)
-            return PersonalSection.erasedText
+            value = PersonalSection.erasedText
         case .section(let values):
             let i = try varint(key)
             guard i < UInt64(values.count) else {
                 throw FieldError(field: key, message: "personal value \(i) is not in the event's \(values.count)")
             }
-            return values[Int(i)]
+            value = values[Int(i)]
+        case .references(let position, let inline):
+            if inline { offset += try count(key) } else { _ = try varint(key) }
+            value = PersonalReference(position: position, ordinal: personalOrdinal).token
         }
+        personalOrdinal += 1
+        capturedPersonalValues?.append(value)
+        return value
     }
 
     public mutating func optionalPersonal(_ key: String) throws(FieldError) -> String? {
@@ -85,7 +100,9 @@ public struct BinaryFieldReader: FieldReader {
     @inlinable mutating func raw(_ key: String) throws(FieldError) -> String {
         let n = try count(key)
         defer { offset += n }
-        return String(decoding: bytes[offset..<offset + n], as: UTF8.self)
+        let text = String(decoding: bytes[offset..<offset + n], as: UTF8.self)
+        if case .references = personalValues { return PersonalReference.defused(text) }
+        return text
     }
 
     @inlinable mutating func present(_ key: String) throws(FieldError) -> Bool {

@@ -32,6 +32,14 @@ public protocol DomainEvent: FieldCodable, Equatable {
     /// `any DomainEvent.Type` would otherwise run the generic code.
     static func decoded(from data: [UInt8]) throws(FieldError) -> Self
 
+    /// Decodes this type with its personal values read as tokens naming them (see
+    /// ``DomainEventCodec/decode(_:from:referencingPersonalValuesAt:)``). Leave it to the default.
+    static func decoded(from data: [UInt8], referencingPersonalValuesAt position: UInt64) throws(FieldError) -> (event: Self, personalValues: Int)
+
+    /// This type's personal values in an event's opened bytes (see ``DomainEventCodec/personalValues(of:from:)``).
+    /// Leave it to the default.
+    static func personalValues(in data: [UInt8]) throws(FieldError) -> [String]
+
     /// The account whose key seals this event's personal values (``FieldWriter/personal(_:_:)``), or `nil` when
     /// it has none. An event that writes a personal value must name one.
     var personalDataSubject: String? { get }
@@ -57,6 +65,16 @@ extension DomainEvent {
     /// Decodes this type from the log's bytes (see ``DomainEventCodec``).
     public static func decoded(from data: [UInt8]) throws(FieldError) -> Self {
         try DomainEventCodec.decode(Self.self, from: data)
+    }
+
+    public static func decoded(
+        from data: [UInt8], referencingPersonalValuesAt position: UInt64
+    ) throws(FieldError) -> (event: Self, personalValues: Int) {
+        try DomainEventCodec.decode(Self.self, from: data, referencingPersonalValuesAt: position)
+    }
+
+    public static func personalValues(in data: [UInt8]) throws(FieldError) -> [String] {
+        try DomainEventCodec.personalValues(of: Self.self, from: data)
     }
 
     /// Reads this type from a JSON object.

@@ -44,6 +44,46 @@ public enum DomainEventCodec {
     /// - Throws: ``FieldError`` for bytes that are not this encoding, a newer schema version than this build
     ///   knows, malformed fields, or bytes left over.
     public static func decode<E: DomainEvent>(_ type: E.Type, from data: [UInt8]) throws(FieldError) -> E {
+        var r = try reader(E.self, for: data, referencing: nil)
+        return try read(E.self, from: &r.reader, version: r.version)
+    }
+
+    /// Decodes an event with each personal value read as a token naming it (``PersonalReference``) instead of the
+    /// value, whether the event's section is open, sealed or erased: what read models that keep no personal data
+    /// fold.
+    ///
+    /// - Parameters:
+    ///   - type: The event type.
+    ///   - data: The stored bytes.
+    ///   - position: The event's position in the log, which the tokens name.
+    /// - Returns: The event, and how many personal values it read (none: the event is the same as decoded plain).
+    /// - Throws: As ``decode(_:from:)``.
+    public static func decode<E: DomainEvent>(
+        _ type: E.Type, from data: [UInt8], referencingPersonalValuesAt position: UInt64
+    ) throws(FieldError) -> (event: E, personalValues: Int) {
+        var r = try reader(E.self, for: data, referencing: position)
+        let event = try read(E.self, from: &r.reader, version: r.version)
+        return (event, r.reader.personalOrdinal)
+    }
+
+    /// The personal values of an event, in the order its decoder reads them (``PersonalReference/ordinal``): from
+    /// data whose section is open (or erased, each value then reads as erased).
+    ///
+    /// - Parameters:
+    ///   - type: The event type.
+    ///   - data: The bytes as the store hands them out, its section opened.
+    /// - Returns: The values.
+    /// - Throws: As ``decode(_:from:)``.
+    public static func personalValues<E: DomainEvent>(of type: E.Type, from data: [UInt8]) throws(FieldError) -> [String] {
+        var r = try reader(E.self, for: data, referencing: nil)
+        r.reader.capturedPersonalValues = []
+        _ = try read(E.self, from: &r.reader, version: r.version)
+        return r.reader.capturedPersonalValues ?? []
+    }
+
+    private static func reader<E: DomainEvent>(
+        _ type: E.Type, for data: [UInt8], referencing position: UInt64?
+    ) throws(FieldError) -> (reader: BinaryFieldReader, version: UInt64) {
         guard isDomainEncoded(data) else {
             throw FieldError(field: "", message: "\(E.eventType) data is not in the domain's binary encoding")
         }
@@ -54,18 +94,27 @@ public enum DomainEventCodec {
                 throw FieldError(field: "", message: "\(E.eventType) data has a malformed personal section")
             }
             r = BinaryFieldReader(Array(data[layout.body]))
-            switch section.content {
-            case .plain(let values): r.personalValues = .section(values)
-            case .erased: r.personalValues = .erased
-            case .erasesSubject: r.personalValues = .section([])
-            case .sealed:
-                throw FieldError(field: "", message: "\(E.eventType) data is still sealed: it was read past the store's keys")
+            if let position {
+                r.personalValues = .references(position: position, inline: false)
+            } else {
+                switch section.content {
+                case .plain(let values): r.personalValues = .section(values)
+                case .erased: r.personalValues = .erased
+                case .erasesSubject: r.personalValues = .section([])
+                case .sealed:
+                    throw FieldError(field: "", message: "\(E.eventType) data is still sealed: it was read past the store's keys")
+                }
             }
             version = layout.schemaVersion
         } else {
             r = BinaryFieldReader(data, offset: 1)
+            if let position { r.personalValues = .references(position: position, inline: true) }
             version = try r.varint("schemaVersion")
         }
+        return (r, version)
+    }
+
+    private static func read<E: DomainEvent>(_ type: E.Type, from r: inout BinaryFieldReader, version: UInt64) throws(FieldError) -> E {
         let event: E
         if version == UInt64(E.schemaVersion) {
             event = try E(reading: &r)

@@ -15,8 +15,9 @@ public enum ActivityProjection: KeyedProjection {
     public typealias State = ActivityState
 
     public static let name = "activity"
-    public static let holdsPersonalData = true
-    public static let schemaVersion = 4
+    /// Personal values (names, emails, addresses, recipients, message texts) are kept as tokens that views open.
+    public static let foldsPersonalReferences = true
+    public static let schemaVersion = 5
     // Alone it folds about as long as the other eight together; set so that the spread puts fulfilment (order events,
     // which this fold decodes anyway) beside it, which ends both threads of a rebuild --all together.
     public static let foldCost = 2545

@@ -1,3 +1,4 @@
+public import EventLog
 public import Events
 
 /// A read model built by folding the log: a pure function from (state, event) to state, with a schema version
@@ -32,6 +33,12 @@ public protocol Projection: Sendable {
     /// account's key. Defaults to `false`.
     static var holdsPersonalData: Bool { get }
 
+    /// Whether the fold receives each personal value as a token naming it (``Events/PersonalReference``) rather than
+    /// the value. Such a read model holds no personal data (it needs no rebuild when an account is erased): it may
+    /// copy a token, join it into a longer string or shorten it with ``Events/PersonalReference/prefix(_:_:)``,
+    /// never read into it; views and exports open the tokens they show. Defaults to `false`.
+    static var foldsPersonalReferences: Bool { get }
+
     /// Applies one event.
     ///
     /// - Parameters:
@@ -44,10 +51,28 @@ public protocol Projection: Sendable {
 extension Projection {
     public static var foldCost: Int { eventTypes.count * 10 }
     public static var holdsPersonalData: Bool { false }
+    public static var foldsPersonalReferences: Bool { false }
 
     /// The names of event types, for `eventTypes`.
     public static func types(_ types: any DomainEvent.Type...) -> Set<String> {
         Set(types.map { $0.eventType })
+    }
+
+    /// An event as the runtime hands it to this projection's fold: decoded, with its personal values as tokens
+    /// when the projection folds references (``foldsPersonalReferences``).
+    ///
+    /// - Parameters:
+    ///   - recorded: The event as read from the store.
+    ///   - catalog: The event types.
+    /// - Returns: The event, or `nil` when the catalog has no such type.
+    /// - Throws: ``FieldError`` when its data does not decode.
+    public static func projected(_ recorded: RecordedEvent, catalog: EventCatalog = .domain) throws -> ProjectedEvent? {
+        guard let type = catalog.eventType(named: recorded.type) else { return nil }
+        let event: any DomainEvent =
+            foldsPersonalReferences
+            ? try type.decoded(from: recorded.data, referencingPersonalValuesAt: recorded.position).event : try type.decoded(from: recorded.data)
+        return ProjectedEvent(
+            position: recorded.position, stream: recorded.stream, recordedAt: recorded.recordedAt, metadata: recorded.metadata, event: event)
     }
 
     /// Folds events from the empty state (tests, and the audit's fresh rebuild).

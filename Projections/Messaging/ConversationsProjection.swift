@@ -225,8 +225,9 @@ public enum ConversationsProjection: KeyedProjection {
     }
 
     public static let name = "conversations"
-    public static let holdsPersonalData = true
-    public static let schemaVersion = 3
+    /// Personal values (names, emails, addresses, recipients, message texts) are kept as tokens that views open.
+    public static let foldsPersonalReferences = true
+    public static let schemaVersion = 4
     public static let foldCost = 220
     public static let summary =
         "Conversations per participant: subject, last message, unread counts for the owner and for staff; each thread with its receipts."

@@ -156,8 +156,9 @@ public enum OrdersProjection: KeyedProjection {
     }
 
     public static let name = "orders"
-    public static let holdsPersonalData = true
-    public static let schemaVersion = 2
+    /// Personal values (names, emails, addresses, recipients, message texts) are kept as tokens that views open.
+    public static let foldsPersonalReferences = true
+    public static let schemaVersion = 3
     public static let foldCost = 470
     public static let summary =
         "Each customer's orders, newest first; one order in detail with its lines, totals, status, delivery, payment, returns and timeline."

@@ -124,8 +124,9 @@ public enum OutboxProjection: KeyedProjection {
     static let vaccinationLead: Int64 = 7 * 86_400_000_000
 
     public static let name = "outbox"
-    public static let holdsPersonalData = true
-    public static let schemaVersion = 1
+    /// Personal values (names, emails, addresses, recipients, message texts) are kept as tokens that views open.
+    public static let foldsPersonalReferences = true
+    public static let schemaVersion = 2
     public static let foldCost = 120
     public static let summary = "Notifications owed to customers (reminders, vaccinations due, shipments, messages, reset links) until sent."
     public static let eventTypes = types(
@@ -218,7 +219,7 @@ public enum OutboxProjection: KeyedProjection {
             guard let owner = state.owners["conversation:\(x.conversationId)"]?.text, owner != x.senderId else { return }
             state.notify(
                 "message.\(x.conversationId).\(x.messageId)",
-                Notification(topic: .newMessage, userId: owner, dueAt: e.occurredAt, subject: x.conversationId, name: x.senderId, detail: String(x.text.prefix(80))))
+                Notification(topic: .newMessage, userId: owner, dueAt: e.occurredAt, subject: x.conversationId, name: x.senderId, detail: PersonalReference.preview(x.text, 80)))
         case NotificationSent.typeID:
             state.change((e.event as! NotificationSent).notificationId) { n in n?.sent = true }
         default:

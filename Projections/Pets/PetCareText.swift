@@ -1,5 +1,6 @@
 import EventLog
 import PawtrailJSON
+import Events
 
 /// Text helpers shared by the pets, conversations and favourites views (times to the minute, weights, ages, the
 /// `--now` argument). Only views call them: folds never format.
@@ -60,10 +61,9 @@ enum PetCareText {
     /// The `--now` option.
     static let nowOption = ViewOption.now("The moment that decides what is due soon and upcoming (UTC ISO-8601).")
 
-    /// Text cut to a length for a one-line preview: whitespace runs become one space, and a cut ends with `…`.
+    /// Text cut to a length for a one-line preview: whitespace runs become one space, and a cut ends with `…` (for a
+    /// personal value kept as a token, the view that opens it cuts it).
     static func preview(_ text: String, length: Int) -> String {
-        let oneLine = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        guard oneLine.count > length else { return oneLine }
-        return String(oneLine.prefix(length - 1)) + "…"
+        PersonalReference.preview(text, length)
     }
 }

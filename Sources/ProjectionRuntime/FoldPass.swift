@@ -9,8 +9,14 @@ struct FoldPass {
     let catalog: EventCatalog
     let folders: [AnyFolder]
     /// Per event type read: its Swift type (`nil` when the catalog has none) and the folders that read it, found
-    /// with one lookup per event.
-    private let byType: [String: (type: (any DomainEvent.Type)?, folders: [AnyFolder])]
+    /// with one lookup per event; `referencing` are those among them that fold personal values as references.
+    private let byType: [String: Route]
+
+    private struct Route {
+        var type: (any DomainEvent.Type)?
+        var folders: [AnyFolder] = []
+        var referencing = 0
+    }
 
     /// Why an event of a read type is not folded.
     static let notDomainEncoded = "its data is not in the domain's binary encoding (raw data appended with 'log append'?)"
@@ -19,9 +25,13 @@ struct FoldPass {
         self.store = store
         self.catalog = catalog
         self.folders = folders
-        var byType: [String: (type: (any DomainEvent.Type)?, folders: [AnyFolder])] = [:]
-        for f in folders {
-            for t in f.eventTypes { byType[t, default: (catalog.eventType(named: t), [])].folders.append(f) }
+        var byType: [String: Route] = [:]
+        // Folders that take references come first in each route, so that one decode of each kind serves a run.
+        for f in folders.sorted(by: { $0.foldsPersonalReferences && !$1.foldsPersonalReferences }) {
+            for t in f.eventTypes {
+                byType[t, default: Route(type: catalog.eventType(named: t))].folders.append(f)
+                if f.foldsPersonalReferences { byType[t]!.referencing += 1 }
+            }
         }
         self.byType = byType
     }
@@ -72,28 +82,43 @@ struct FoldPass {
         return read
     }
 
-    /// Decodes one event once and folds it into every folder that reads its type.
+    /// Decodes one event once and folds it into every folder that reads its type: once with personal values as
+    /// references for the folders that keep them so, once more with them opened for the others when it has any.
     @inline(__always)
     private func fold(_ recorded: consuming RecordedEvent) throws {
         guard let route = byType[recorded.type] else { return }
         let interested = route.folders
-        let event: any DomainEvent
+        var event: any DomainEvent
+        var personal = 0
         do {
             // A projection reads this type, so an event it cannot decode is a failure, never a skip: raw
             // JSON appended with `log append` under a domain type name lands here.
             guard let type = route.type, DomainEventCodec.isDomainEncoded(recorded.data) else {
                 throw ProjectionError(Self.notDomainEncoded)
             }
-            event = try type.decoded(from: recorded.data)
+            if route.referencing > 0 {
+                (event, personal) = try type.decoded(from: recorded.data, referencingPersonalValuesAt: recorded.position)
+            } else {
+                event = try type.decoded(from: recorded.data)
+            }
         } catch {
             throw ProjectionFailure(
                 projection: interested[0].name, position: recorded.position, stream: recorded.stream.rawValue,
                 type: recorded.type, message: "the event does not decode: \(error)")
         }
-        let projected = ProjectedEvent(
+        var projected = ProjectedEvent(
             position: recorded.position, stream: recorded.stream, recordedAt: recorded.recordedAt,
             metadata: recorded.metadata, event: event)
-        for folder in interested {
+        for (i, folder) in interested.enumerated() {
+            if i == route.referencing && personal > 0 {
+                do {
+                    projected.event = try route.type!.decoded(from: recorded.data)
+                } catch {
+                    throw ProjectionFailure(
+                        projection: folder.name, position: recorded.position, stream: recorded.stream.rawValue,
+                        type: recorded.type, message: "the event does not decode: \(error)")
+                }
+            }
             do {
                 try folder.apply(projected)
             } catch {

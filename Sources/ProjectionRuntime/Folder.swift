@@ -11,14 +11,20 @@ class AnyFolder: @unchecked Sendable {
     let eventTypes: Set<String>
     /// What folding it costs, to spread folders over threads.
     let foldCost: Int
+    /// Whether it folds personal values as references (``Projection/foldsPersonalReferences``).
+    let foldsPersonalReferences: Bool
     /// The last position folded into the state.
     var position: UInt64?
     /// Events applied since the state was empty.
     var applied: Int64
 
-    init(name: String, schemaVersion: Int, eventTypes: Set<String>, foldCost: Int, position: UInt64?, applied: Int64) {
+    init(
+        name: String, schemaVersion: Int, eventTypes: Set<String>, foldCost: Int, foldsPersonalReferences: Bool, position: UInt64?,
+        applied: Int64
+    ) {
         self.name = name
         self.foldCost = foldCost
+        self.foldsPersonalReferences = foldsPersonalReferences
         self.schemaVersion = schemaVersion
         self.eventTypes = eventTypes
         self.position = position
@@ -67,7 +73,8 @@ final class WholeFolder<P: Projection>: AnyFolder, @unchecked Sendable {
         self.snapshotInterval = snapshotInterval
         self.maxSnapshotBytes = maxSnapshotBytes
         self.lastSnapshot = (lastSnapshot ?? 0, 0)
-        super.init(name: P.name, schemaVersion: P.schemaVersion, eventTypes: P.eventTypes, foldCost: P.foldCost, position: position, applied: applied)
+        super.init(name: P.name, schemaVersion: P.schemaVersion, eventTypes: P.eventTypes, foldCost: P.foldCost, foldsPersonalReferences: P.foldsPersonalReferences,
+            position: position, applied: applied)
     }
 
     /// A folder resumed from a stored state's bytes.
@@ -139,7 +146,8 @@ final class KeyedFolder<P: KeyedProjection>: AnyFolder, @unchecked Sendable {
         state.visitTables(&attach)
         self.state = state
         self.source = source
-        super.init(name: P.name, schemaVersion: P.schemaVersion, eventTypes: P.eventTypes, foldCost: P.foldCost, position: position, applied: applied)
+        super.init(name: P.name, schemaVersion: P.schemaVersion, eventTypes: P.eventTypes, foldCost: P.foldCost, foldsPersonalReferences: P.foldsPersonalReferences,
+            position: position, applied: applied)
     }
 
     override func apply(_ event: ProjectedEvent) throws(ProjectionError) {

@@ -241,15 +241,17 @@ struct ScopedTimeTravelTests {
         let last = try #require(try await w.store.lastPosition())
         for n in 0...last {
             let past = try await engine.state(OrdersProjection.self, atPosition: n)
+            // The fold of the events with their values in the clear: what the views show once they open the tokens.
             let folded = try OrdersProjection.folded(try all.prefix { $0.position <= n }.map(projected))
+            let resolver = PersonalValueResolver(store: w.store)
             for args in [["customer": "u-ann"], ["customer": "u-bob"]] {
-                let a = Result { try CustomerOrdersView.render(past, ViewArguments(args)).json }
+                let a = try await resolved(resolver) { () throws(ViewError) in try CustomerOrdersView.render(past, ViewArguments(args)).json }
                 let b = Result { try CustomerOrdersView.render(folded, ViewArguments(args)).json }
                 #expect(String(describing: a) == String(describing: b), "\(args) at position \(n)")
             }
             for id in ["o-1", "o-2"] {
                 let args = ViewArguments(["id": id])
-                let a = Result { try OrderDetailView.render(past, args).json }
+                let a = try await resolved(resolver) { () throws(ViewError) in try OrderDetailView.render(past, args).json }
                 let b = Result { try OrderDetailView.render(folded, args).json }
                 #expect(String(describing: a) == String(describing: b), "order \(id) at position \(n)")
             }
@@ -283,8 +285,9 @@ struct ThreadTimeTravelTests {
         for n in 0...last {
             let past = try await engine.state(ConversationsProjection.self, atPosition: n)
             let folded = try ConversationsProjection.folded(try all.prefix { $0.position <= n }.map(projected))
+            let resolver = PersonalValueResolver(store: w.store)
             for args in [["id": "c-1"], ["id": "c-2"], ["id": "c-1", "last": "2"]] {
-                let a = Result { try ConversationView.render(past, ViewArguments(args)).json }
+                let a = try await resolved(resolver) { () throws(ViewError) in try ConversationView.render(past, ViewArguments(args)).json }
                 let b = Result { try ConversationView.render(folded, ViewArguments(args)).json }
                 #expect(String(describing: a) == String(describing: b), "\(args) at position \(n)")
             }
@@ -296,7 +299,15 @@ struct ThreadTimeTravelTests {
     }
 }
 
-/// A recorded event as projections see it.
+/// A view's JSON with the personal values its read model keeps as tokens opened, as `pawtrail view` shows it.
+func resolved(_ resolver: PersonalValueResolver, _ render: () throws(ViewError) -> JSONValue) async throws -> Result<JSONValue, ViewError> {
+    switch Result(catching: render) {
+    case .success(let json): return .success(try await resolver.resolve(json))
+    case .failure(let error): return .failure(error)
+    }
+}
+
+/// A recorded event with its personal values in the clear.
 func projected(_ e: RecordedEvent) throws -> ProjectedEvent {
     ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: try EventCatalog.domain.decode(type: e.type, data: e.data)!)
 }

@@ -190,11 +190,7 @@ extension Projection {
     /// The fold of the events up to a position.
     static func folded(_ events: [RecordedEvent], through position: UInt64) throws -> State {
         try folded(
-            events.prefix { $0.position <= position }.compactMap { e in
-                try EventCatalog.domain.decode(type: e.type, data: e.data).map {
-                    ProjectedEvent(position: e.position, stream: e.stream, recordedAt: e.recordedAt, metadata: e.metadata, event: $0)
-                }
-            })
+            events.prefix { $0.position <= position }.compactMap { e in try projected(e) })
     }
 
     /// What time travel to a position reads: a keyed state's rows of exact history, a whole state's encoding.

@@ -47,7 +47,7 @@ enum AccountExport {
         pairs.append(.init(key: "favourites", value: try await json(FavouritesView.self, ["user": user], engine)))
         pairs.append(.init(key: "cart", value: try await json(CartView.self, ["owner": user], engine)))
         pairs.append(.init(key: "conversations", value: try await json(ConversationsView.self, ["user": user], engine)))
-        context.out(JSONValue.object(pairs))
+        context.out(try await PersonalValueResolver(store: engine.store).resolve(JSONValue.object(pairs)))
         return .success
     }
 

@@ -211,7 +211,10 @@ extension Projection {
     /// This projection's caught-up state as SQLite tables.
     static func exportTables(_ engine: ProjectionEngine) async throws -> [SQLiteExport.Table] {
         let loaded = try await engine.load(Self.self)
-        return SQLiteExport.tables(name: name, state: JSONFieldWriter.json(loaded.state))
+        var state = JSONFieldWriter.json(loaded.state)
+        // The export shows values, as views do: the tokens a read model keeps are opened from the log.
+        if foldsPersonalReferences { state = try await PersonalValueResolver(store: engine.store).resolve(state) }
+        return SQLiteExport.tables(name: name, state: state)
     }
 }
 

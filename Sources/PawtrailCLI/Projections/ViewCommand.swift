@@ -141,26 +141,29 @@ enum ViewCommand {
         if let saveError = loaded.saveError, loaded.caughtUp > 0 || loaded.rebuilt, context.readStorePath == nil || context.stateDirectory != nil {
             context.err("Note: the caught-up read model was not saved (\(saveError)); the next read folds these events again")
         }
+        // Read models that keep personal values as tokens: the view shows the values, opened from the log.
+        let resolver = PersonalValueResolver(store: engine.store)
         if context.wantsJSON {
             context.out(
                 JSONValue.object([
                     "view": .string(V.name), "projection": .string(V.Source.name),
-                    "schemaVersion": .int(Int64(V.Source.schemaVersion)), "position": .uint(position), "data": output.json,
+                    "schemaVersion": .int(Int64(V.Source.schemaVersion)), "position": .uint(position),
+                    "data": try await resolver.resolve(output.json),
                 ]))
         } else {
-            render(output, note: note, context)
+            try await render(output, note: note, resolver, context)
         }
         return .success
     }
 
-    static func render(_ output: ViewOutput, note: String, _ context: CommandContext) {
-        context.out("\(output.title) — \(note)")
-        let rows = output.rows
+    static func render(_ output: ViewOutput, note: String, _ resolver: PersonalValueResolver, _ context: CommandContext) async throws {
+        context.out("\(try await resolver.resolve(output.title)) — \(note)")
+        let rows = try await resolver.resolve(output.rows)
         if rows.isEmpty {
             context.out("  (none)")
         } else {
             TextTable.render([output.header] + rows, rightAligned: output.rightAligned).forEach { context.out($0) }
         }
-        output.footer.forEach { context.out($0) }
+        for line in output.footer { context.out(try await resolver.resolve(line)) }
     }
 }

@@ -51,7 +51,8 @@ let package = Package(
         // Read models' states written out as SQLite tables (`projections export --sqlite`).
         .target(name: "ProjectionExport", dependencies: ["CSQLite3", "PawtrailIO", "PawtrailJSON"]),
         // The file store's part of the projection runtime: read models' states as run files beside the log.
-        .target(name: "ProjectionStateFile", dependencies: ["EventLog", "Projections", "ProjectionRuntime", "PawtrailIO", "CPawtrailSupport"]),
+        .target(
+            name: "ProjectionStateFile", dependencies: ["EventLog", "Projections", "ProjectionRuntime", "PawtrailIO", "PawtrailSQLite", "CSQLite3", "CPawtrailSupport"]),
         // The PostgreSQL store's part of the projection runtime: read models' states in the store's database.
         .target(name: "ProjectionStatePostgres", dependencies: ["EventLog", "EventLogPostgres", "Projections", "ProjectionRuntime"]),
         // The conformance cases every implementation of the read models' state store runs.

@@ -36,6 +36,53 @@ public protocol ProjectionView: Sendable {
     /// - Returns: The readers.
     /// - Throws: ``ViewError`` for a missing or bad argument.
     static func audience(_ state: Source.State, _ arguments: ViewArguments) throws(ViewError) -> ViewAudience
+
+    /// What the view asks of the store's personal index (``PersonalIndex``), for an order or a search by personal
+    /// values, which the state keeps as tokens; `nil` (the default) for nothing. The runtime answers it as of the
+    /// state's position and hands the answer to ``render(_:_:)`` in ``ViewArguments/personalIndex``.
+    ///
+    /// - Parameter arguments: The option values given.
+    /// - Returns: The query.
+    /// - Throws: ``ViewError`` for a missing or bad argument.
+    static func personalIndexQuery(_ arguments: ViewArguments) throws(ViewError) -> PersonalIndexQuery?
+}
+
+extension ProjectionView {
+    public static func personalIndexQuery(_ arguments: ViewArguments) throws(ViewError) -> PersonalIndexQuery? { nil }
+}
+
+/// A question to a ``PersonalIndex``: the subjects matching some words, in order, a page of them.
+public struct PersonalIndexQuery: Sendable {
+    /// The index asked.
+    public var indexing: any PersonalIndexing.Type
+    /// Words each subject's terms must hold the start of; none for every subject.
+    public var words: [String]
+    /// Subjects to skip.
+    public var offset: Int
+    /// The most subjects answered.
+    public var limit: Int
+
+    /// Creates a query.
+    public init(_ indexing: any PersonalIndexing.Type, words: [String], offset: Int, limit: Int) {
+        self.indexing = indexing
+        self.words = words
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+/// A ``PersonalIndex``'s answer to a ``PersonalIndexQuery``.
+public struct PersonalIndexAnswer: Sendable, Hashable {
+    /// The page of subjects, in order.
+    public var subjects: [String]
+    /// How many subjects match in all.
+    public var total: Int
+
+    /// Creates an answer.
+    public init(subjects: [String], total: Int) {
+        self.subjects = subjects
+        self.total = total
+    }
 }
 
 /// An argument of a view, given as `--name value`.
@@ -63,6 +110,8 @@ public struct ViewOption: Sendable, Hashable {
 /// The option values given to a view, with typed accessors that name the option in their errors.
 public struct ViewArguments: Sendable {
     public var values: [String: String]
+    /// The personal index's answer to the view's ``ProjectionView/personalIndexQuery(_:)``, when it asked one.
+    public var personalIndex: PersonalIndexAnswer?
 
     public init(_ values: [String: String] = [:]) {
         self.values = values

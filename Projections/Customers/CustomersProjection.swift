@@ -99,37 +99,8 @@ public enum CustomersProjection: KeyedProjection {
         public var unreadMessages = KeyedTable<TextRow>(id: 6, history: .current)
         /// When each user last did anything the directory follows, newest only (as the last log-in).
         public var lastActive = KeyedTable<TimeRow>(id: 7, history: .current)
-        /// The living accounts in directory order: a group per first letter of the lowercased name, a part per account
-        /// (`name\u{1}userId`, so parts sort as the directory does), so a page reads its letters' rows, not every account.
-        public var directory = GroupedTable<TextRow>(id: 8)
-        /// How many living accounts each letter of ``directory`` holds, every version kept.
-        public var directorySize = KeyedTable<CountRow>(id: 9, history: .exact)
 
         public init() {}
-
-        /// The directory's letter and sort key of an account.
-        static func directoryKey(_ name: String, _ userId: String) -> (letter: String, part: String) {
-            let lowered = name.lowercased()
-            let first = lowered.unicodeScalars.first.map { $0.value >= 0x20 ? String($0) : "" } ?? ""
-            return (first, lowered + "\u{1}" + userId)
-        }
-
-        /// Lists a living account in the directory under its name.
-        fileprivate mutating func list(_ userId: String, name: String) {
-            let (letter, part) = Self.directoryKey(name, userId)
-            guard directory[letter, part] == nil else { return }
-            directory[letter, part] = TextRow(userId)
-            directorySize[letter] = CountRow((directorySize[letter]?.count ?? 0) + 1)
-        }
-
-        /// Takes an account out of the directory (deleted, or renamed before it is listed again).
-        fileprivate mutating func unlist(_ userId: String, name: String) {
-            let (letter, part) = Self.directoryKey(name, userId)
-            guard directory[letter, part] != nil else { return }
-            directory[letter, part] = nil
-            let left = (directorySize[letter]?.count ?? 1) - 1
-            directorySize[letter] = left > 0 ? CountRow(left) : nil
-        }
 
         public init(reading r: inout some FieldReader) throws(FieldError) {
             customers = KeyedTable(id: 1, history: .exact, rows: try r.keyed("customers", Customer.self))
@@ -139,8 +110,6 @@ public enum CustomersProjection: KeyedProjection {
             conversationOwner = KeyedTable(id: 5, history: .current, rows: try r.keyed("conversationOwner", TextRow.self))
             unreadMessages = KeyedTable(id: 6, history: .current, rows: try r.keyed("unreadMessages", TextRow.self))
             lastActive = KeyedTable(id: 7, history: .current, rows: try r.keyed("lastActive", TimeRow.self))
-            directory = GroupedTable(id: 8, rows: try r.keyed("directory", TextRow.self))
-            directorySize = KeyedTable(id: 9, history: .exact, rows: try r.keyed("directorySize", CountRow.self))
         }
 
         public func write(to w: inout some FieldWriter) {
@@ -151,8 +120,6 @@ public enum CustomersProjection: KeyedProjection {
             w.keyed("conversationOwner", conversationOwner.entries)
             w.keyed("unreadMessages", unreadMessages.entries)
             w.keyed("lastActive", lastActive.entries)
-            w.keyed("directory", directory.entries)
-            w.keyed("directorySize", directorySize.entries)
         }
 
         public mutating func visitTables<V: TableVisitor>(_ visitor: inout V) {
@@ -163,8 +130,6 @@ public enum CustomersProjection: KeyedProjection {
             visitor.visit(&conversationOwner)
             visitor.visit(&unreadMessages)
             visitor.visit(&lastActive)
-            visitor.visit(&directory)
-            visitor.visit(&directorySize)
         }
 
         /// Changes a known account in place; an event about an account the log never signed up changes nothing.
@@ -177,8 +142,10 @@ public enum CustomersProjection: KeyedProjection {
     }
 
     public static let name = "customers"
-    public static let holdsPersonalData = true
-    public static let schemaVersion = 3
+    /// Names, emails, phones and addresses are kept as tokens that views open; the directory's order and search come
+    /// from the personal index (``CustomersDirectory``).
+    public static let foldsPersonalReferences = true
+    public static let schemaVersion = 4
     public static let foldCost = 90
     public static let summary = "The customer directory: profile, role, pets, orders, open bookings, last log-in."
     public static let eventTypes = types(
@@ -195,17 +162,10 @@ public enum CustomersProjection: KeyedProjection {
         case AccountSignedUp.typeID:
             let x = e.event as! AccountSignedUp
             state.customers[x.userId] = Customer(name: x.name, email: x.email, language: x.language, signedUpAt: at)
-            state.list(x.userId, name: x.name)
         case AccountDeleted.typeID:
-            let userId = (e.event as! AccountDeleted).userId
-            if let c = state.customers[userId], !c.deleted { state.unlist(userId, name: c.name) }
-            state.update(userId) { $0.deleted = true }
+            state.update((e.event as! AccountDeleted).userId) { $0.deleted = true }
         case ProfileUpdated.typeID:
             let x = e.event as! ProfileUpdated
-            if let name = x.name, let c = state.customers[x.userId], !c.deleted, c.name != name {
-                state.unlist(x.userId, name: c.name)
-                state.list(x.userId, name: name)
-            }
             state.update(x.userId) {
                 if let name = x.name { $0.name = name }
                 if let phone = x.phone { $0.phone = phone }

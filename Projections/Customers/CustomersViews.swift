@@ -5,9 +5,15 @@ import PawtrailJSON
 /// `pawtrail view customers [--search TEXT]`: the directory of accounts, by name: each with email, phone, role, pets,
 /// orders and open bookings. `--search` keeps the accounts where every word begins a word of the name, the email,
 /// the phone's digits or the user id (ignoring case). Deleted accounts are left out unless `--include-deleted`.
-/// Paged (`--page`, `--page-size`, default 50): it reads every account's row to sort them, a directory's cost, but
-/// writes one page.
+/// Paged (`--page`, `--page-size`, default 50): the order and the search come from the personal index
+/// (``CustomersDirectory``), so a page reads its accounts' rows only.
 public enum CustomersView: ProjectionView {
+    /// Whether an account matches every word of a search, by its values in the clear.
+    static func matches(_ query: [String], _ id: String, _ c: CustomersProjection.Customer) -> Bool {
+        let own = Format.words(c.name) + Format.words(c.email) + Format.words(id) + [c.phone.filter(\.isNumber)]
+        return query.allSatisfy { q in own.contains { $0.hasPrefix(q) } }
+    }
+
     public typealias Source = CustomersProjection
     public static let name = "customers"
     public static let summary = "The customer directory: search by name, email, phone or id; role, pets, orders, open bookings."
@@ -22,43 +28,50 @@ public enum CustomersView: ProjectionView {
         .staff
     }
 
+    public static func personalIndexQuery(_ arguments: ViewArguments) throws(ViewError) -> PersonalIndexQuery? {
+        let (page, pageSize) = try paging(arguments)
+        // Deleted accounts are erased from the index: with them, every match is asked for and the page made here.
+        if try arguments.flag("include-deleted") {
+            return PersonalIndexQuery(CustomersDirectory.self, words: Format.words(arguments.value("search") ?? ""), offset: 0, limit: .max)
+        }
+        return PersonalIndexQuery(
+            CustomersDirectory.self, words: Format.words(arguments.value("search") ?? ""), offset: Int(page - 1) * Int(pageSize), limit: Int(pageSize))
+    }
+
+    private static func paging(_ arguments: ViewArguments) throws(ViewError) -> (page: Int64, pageSize: Int64) {
+        (try arguments.int("page", default: 1, range: 1...1_000_000), try arguments.int("page-size", default: 50, range: 1...500))
+    }
+
     public static func render(_ state: CustomersProjection.State, _ arguments: ViewArguments) throws(ViewError) -> ViewOutput {
         let query = Format.words(arguments.value("search") ?? "")
         let includeDeleted = try arguments.flag("include-deleted")
-        let page = try arguments.int("page", default: 1, range: 1...1_000_000)
-        let pageSize = try arguments.int("page-size", default: 50, range: 1...500)
+        let (page, pageSize) = try paging(arguments)
         let start = Int(page - 1) * Int(pageSize)
-        let total: Int
-        let shown: [(key: String, value: CustomersProjection.Customer)]
-        if query.isEmpty && !includeDeleted {
-            // The plain directory reads its page from the name index: the letters before it by their counts only.
-            let letters = state.directorySize.entries.sorted { $0.key < $1.key }
-            total = letters.reduce(0) { $0 + Int($1.value.count) }
-            var skip = start
-            var ids: [String] = []
-            for (letter, size) in letters where ids.count < Int(pageSize) {
-                guard skip < Int(size.count) else {
-                    skip -= Int(size.count)
-                    continue
-                }
-                let parts = state.directory.parts(of: letter).sorted { $0.key < $1.key }
-                ids += parts.dropFirst(skip).prefix(Int(pageSize) - ids.count).map(\.value.text)
-                skip = 0
-            }
-            state.customers.prefetch(ids)
-            shown = ids.compactMap { id in state.customers[id].map { (key: id, value: $0) } }
+        // The living accounts in order come from the personal index; without its answer (a state folded with its
+        // values in the clear, in tests), from the rows themselves.
+        let living: [String]
+        var total: Int
+        if let answer = arguments.personalIndex {
+            living = answer.subjects
+            total = answer.total
         } else {
             let found = state.customers.entries.filter { entry in
-                let c = entry.value
-                guard includeDeleted || !c.deleted else { return false }
-                guard !query.isEmpty else { return true }
-                let own = Format.words(c.name) + Format.words(c.email) + Format.words(entry.key)
-                    + [c.phone.filter(\.isNumber)]
-                return query.allSatisfy { q in own.contains { $0.hasPrefix(q) } }
+                !entry.value.deleted && (query.isEmpty || matches(query, entry.key, entry.value))
             }.sorted { ($0.value.name.lowercased(), $0.key) < ($1.value.name.lowercased(), $1.key) }
             total = found.count
-            shown = Array(found[min(found.count, start)..<min(found.count, start + Int(pageSize))])
+            living = (includeDeleted ? found : Array(found.dropFirst(start).prefix(Int(pageSize)))).map(\.key)
         }
+        var ids = living
+        if includeDeleted {
+            // A deleted account's name and email read as erased: it is found by its user id, after the living ones.
+            let deleted = state.customers.entries.filter { entry in
+                entry.value.deleted && query.allSatisfy { q in Format.words(entry.key).contains { $0.hasPrefix(q) } }
+            }.map(\.key).sorted()
+            total += deleted.count
+            ids = Array((living + deleted).dropFirst(start).prefix(Int(pageSize)))
+        }
+        state.customers.prefetch(ids)
+        let shown = ids.compactMap { id in state.customers[id].map { (key: id, value: $0) } }
         let pages = max(1, (total + Int(pageSize) - 1) / Int(pageSize))
         return ViewOutput(
             title: "Customers" + (query.isEmpty ? "" : " matching '\(query.joined(separator: " "))'"),

@@ -18,6 +18,8 @@ public final class FileProjectionStateStore: ProjectionStateStore, @unchecked Se
     public let root: String
     /// Bytes of row versions a writer holds before it writes them as a run.
     let spillBytes: Int
+    /// The personal index, beside the states.
+    private let index: SQLitePersonalIndex
 
     /// Creates the store of a log directory.
     ///
@@ -25,7 +27,10 @@ public final class FileProjectionStateStore: ProjectionStateStore, @unchecked Se
     public init(storePath: String, spillBytes: Int = 96 << 20) {
         root = storePath + "/projections"
         self.spillBytes = spillBytes
+        index = SQLitePersonalIndex(directory: root)
     }
+
+    public func personalIndex() throws -> (any PersonalIndex)? { index }
 
     func directory(_ name: String) -> String { root + "/" + name }
     func versionDirectory(_ name: String, _ version: Int) -> String { directory(name) + "/v\(version)" }

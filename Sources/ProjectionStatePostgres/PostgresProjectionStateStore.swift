@@ -31,6 +31,8 @@ public final class PostgresProjectionStateStore: ProjectionStateStore {
         try session.performBlocking(body)
     }
 
+    public func personalIndex() throws -> (any PersonalIndex)? { PostgresPersonalIndex(store: self) }
+
     public func open(_ name: String, version: Int) throws -> (any StoredProjectionState)? {
         try blocking { c in
             let r = try c.query(

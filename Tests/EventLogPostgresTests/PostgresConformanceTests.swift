@@ -39,6 +39,16 @@ import Testing
     }
 }
 
+/// The personal index conformance kit on the store's `personal_index` tables.
+@Suite struct PostgresPersonalIndexTests {
+    @Test(arguments: PersonalIndexConformance.cases)
+    func conformance(_ c: PersonalIndexConformance.Case) async throws {
+        let h = try PostgresHarness()
+        let store = try #require(h.store as? PostgresEventStore)
+        try await c.run(try #require(try PostgresProjectionStateStore(store: store).personalIndex()))
+    }
+}
+
 /// The read models' state store conformance kit on the store's projection tables.
 @Suite struct PostgresProjectionStateStoreTests {
     @Test(arguments: ProjectionStateStoreConformance.cases)

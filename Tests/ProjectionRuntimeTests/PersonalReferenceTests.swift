@@ -108,3 +108,68 @@ struct PersonalReferenceTests {
         #expect(try await resolver.resolve(PersonalReference(position: 1, ordinal: 0).token) == "Name of u-ann")
     }
 }
+
+@Suite("The directory from the personal index")
+struct DirectoryIndexTests {
+    /// Accounts signing up, renaming, changing email and phone, one deleted at the end.
+    static func accounts() async throws -> (store: SealingEventStore, keys: MemoryPersonalDataKeys, deletedAt: UInt64) {
+        let keys = MemoryPersonalDataKeys()
+        let store = SealingEventStore(base: InMemoryEventStore(), keys: keys)
+        func append(_ user: String, _ event: any DomainEvent) async throws {
+            _ = try await store.append(
+                AppendRequest(
+                    stream: StreamID(unchecked: "account-\(user)"), events: [ProposedEvent(type: event.eventType, data: DomainEventCodec.encode(event))]))
+        }
+        let names = ["Zoe Park", "adam Quill", "Émile Roux", "Bea Stone", "adam Quill", "Yuri Tal", "Cleo Ude", "Dan Vos"]
+        for (n, name) in names.enumerated() {
+            try await append("u-\(n)", AccountSignedUp(userId: "u-\(n)", name: name, email: "user\(n)@mail.example", language: .enUS))
+        }
+        let at = Timestamp(iso8601: "2026-12-01T00:00:00Z")!
+        try await append("u-0", ProfileUpdated(userId: "u-0", name: "Aaron Park", phone: "+880 1711 000000"))
+        try await append("u-3", EmailChanged(userId: "u-3", oldEmail: "user3@mail.example", newEmail: "bea@stone.example", reauthenticatedAt: at))
+        try await append("u-5", ProfileUpdated(userId: "u-5", address: "Road 5"))
+        try await append("u-1", ProfileUpdated(userId: "u-1", name: "Zack Quill"))
+        try await append("u-6", AccountDeleted(userId: "u-6", reauthenticatedAt: at))
+        let deletedAt = try #require(try await store.lastPosition())
+        return (store, keys, deletedAt)
+    }
+
+    /// The ids a directory page shows, in order, and the total.
+    static func ids(_ output: ViewOutput) -> ([String], Int64) {
+        guard case .object(let pairs) = output.json, case .array(let items)? = pairs.first(where: { $0.key == "customers" })?.value,
+            case .int(let total)? = pairs.first(where: { $0.key == "total" })?.value
+        else { return ([], -1) }
+        return (items.compactMap { item -> String? in
+            guard case .object(let p) = item, case .string(let id)? = p.first(where: { $0.key == "userId" })?.value else { return nil }
+            return id
+        }, total)
+    }
+
+    @Test func `every page and search as of every position is the fold's, without the erased account`() async throws {
+        let (store, _, deletedAt) = try await Self.accounts()
+        let scratch = try Scratch()
+        let engine = ProjectionEngine(store: store, states: FileProjectionStateStore(storePath: scratch.path))
+        let all = try await store.read(ReadRequest(source: .all, from: 0, limit: 10_000)).events
+        let queries: [[String: String]] = [
+            [:], ["page-size": "3"], ["page-size": "3", "page": "2"], ["search": "quill"], ["search": "ad"], ["search": "stone"],
+            ["search": "1711"], ["search": "8801711"], ["include-deleted": "", "page-size": "4"], ["include-deleted": "", "page-size": "4", "page": "3"],
+        ]
+        // The index folds the deletion first, as `account delete` has it do: it erases the account's past as well.
+        _ = try await engine.answer(try #require(try CustomersView.personalIndexQuery(ViewArguments())), asOf: deletedAt)
+        for n in 0...deletedAt {
+            let state = try await engine.state(CustomersProjection.self, atPosition: n)
+            // The fold with the values in the clear, and without the erased account before its deletion: the index
+            // forgets its past too.
+            var plain = try CustomersProjection.folded(all.prefix { $0.position <= n }.map(projected))
+            if n < deletedAt { plain.customers["u-6"] = nil }
+            for values in queries {
+                var arguments = ViewArguments(values)
+                let query = try #require(try CustomersView.personalIndexQuery(arguments))
+                arguments.personalIndex = try await engine.answer(query, asOf: n)
+                let (shown, total) = Self.ids(try CustomersView.render(state, arguments))
+                let (expected, expectedTotal) = Self.ids(try CustomersView.render(plain, ViewArguments(values)))
+                #expect(shown == expected && total == expectedTotal, "\(values) as of \(n): \(shown) \(total), the fold's \(expected) \(expectedTotal)")
+            }
+        }
+    }
+}

@@ -7,6 +7,20 @@ import ProjectionStateFile
 import Projections
 import Testing
 
+@Suite("Personal indexes: conformance")
+struct PersonalIndexConformanceTests {
+    @Test(arguments: PersonalIndexConformance.cases)
+    func inMemory(_ c: PersonalIndexConformance.Case) async throws {
+        try await c.run(MemoryPersonalIndex())
+    }
+
+    @Test(arguments: PersonalIndexConformance.cases)
+    func sqlite(_ c: PersonalIndexConformance.Case) async throws {
+        let scratch = try Scratch()
+        try await c.run(try #require(try FileProjectionStateStore(storePath: scratch.path).personalIndex()))
+    }
+}
+
 @Suite("Projection state stores: conformance")
 struct ProjectionStateStoreConformanceTests {
     @Test(arguments: ProjectionStateStoreConformance.cases)

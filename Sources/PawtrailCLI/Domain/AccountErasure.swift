@@ -11,11 +11,12 @@ import Projections
 ///    down what it left open): every active pet is removed (`pet.remove`, which cancels the pet's active bookings,
 ///    releases their salon time and so stops their reminders), and every order not yet shipped is cancelled
 ///    (`order.cancel`, which releases its stock). An order already shipped is delivered as usual.
-/// 2. The copies made before go: the log already reads the account's personal data as erased (its key is gone),
-///    but the snapshots of the account's stream and of its conversations are removed (their rows overwritten and
-///    the write-ahead log emptied), and every built read model that holds personal data
-///    (``Projection/holdsPersonalData``) is rebuilt from the log, so that live views, their stored history for time
-///    travel and an audit all agree.
+/// 2. The copies made before go: the log already reads the account's personal data as erased (its key is gone), and
+///    the read models keep tokens that views open from the log (``Projection/foldsPersonalReferences``), so they read
+///    as erased too, present and past. The snapshots of the account's stream and of its conversations are removed
+///    (their rows overwritten and the write-ahead log emptied), and the personal index, once built, folds the
+///    deletion, which erases the account's directory entries, present and past. A read model that still keeps
+///    personal values (``Projection/holdsPersonalData``; none of the built-in ones) is rebuilt from the log.
 enum AccountErasure {
     /// The reason recorded on the orders a deletion cancels.
     static let cancelReason = "the account was deleted"
@@ -52,6 +53,14 @@ enum AccountErasure {
         if let engine { (report.pets, report.orders) = try await endObligations(of: users, engine: engine, handler: handler, now: now) }
         try await removeSnapshots(of: users, from: opened.snapshots)
         if let engine {
+            // An index never built holds nothing to erase; one built folds the deletion now, not at its next read.
+            if let index = try opened.states?.personalIndex(), try await index.checkpoint() != nil,
+                let last = try await opened.events.lastPosition()
+            {
+                guard try await engine.catchUp(index, CustomersDirectory.self, through: last) else {
+                    throw CommandFailure(kind: .failure, message: "the personal index could not fold the deletion; run the view 'customers' to finish it")
+                }
+            }
             let built = try await engine.status(ProjectionCatalog.projections).filter(\.built).map(\.name)
             let types = ProjectionCatalog.projections.filter { $0.holdsPersonalData && built.contains($0.name) }
             if !types.isEmpty { report.rebuilt = try await engine.rebuild(types).projections }

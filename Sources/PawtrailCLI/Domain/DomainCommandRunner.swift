@@ -51,8 +51,9 @@ enum DomainCommandRunner {
             if let erasure {
                 context.out(
                     "Ended: \(erasure.pets) pet(s) removed, their bookings cancelled; \(erasure.orders) order(s) not yet shipped cancelled.")
-                let rebuilt = erasure.rebuilt.isEmpty ? "none built" : erasure.rebuilt.joined(separator: ", ")
-                context.out("Erased: the account's personal data reads as erased; its snapshots removed, read models rebuilt (\(rebuilt)).")
+                let rebuilt = erasure.rebuilt.isEmpty ? "" : "; read models rebuilt (\(erasure.rebuilt.joined(separator: ", ")))"
+                context.out(
+                    "Erased: the account's personal data reads as erased everywhere; its snapshots and its directory entries removed\(rebuilt).")
             }
         }
         return .success

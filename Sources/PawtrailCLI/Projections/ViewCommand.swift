@@ -100,7 +100,7 @@ enum ViewCommand {
         let engine = try await ProjectionsCommand.engine(context)
         let viewer = try await ViewReader.viewer(context, engine: engine)
         var (loaded, note) = try await state(V.Source.self, moment, engine)
-        let arguments = ViewArguments(values)
+        var arguments = ViewArguments(values)
         if let viewer {
             let audience: ViewAudience
             do { audience = try V.audience(loaded.state, arguments) } catch { throw context.arguments.usageError(error.description) }
@@ -110,6 +110,10 @@ enum ViewCommand {
                 throw CommandFailure(kind: .forbidden, message: "'\(viewer.userID)' may not read this view")
             }
         }
+        // An order or a search by personal values: the personal index answers it, as of the state's position.
+        let indexQuery: PersonalIndexQuery?
+        do { indexQuery = try V.personalIndexQuery(arguments) } catch { throw context.arguments.usageError(error.description) }
+        if let indexQuery { arguments.personalIndex = try await engine.answer(indexQuery, asOf: loaded.position) }
         var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
         // A stored row found damaged as the view read it: the read model is folded anew and the view read again (a
         // damaged row reads as missing, so nothing rendered from it is shown).

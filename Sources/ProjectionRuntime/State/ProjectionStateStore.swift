@@ -43,6 +43,16 @@ public protocol ProjectionStateStore: Sendable {
 
     /// Removes a schema version's state (an old version, once the new one has caught up).
     func remove(_ name: String, version: Int) throws
+
+    /// The store's personal index (``Projections/PersonalIndex``), kept beside the states; `nil` (the default) when
+    /// this store keeps none, and the runtime makes one in memory when a view needs it.
+    ///
+    /// - Throws: An I/O or server error.
+    func personalIndex() throws -> (any PersonalIndex)?
+}
+
+extension ProjectionStateStore {
+    public func personalIndex() throws -> (any PersonalIndex)? { nil }
 }
 
 /// One committed state of a projection, as a reader sees it.

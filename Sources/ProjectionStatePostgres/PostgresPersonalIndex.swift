@@ -1,0 +1,163 @@
+import EventLog
+import EventLogPostgres
+public import Projections
+
+/// The PostgreSQL store's personal index: tables in the store's schema, shared by every machine, made at first use
+/// (`personal_index`, an entry a row with the positions it held between, and `personal_index_checkpoint`).
+///
+/// An erasure deletes the subject's rows and vacuums the table, so their space is reclaimed; as for the personal-data
+/// keys, PostgreSQL does not overwrite freed space or its write-ahead log at once (docs/design.md, "Personal data").
+/// On a standby the tables cannot be made or written: the runtime then answers from an index made in memory.
+public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
+    private let store: PostgresProjectionStateStore
+
+    init(store: PostgresProjectionStateStore) {
+        self.store = store
+    }
+
+    /// Makes the tables when they are missing, under a lock so that two machines doing it at once do not collide.
+    private func prepared<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try store.blocking { c in
+            let exists = try c.query("SELECT to_regclass('personal_index_checkpoint') IS NOT NULL")
+            if exists.bool(0, 0) != true {
+                try c.execute(
+                    """
+                    BEGIN;
+                    SELECT pg_advisory_xact_lock(hashtext('pawtrail personal_index'));
+                    CREATE TABLE IF NOT EXISTS personal_index (
+                      subject text COLLATE "C" NOT NULL, since bigint NOT NULL, until bigint, sort_key text COLLATE "C" NOT NULL,
+                      terms text NOT NULL, entry_values text NOT NULL, PRIMARY KEY (subject, since));
+                    CREATE INDEX IF NOT EXISTS personal_index_order ON personal_index (sort_key, subject);
+                    CREATE TABLE IF NOT EXISTS personal_index_checkpoint (
+                      id boolean PRIMARY KEY DEFAULT true CHECK (id), version integer NOT NULL, position bigint NOT NULL);
+                    COMMIT;
+                    """)
+            }
+            return try body(c)
+        }
+    }
+
+    public func checkpoint() async throws -> (version: Int, position: UInt64)? {
+        try prepared { c in
+            let r = try c.query("SELECT version::bigint, position FROM personal_index_checkpoint")
+            guard r.count == 1, let version = r.int64(0, 0), let position = r.int64(0, 1) else { return nil }
+            return (Int(version), UInt64(position))
+        }
+    }
+
+    public func apply(_ changes: [PersonalIndexChange], from: UInt64?, through: UInt64, version: Int) async throws -> Bool {
+        let batch = Batch(changes)
+        let stored = try prepared { c -> Bool in
+            try c.execute("BEGIN")
+            do {
+                _ = try c.query("SELECT pg_advisory_xact_lock(hashtext('pawtrail personal_index'))")
+                let r = try c.query("SELECT version::bigint, position FROM personal_index_checkpoint")
+                let now: (Int64, Int64)? = r.count == 1 ? (r.int64(0, 0) ?? -1, r.int64(0, 1) ?? -1) : nil
+                guard now.map({ UInt64($0.1) }) == from, from == nil || now?.0 == Int64(version) else {
+                    try c.execute("ROLLBACK")
+                    return false
+                }
+                if !batch.erased.isEmpty { _ = try c.query("DELETE FROM personal_index WHERE subject = ANY($1)", [.textArray(batch.erased)]) }
+                if !batch.closing.isEmpty {
+                    _ = try c.query(
+                        """
+                        UPDATE personal_index p SET until = x.at FROM unnest($1::text[], $2::bigint[]) AS x(subject, at)
+                         WHERE p.subject = x.subject AND p.until IS NULL
+                        """, [.textArray(batch.closing.map(\.subject)), .int8Array(batch.closing.map { Int64($0.at) })])
+                }
+                if !batch.rows.isEmpty {
+                    let rows = batch.rows
+                    _ = try c.query(
+                        """
+                        INSERT INTO personal_index (subject, since, until, sort_key, terms, entry_values)
+                        SELECT s, f, NULLIF(u, -1), k, t, v FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+                          AS x(s, f, u, k, t, v)
+                        ON CONFLICT (subject, since) DO UPDATE
+                          SET until = excluded.until, sort_key = excluded.sort_key, terms = excluded.terms, entry_values = excluded.entry_values
+                        """,
+                        [
+                            .textArray(rows.map(\.subject)), .int8Array(rows.map { Int64($0.since) }), .int8Array(rows.map { $0.until.map(Int64.init) ?? -1 }),
+                            .textArray(rows.map(\.entry.sortKey)), .textArray(rows.map { " " + $0.entry.terms.joined(separator: " ") }),
+                            .textArray(rows.map { $0.entry.values.joined(separator: "\u{1F}") }),
+                        ])
+                }
+                _ = try c.query(
+                    """
+                    INSERT INTO personal_index_checkpoint (id, version, position) VALUES (true, $1::bigint::integer, $2)
+                    ON CONFLICT (id) DO UPDATE SET version = excluded.version, position = excluded.position
+                    """, [.int8(Int64(version)), .int8(Int64(through))])
+                try c.execute("COMMIT")
+                return true
+            } catch {
+                try? c.execute("ROLLBACK")
+                throw error
+            }
+        }
+        if stored && !batch.erased.isEmpty { try prepared { c in try c.execute("VACUUM personal_index") } }
+        return stored
+    }
+
+    public func reset() async throws {
+        try prepared { c in try c.execute("BEGIN; DELETE FROM personal_index; DELETE FROM personal_index_checkpoint; COMMIT") }
+        try prepared { c in try c.execute("VACUUM personal_index") }
+    }
+
+    public func entry(of subject: String) async throws -> PersonalIndexEntry? {
+        try prepared { c in
+            let r = try c.query("SELECT sort_key, terms, entry_values FROM personal_index WHERE subject = $1 AND until IS NULL", [.text(subject)])
+            guard r.count == 1 else { return nil }
+            return PersonalIndexEntry(
+                values: r.string(0, 2).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init),
+                sortKey: r.string(0, 0), terms: r.string(0, 1).split(separator: " ").map(String.init))
+        }
+    }
+
+    public func subjects(asOf position: UInt64, matching words: [String], offset: Int, limit: Int) async throws -> (subjects: [String], total: Int) {
+        try prepared { c in
+            // Each word must start a term: the terms are stored after a space each, and a word holds no space.
+            let live = "since <= $1 AND (until IS NULL OR until > $1) AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) w WHERE strpos(terms, w) = 0)"
+            let parameters: [PostgresValue] = [.int8(Int64(position)), .textArray(words.map { " " + $0 })]
+            let count = try c.query("SELECT count(*) FROM personal_index WHERE " + live, parameters)
+            let total = Int(count.int64(0, 0) ?? 0)
+            let page = try c.query(
+                "SELECT subject FROM personal_index WHERE \(live) ORDER BY sort_key, subject LIMIT \(limit == .max ? "ALL" : String(limit)) OFFSET \(offset)",
+                parameters)
+            return ((0..<page.count).map { page.string($0, 0) }, total)
+        }
+    }
+
+    /// Changes as three statements: the subjects erased, the open entries closed, and the rows made (each closed by
+    /// the next one of its subject in the same batch).
+    private struct Batch {
+        var erased: [String] = []
+        var closing: [(subject: String, at: UInt64)] = []
+        var rows: [(subject: String, since: UInt64, until: UInt64?, entry: PersonalIndexEntry)] = []
+
+        init(_ changes: [PersonalIndexChange]) {
+            var last: [String: Int] = [:]
+            var closes: [String: UInt64] = [:]
+            var gone: Set<String> = []
+            var dropped: Set<Int> = []
+            for change in changes {
+                switch change {
+                case .put(let subject, let entry, let at):
+                    if let i = last[subject] {
+                        rows[i].until = at
+                    } else if !gone.contains(subject), closes[subject] == nil {
+                        closes[subject] = at
+                    }
+                    rows.append((subject, at, nil, entry))
+                    last[subject] = rows.count - 1
+                case .erase(let subject):
+                    for (i, r) in rows.enumerated() where r.subject == subject { dropped.insert(i) }
+                    gone.insert(subject)
+                    closes[subject] = nil
+                    last[subject] = nil
+                }
+            }
+            rows = rows.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+            erased = gone.sorted()
+            closing = closes.map { ($0.key, $0.value) }
+        }
+    }
+}

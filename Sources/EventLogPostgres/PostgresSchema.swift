@@ -15,10 +15,11 @@ import Foundation
 ///   versions by position, and the rows present at each checkpoint (see `PostgresProjectionStateStore`), shared by
 ///   every machine that uses the store.
 /// - `personal_keys`: the per-account keys that seal personal data (see ``PostgresPersonalDataKeys``).
+/// - `personal_index`, `personal_index_checkpoint`: the personal index (see `PostgresPersonalIndex`).
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
     /// The layout this build writes and reads.
-    static let version = 4
+    static let version = 5
 
     /// The statements that create the layout in an empty schema.
     static func creation(_ schema: String) -> String {
@@ -57,8 +58,11 @@ enum PostgresSchema {
               position bigint NOT NULL,
               event_id uuid NOT NULL,
               state bytea NOT NULL,
+              subject text COLLATE "C",
               PRIMARY KEY (stream_id, kind)
             );
+            CREATE INDEX snapshots_subject ON \(s).snapshots (subject) WHERE subject IS NOT NULL;
+            \(personalIndex(s));
             CREATE TABLE \(s).projection_states (
               name text COLLATE "C" NOT NULL,
               version integer NOT NULL,
@@ -108,6 +112,30 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS \(s).personal_keys (subject text COLLATE \"C\" PRIMARY KEY, key bytea CHECK (key IS NULL OR length(key) = 32))"
     }
 
+    /// The personal index (see `PostgresPersonalIndex`): entries by subject with the positions they held between, and
+    /// its checkpoint.
+    private static func personalIndex(_ s: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(s).personal_index (
+          subject text COLLATE "C" NOT NULL, since bigint NOT NULL, until bigint, sort_key text COLLATE "C" NOT NULL,
+          terms text NOT NULL, entry_values text NOT NULL, PRIMARY KEY (subject, since));
+        CREATE INDEX IF NOT EXISTS personal_index_order ON \(s).personal_index (sort_key, subject);
+        CREATE TABLE IF NOT EXISTS \(s).personal_index_checkpoint (
+          id boolean PRIMARY KEY DEFAULT true CHECK (id), version integer NOT NULL, position bigint NOT NULL)
+        """
+    }
+
+    /// 4 -> 5: snapshots are tagged with the account whose personal data they hold, so that erasing it removes them
+    /// by one deletion; the snapshots of layout 4 are a cache without tags, and go. The personal index.
+    private static func taggedSnapshots(_ s: String) -> String {
+        """
+        DELETE FROM \(s).snapshots;
+        ALTER TABLE \(s).snapshots ADD COLUMN IF NOT EXISTS subject text COLLATE "C";
+        CREATE INDEX IF NOT EXISTS snapshots_subject ON \(s).snapshots (subject) WHERE subject IS NOT NULL;
+        \(personalIndex(s))
+        """
+    }
+
     /// The indexes of runs: their first rows by category and by time.
     private static func runIndexes(_ s: String) -> String {
         """
@@ -146,11 +174,12 @@ enum PostgresSchema {
     }
 
     /// The statements that move a store from each version to the next. 1 -> 2: a read model's checkpoint records when
-    /// the event at its position was recorded, beside its id. 2 -> 3: the personal-data keys. 3 -> 4: runs.
+    /// the event at its position was recorded, beside its id. 2 -> 3: the personal-data keys. 3 -> 4: runs. 4 -> 5: tagged snapshots and the personal index.
     static let upgrades: [Int: @Sendable (String) -> String] = [
         1: { "ALTER TABLE \(PostgresConnection.identifier($0)).projection_states ADD COLUMN event_recorded_at bigint" },
         2: { personalKeys(PostgresConnection.identifier($0)) },
         3: { runs(PostgresConnection.identifier($0)) },
+        4: { taggedSnapshots(PostgresConnection.identifier($0)) },
     ]
 
     /// Moves a store's layout forward to this build's, one version at a time, each step in one transaction.

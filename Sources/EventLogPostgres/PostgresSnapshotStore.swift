@@ -16,7 +16,7 @@ public final class PostgresSnapshotStore: SnapshotStore {
     public func snapshot(of stream: StreamID, kind: String) async throws -> StreamSnapshot? {
         try await run { c in
             let rows = try c.query(
-                "SELECT stream_id, kind, schema_version, version, position, event_id, state FROM snapshots WHERE stream_id = $1 AND kind = $2",
+                "SELECT stream_id, kind, schema_version, version, position, event_id, state, subject FROM snapshots WHERE stream_id = $1 AND kind = $2",
                 [.text(stream.rawValue), .text(kind)])
             return rows.count == 0 ? nil : try Self.snapshot(rows, 0)
         }
@@ -34,22 +34,24 @@ public final class PostgresSnapshotStore: SnapshotStore {
         try await run { c in
             _ = try c.query(
                 """
-                INSERT INTO snapshots (stream_id, kind, schema_version, version, position, event_id, state)
-                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]::integer[], $4::bigint[], $5::bigint[], $6::uuid[], $7::bytea[])
+                INSERT INTO snapshots (stream_id, kind, schema_version, version, position, event_id, state, subject)
+                SELECT s, k, sv, v, p, e, st, NULLIF(sub, '')
+                  FROM unnest($1::text[], $2::text[], $3::bigint[]::integer[], $4::bigint[], $5::bigint[], $6::uuid[], $7::bytea[], $8::text[])
+                    AS x(s, k, sv, v, p, e, st, sub)
                 ON CONFLICT (stream_id, kind) DO UPDATE SET schema_version = excluded.schema_version, version = excluded.version,
-                  position = excluded.position, event_id = excluded.event_id, state = excluded.state
+                  position = excluded.position, event_id = excluded.event_id, state = excluded.state, subject = excluded.subject
                 """,
                 [
                     .textArray(kept.map(\.stream.rawValue)), .textArray(kept.map(\.kind)), .int8Array(kept.map { Int64($0.schemaVersion) }),
                     .int8Array(kept.map { Int64($0.version) }), .int8Array(kept.map { Int64($0.position) }), .uuidArray(kept.map(\.eventID)),
-                    .byteaArray(kept.map(\.state)),
+                    .byteaArray(kept.map(\.state)), .textArray(kept.map { $0.subject ?? "" }),
                 ])
         }
     }
 
     public func forEach(_ body: (StreamSnapshot) throws -> Bool) async throws {
         let rows = try await run { c in
-            try c.query("SELECT stream_id, kind, schema_version, version, position, event_id, state FROM snapshots ORDER BY stream_id, kind")
+            try c.query("SELECT stream_id, kind, schema_version, version, position, event_id, state, subject FROM snapshots ORDER BY stream_id, kind")
         }
         for i in 0..<rows.count {
             guard try body(try Self.snapshot(rows, i)) else { return }
@@ -59,6 +61,15 @@ public final class PostgresSnapshotStore: SnapshotStore {
     public func remove(stream: StreamID, kind: String) async throws {
         try await run { c in
             _ = try c.query("DELETE FROM snapshots WHERE stream_id = $1 AND kind = $2", [.text(stream.rawValue), .text(kind)])
+        }
+    }
+
+    /// Deletes the tagged rows and vacuums the table, so that their space is reclaimed (PostgreSQL does not overwrite
+    /// freed space or its write-ahead log at once: see docs/design.md, "Personal data").
+    public func removeAll(taggedWith subject: String) async throws {
+        try await run { c in
+            _ = try c.query("DELETE FROM snapshots WHERE subject = $1", [.text(subject)])
+            try c.execute("VACUUM snapshots")
         }
     }
 
@@ -72,7 +83,7 @@ public final class PostgresSnapshotStore: SnapshotStore {
         }
         return StreamSnapshot(
             stream: StreamID(unchecked: rows.string(i, 0)), kind: rows.string(i, 1), schemaVersion: Int(schema), version: UInt64(version),
-            position: UInt64(position), eventID: id, state: rows.array(i, 6))
+            position: UInt64(position), eventID: id, state: rows.array(i, 6), subject: rows.isNull(i, 7) ? nil : rows.string(i, 7))
     }
 
     private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {

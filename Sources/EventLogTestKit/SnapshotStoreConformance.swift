@@ -28,6 +28,7 @@ public enum SnapshotStoreConformance {
         Case(name: "one save stores every snapshot given", run: batch),
         Case(name: "forEach visits every snapshot once", run: visitsAll),
         Case(name: "remove forgets one snapshot, removeAll every one", run: removes),
+        Case(name: "removeAll(taggedWith:) forgets the snapshots tagged with an account, and only those", run: tagged),
         Case(name: "concurrent saves of different streams all land", run: concurrent),
         Case(name: "an empty state and a large one round-trip", run: sizes),
     ]
@@ -36,6 +37,35 @@ public enum SnapshotStoreConformance {
         StreamSnapshot(
             stream: StreamID(unchecked: stream), kind: kind, schemaVersion: 2, version: version, position: 1000 + version,
             eventID: UUID(), state: state)
+    }
+
+    static func tagged(_ store: any SnapshotStore) async throws {
+        var ann1 = snapshot("conversation-c-1", kind: "conversation")
+        ann1.subject = "u-ann"
+        var ann2 = snapshot("conversation-c-2", kind: "conversation")
+        ann2.subject = "u-ann"
+        var bob = snapshot("conversation-c-3", kind: "conversation")
+        bob.subject = "u-bob"
+        let untagged = snapshot("cart-u-ann")
+        try await store.save([ann1, ann2, bob, untagged])
+        let read = try await store.snapshot(of: ann1.stream, kind: ann1.kind)
+        try require(read?.subject == "u-ann", "the tag did not read back: \(String(describing: read))")
+        try await store.removeAll(taggedWith: "u-ann")
+        for s in [ann1, ann2] {
+            let gone = try await store.snapshot(of: s.stream, kind: s.kind)
+            try require(gone == nil, "\(s.stream) is still there")
+        }
+        let kept = try await store.snapshot(of: bob.stream, kind: bob.kind)
+        try require(kept == bob, "another account's snapshot went")
+        let plain = try await store.snapshot(of: untagged.stream, kind: untagged.kind)
+        try require(plain == untagged, "an untagged snapshot went")
+        // A retag: saving a state again with another tag moves it.
+        var moved = bob
+        moved.subject = nil
+        try await store.save([moved])
+        try await store.removeAll(taggedWith: "u-bob")
+        let still = try await store.snapshot(of: bob.stream, kind: bob.kind)
+        try require(still == moved, "a snapshot saved untagged was removed by its old tag")
     }
 
     static func missingIsNil(_ store: any SnapshotStore) async throws {

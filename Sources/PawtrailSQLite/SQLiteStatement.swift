@@ -61,6 +61,14 @@ public final class SQLiteStatement {
     }
 
     /// Binds a 64-bit integer.
+    /// Binds SQL NULL.
+    ///
+    /// - Parameter index: The parameter, from 1.
+    /// - Throws: ``SQLiteError``.
+    public func bindNull(_ index: Int32) throws {
+        try database.check(sqlite3_bind_null(handle, index), "bind")
+    }
+
     public func bind(_ index: Int32, int64 value: Int64) throws {
         try database.check(sqlite3_bind_int64(handle, index, value), "bind int \(index) of \(sql)")
     }

@@ -2,12 +2,12 @@ import EventLog
 import EventLogPostgres
 public import Projections
 
-/// The PostgreSQL store's personal index: tables in the store's schema, shared by every machine, made at first use
-/// (`personal_index`, an entry a row with the positions it held between, and `personal_index_checkpoint`).
+/// The PostgreSQL store's personal index: tables in the store's schema, shared by every machine (`personal_index`, an
+/// entry a row with the positions it held between, and `personal_index_checkpoint`).
 ///
 /// An erasure deletes the subject's rows and vacuums the table, so their space is reclaimed; as for the personal-data
 /// keys, PostgreSQL does not overwrite freed space or its write-ahead log at once (docs/design.md, "Personal data").
-/// On a standby the tables cannot be made or written: the runtime then answers from an index made in memory.
+/// On a standby the tables cannot be written: the runtime then answers from an index made in memory.
 public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
     private let store: PostgresProjectionStateStore
 
@@ -15,26 +15,8 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
         self.store = store
     }
 
-    /// Makes the tables when they are missing, under a lock so that two machines doing it at once do not collide.
     private func prepared<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try store.blocking { c in
-            let exists = try c.query("SELECT to_regclass('personal_index_checkpoint') IS NOT NULL")
-            if exists.bool(0, 0) != true {
-                try c.execute(
-                    """
-                    BEGIN;
-                    SELECT pg_advisory_xact_lock(hashtext('pawtrail personal_index'));
-                    CREATE TABLE IF NOT EXISTS personal_index (
-                      subject text COLLATE "C" NOT NULL, since bigint NOT NULL, until bigint, sort_key text COLLATE "C" NOT NULL,
-                      terms text NOT NULL, entry_values text NOT NULL, PRIMARY KEY (subject, since));
-                    CREATE INDEX IF NOT EXISTS personal_index_order ON personal_index (sort_key, subject);
-                    CREATE TABLE IF NOT EXISTS personal_index_checkpoint (
-                      id boolean PRIMARY KEY DEFAULT true CHECK (id), version integer NOT NULL, position bigint NOT NULL);
-                    COMMIT;
-                    """)
-            }
-            return try body(c)
-        }
+        try store.blocking(body)
     }
 
     public func checkpoint() async throws -> (version: Int, position: UInt64)? {

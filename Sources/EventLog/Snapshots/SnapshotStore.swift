@@ -48,4 +48,24 @@ public protocol SnapshotStore: Sendable {
     ///
     /// - Throws: An I/O error.
     func removeAll() async throws
+
+    /// Forgets every snapshot tagged with an account (``StreamSnapshot/subject``), leaving no copy of their states in
+    /// the store's files where the store can see to it: an erasure.
+    ///
+    /// - Parameter subject: The account.
+    /// - Throws: An I/O error.
+    func removeAll(taggedWith subject: String) async throws
+}
+
+extension SnapshotStore {
+    /// Visits every snapshot and removes those tagged with the account: a pass over the whole store, which a store
+    /// with an index of the tags replaces by one deletion.
+    public func removeAll(taggedWith subject: String) async throws {
+        var tagged: [(StreamID, String)] = []
+        try await forEach { snapshot in
+            if snapshot.subject == subject { tagged.append((snapshot.stream, snapshot.kind)) }
+            return true
+        }
+        for (stream, kind) in tagged { try await remove(stream: stream, kind: kind) }
+    }
 }

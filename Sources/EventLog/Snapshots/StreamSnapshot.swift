@@ -21,6 +21,9 @@ public struct StreamSnapshot: Sendable, Hashable {
     public var eventID: UUID
     /// The state, in the fold's own encoding.
     public var state: [UInt8]
+    /// The account whose personal data the state holds, if any: erasing the account removes every snapshot tagged
+    /// with it (``SnapshotStore/removeAll(taggedWith:)``).
+    public var subject: String?
 
     /// Creates a snapshot.
     ///
@@ -32,7 +35,11 @@ public struct StreamSnapshot: Sendable, Hashable {
     ///   - position: The global position of that event.
     ///   - eventID: The id of that event.
     ///   - state: The encoded state.
-    public init(stream: StreamID, kind: String, schemaVersion: Int, version: UInt64, position: UInt64, eventID: UUID, state: [UInt8]) {
+    ///   - subject: The account whose personal data the state holds, if any.
+    public init(
+        stream: StreamID, kind: String, schemaVersion: Int, version: UInt64, position: UInt64, eventID: UUID, state: [UInt8], subject: String? = nil
+    ) {
+        self.subject = subject
         self.stream = stream
         self.kind = kind
         self.schemaVersion = schemaVersion

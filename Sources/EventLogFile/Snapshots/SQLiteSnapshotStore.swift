@@ -19,8 +19,9 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
     public let path: String
     /// The most a save waits for another process's transaction.
     public static let busyTimeoutMilliseconds: Int32 = 200
-    /// The layout of the table (`PRAGMA user_version`); a database of another layout is made anew.
-    static let layoutVersion = 1
+    /// The layout of the table (`PRAGMA user_version`); a database of another layout is made anew (layout 1 had no
+    /// tags, so its snapshots of conversations could not be found by their customer: a cache, they are made again).
+    static let layoutVersion = 2
 
     private let lock = NSLock()
     private var connection: Connection?
@@ -37,12 +38,12 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
             self.db = db
             self.writable = writable
             select = try db.prepare(
-                "SELECT schema, version, position, event_id, state, checksum FROM snapshots WHERE kind = ?1 AND stream = ?2")
+                "SELECT schema, version, position, event_id, state, checksum, subject FROM snapshots WHERE kind = ?1 AND stream = ?2")
             upsert =
                 writable
                 ? try db.prepare(
-                    "INSERT OR REPLACE INTO snapshots(kind, stream, schema, version, position, event_id, state, checksum) "
-                        + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)") : nil
+                    "INSERT OR REPLACE INTO snapshots(kind, stream, schema, version, position, event_id, state, checksum, subject) "
+                        + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") : nil
         }
     }
 
@@ -65,7 +66,8 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
             guard try s.step(), let eventID = Self.uuid(Array(s.columnBlob(3))) else { return nil }
             let snapshot = StreamSnapshot(
                 stream: stream, kind: kind, schemaVersion: Int(s.columnInt64(0)), version: UInt64(bitPattern: s.columnInt64(1)),
-                position: UInt64(bitPattern: s.columnInt64(2)), eventID: eventID, state: Array(s.columnBlob(4)))
+                position: UInt64(bitPattern: s.columnInt64(2)), eventID: eventID, state: Array(s.columnBlob(4)),
+                subject: s.columnIsNull(6) ? nil : s.columnText(6))
             guard UInt32(truncatingIfNeeded: s.columnInt64(5)) == Self.checksum(snapshot) else { return nil }
             return snapshot
         }
@@ -89,6 +91,7 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
                     try upsert.bind(6, bytes: withUnsafeBytes(of: snapshot.eventID.uuid) { Array($0) })
                     try upsert.bind(7, bytes: snapshot.state)
                     try upsert.bind(8, int64: Int64(Self.checksum(snapshot)))
+                    if let subject = snapshot.subject { try upsert.bind(9, text: subject) } else { try upsert.bindNull(9) }
                     try upsert.step()
                 }
                 try c.db.execute("COMMIT")
@@ -102,13 +105,13 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
     public func forEach(_ body: (StreamSnapshot) throws -> Bool) async throws {
         try withConnection { c in
             guard let c else { return }
-            let s = try c.db.prepare("SELECT kind, stream, schema, version, position, event_id, state, checksum FROM snapshots")
+            let s = try c.db.prepare("SELECT kind, stream, schema, version, position, event_id, state, checksum, subject FROM snapshots")
             while try s.step() {
                 guard let eventID = Self.uuid(Array(s.columnBlob(5))) else { continue }
                 let snapshot = StreamSnapshot(
                     stream: StreamID(unchecked: s.columnText(1)), kind: s.columnText(0), schemaVersion: Int(s.columnInt64(2)),
                     version: UInt64(bitPattern: s.columnInt64(3)), position: UInt64(bitPattern: s.columnInt64(4)),
-                    eventID: eventID, state: Array(s.columnBlob(6)))
+                    eventID: eventID, state: Array(s.columnBlob(6)), subject: s.columnIsNull(8) ? nil : s.columnText(8))
                 // A damaged row is not a snapshot: it reads as missing here too.
                 guard UInt32(truncatingIfNeeded: s.columnInt64(7)) == Self.checksum(snapshot) else { continue }
                 guard try body(snapshot) else { return }
@@ -125,6 +128,21 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
             try s.bind(2, text: stream.rawValue)
             try s.step()
             // The write-ahead log may still hold earlier copies of the row: emptied, so a removal is an erasure.
+            _ = try c.db.text("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    public func removeAll(taggedWith subject: String) async throws {
+        try withConnection { c in
+            guard let c else { return }
+            guard c.writable else { throw EventStoreError.storeFailure("the snapshots at \(path) cannot be written") }
+            let s = try c.db.prepare("DELETE FROM snapshots WHERE subject = ?1")
+            try s.bind(1, text: subject)
+            try s.step()
+        }
+        // Once the deletion's statement is finalized: the write-ahead log may still hold earlier copies of the rows.
+        try withConnection { c in
+            guard let c, c.writable else { return }
             _ = try c.db.text("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
@@ -200,7 +218,8 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
                             CREATE TABLE IF NOT EXISTS snapshots(
                                 kind TEXT NOT NULL, stream TEXT NOT NULL, schema INTEGER NOT NULL, version INTEGER NOT NULL,
                                 position INTEGER NOT NULL, event_id BLOB NOT NULL, state BLOB NOT NULL, checksum INTEGER NOT NULL,
-                                PRIMARY KEY(kind, stream)) WITHOUT ROWID;
+                                subject TEXT, PRIMARY KEY(kind, stream)) WITHOUT ROWID;
+                            CREATE INDEX snapshots_subject ON snapshots(subject) WHERE subject IS NOT NULL;
                             PRAGMA user_version=\(layoutVersion);
                             """)
                     } else if layout != layoutVersion {
@@ -255,6 +274,11 @@ public final class SQLiteSnapshotStore: SnapshotStore, @unchecked Sendable {
         withUnsafeBytes(of: s.position.littleEndian) { crc.update($0) }
         withUnsafeBytes(of: s.eventID.uuid) { crc.update($0) }
         s.state.withUnsafeBytes { crc.update($0) }
+        // Untagged rows keep the checksum of the layout before tags.
+        if var subject = s.subject {
+            withUnsafeBytes(of: UInt8(1)) { crc.update($0) }
+            subject.withUTF8 { crc.update(UnsafeRawBufferPointer($0)) }
+        }
         return crc.value
     }
 }

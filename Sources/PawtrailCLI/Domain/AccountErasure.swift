@@ -98,20 +98,13 @@ enum AccountErasure {
         return ended
     }
 
-    /// Removes the snapshots that hold the accounts' personal data: each account's own, and its conversations'
-    /// (found by their owner in the snapshots themselves, so no read model has to be built for it).
+    /// Removes the snapshots that hold the accounts' personal data: each account's own, and those tagged with it (its
+    /// conversations'), by one deletion each.
     private static func removeSnapshots(of users: [String], from snapshots: (any SnapshotStore)?) async throws {
         guard let snapshots else { return }
-        var removals = users.map { (Streams.account($0), AccountState.snapshotKind) }
-        let owners = Set(users)
-        try await snapshots.forEach { snapshot in
-            if snapshot.kind == ConversationState.snapshotKind,
-                let state = try? ConversationState(snapshotBytes: snapshot.state), owners.contains(state.ownerId)
-            {
-                removals.append((snapshot.stream, snapshot.kind))
-            }
-            return true
+        for user in users {
+            try await snapshots.remove(stream: Streams.account(user), kind: AccountState.snapshotKind)
+            try await snapshots.removeAll(taggedWith: user)
         }
-        for (stream, kind) in removals { try await snapshots.remove(stream: stream, kind: kind) }
     }
 }

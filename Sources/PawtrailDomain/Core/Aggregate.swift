@@ -29,9 +29,15 @@ public protocol Aggregate: FieldCodable {
     ///   - event: The next event of the stream.
     /// - Returns: The state after the event.
     static func evolve(_ state: Self, _ event: any DomainEvent) -> Self
+
+    /// The account whose personal data the state holds, if any: its snapshots are tagged with it, and erasing the
+    /// account removes them. Defaults to `nil`.
+    var personalDataSubject: String? { get }
 }
 
 extension Aggregate {
+    public var personalDataSubject: String? { nil }
+
     /// Folds events from the empty state.
     public static func folded(_ events: [any DomainEvent]) -> Self {
         events.reduce(Self()) { evolve($0, $1) }

@@ -28,6 +28,9 @@ public struct ConversationState: Aggregate, Hashable {
     public init() {}
 
     public static let snapshotKind = "conversation"
+
+    /// The customer: the messages' texts are theirs (sealed under their key in the log).
+    public var personalDataSubject: String? { ownerId.isEmpty ? nil : ownerId }
     public static let schemaVersion = 1
 
     public init(reading r: inout some FieldReader) throws(FieldError) {

@@ -29,7 +29,7 @@ public struct LoadedState: Sendable {
         guard let version, let position, let eventID else { return nil }
         return StreamSnapshot(
             stream: stream, kind: type(of: state).snapshotKind, schemaVersion: type(of: state).schemaVersion, version: version,
-            position: position, eventID: eventID, state: state.snapshotBytes())
+            position: position, eventID: eventID, state: state.snapshotBytes(), subject: state.personalDataSubject)
     }
 }
 

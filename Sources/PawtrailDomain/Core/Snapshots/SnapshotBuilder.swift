@@ -86,7 +86,7 @@ public struct SnapshotBuilder: Sendable {
                 batch.append(
                     StreamSnapshot(
                         stream: stream, kind: f.type.snapshotKind, schemaVersion: f.type.schemaVersion, version: last.version,
-                        position: last.position, eventID: last.id, state: state))
+                        position: last.position, eventID: last.id, state: state, subject: f.state.personalDataSubject))
                 report.stateBytes += state.count
                 if batch.count >= 1_000 {
                     try await snapshots.save(batch)

@@ -3,7 +3,8 @@
 # built (as a shop's store in use has them): copies the store, rebuilds every read model (untimed), then deletes N
 # customers one after another, each its own process, and prints each one's wall seconds and peak RSS, then the
 # median. The time beyond an ordinary command is the erasure: ending the account's obligations, removing its
-# snapshots and rebuilding the read models that hold personal fields (docs/design.md, "Personal data").
+# snapshots (by their tag) and erasing its entries from the personal index, which the directory view below builds
+# first, as a store in use has it (docs/design.md, "Personal data").
 #   tools/erasure-cost.sh [N] [STORE]
 # STORE defaults to the 2M-event year `tools/scale-bench.sh` prepares (./.scratch/scale-bench/workloads/2M-warm/store;
 # run `tools/scale-bench.sh --sizes 2m --sections open` once to make it). N defaults to 3.

@@ -14,10 +14,16 @@ extension ProjectionEngine {
     /// - Returns: The answer.
     /// - Throws: Store and index errors.
     public func answer(_ query: PersonalIndexQuery, asOf position: UInt64?) async throws -> PersonalIndexAnswer {
-        guard let position else { return PersonalIndexAnswer(subjects: [], total: 0) }
+        try await answered(query, asOf: position).answer
+    }
+
+    /// ``answer(_:asOf:)``, with the index that answered (`nil` for an empty log), whose remembered values a
+    /// ``PersonalValueResolver`` may take.
+    public func answered(_ query: PersonalIndexQuery, asOf position: UInt64?) async throws -> (answer: PersonalIndexAnswer, index: (any PersonalIndex)?) {
+        guard let position else { return (PersonalIndexAnswer(subjects: [], total: 0), nil) }
         let index = try await personalIndex(query.indexing, through: position)
         let (subjects, total) = try await index.subjects(asOf: position, matching: query.words, offset: query.offset, limit: query.limit)
-        return PersonalIndexAnswer(subjects: subjects, total: total)
+        return (PersonalIndexAnswer(subjects: subjects, total: total), index)
     }
 
     /// The personal index of an indexer, caught up through a position at least.
@@ -75,7 +81,13 @@ extension ProjectionEngine {
                         switch change {
                         case .put(let subject, let entry, _): entries[subject] = .some(entry)
                         case .erase(let subject): entries[subject] = .some(nil)
+                        case .remember: break
                         }
+                    }
+                    // The event's values, for the views that show its tokens (the directory's rows) without a read
+                    // of the log each; an erasure forgets them with the subject's entries.
+                    if let subject = event.personalDataSubject, let values = try? type.personalValues(in: recorded.data), !values.isEmpty {
+                        changes.append(.remember(recorded.position, subject: subject, values: values))
                     }
                     changes += made
                 }

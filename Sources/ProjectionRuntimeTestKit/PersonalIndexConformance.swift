@@ -26,6 +26,7 @@ public enum PersonalIndexConformance {
         Case(name: "a search matches words at the start of terms only, and pages", run: search),
         Case(name: "a put ends the subject's entry before it, and entry() gives the newest", run: replaced),
         Case(name: "an erasure removes the subject's entries, present and past", run: erased),
+        Case(name: "remembered values read back by position, and an erasure forgets its subject's", run: remembered),
         Case(name: "apply refuses a stale position or version, and stores nothing then", run: stale),
         Case(name: "reset forgets everything", run: reset),
     ]
@@ -103,6 +104,19 @@ public enum PersonalIndexConformance {
         try require(named.subjects.isEmpty && named.total == 0, "the erased name is still found: \(named)")
         let rest = try await index.subjects(asOf: 4, matching: [], offset: 0, limit: 10)
         try require(rest.subjects == ["u-2", "u-3"], "others are kept: \(rest)")
+    }
+
+    static func remembered(_ index: any PersonalIndex) async throws {
+        _ = try await index.apply(
+            [
+                .remember(1, subject: "u-1", values: ["Ann", "ann@shop.example"]), .put("u-1", entry("Ann"), at: 1),
+                .remember(2, subject: "u-2", values: ["Bo", ""]), .remember(4, subject: "u-1", values: ["Anna"]),
+            ], from: nil, through: 4, version: 1)
+        let read = try await index.values(at: [1, 2, 3, 4])
+        try require(read == [1: ["Ann", "ann@shop.example"], 2: ["Bo", ""], 4: ["Anna"]], "read back \(read)")
+        _ = try await index.apply([.remember(5, subject: "u-1", values: ["Annie"]), .erase("u-1")], from: 4, through: 6, version: 1)
+        let after = try await index.values(at: [1, 2, 4, 5])
+        try require(after == [2: ["Bo", ""]], "after the erasure \(after)")
     }
 
     static func stale(_ index: any PersonalIndex) async throws {

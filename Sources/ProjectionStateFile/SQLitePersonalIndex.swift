@@ -17,7 +17,7 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
     /// The database file.
     public let path: String
     /// The layout (`PRAGMA user_version`); a database of another layout is made anew.
-    static let layoutVersion = 1
+    static let layoutVersion = 2
 
     private let lock = NSLock()
     private var db: SQLiteDatabase?
@@ -64,6 +64,8 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
             let insert = try db.prepare(
                 "INSERT OR REPLACE INTO entries(subject, since, until, sort_key, terms, entry_values) VALUES (?1, ?2, NULL, ?3, ?4, ?5)")
             let erase = try db.prepare("DELETE FROM entries WHERE subject = ?1")
+            let forget = try db.prepare("DELETE FROM remembered WHERE subject = ?1")
+            let remember = try db.prepare("INSERT OR REPLACE INTO remembered(position, subject, entry_values) VALUES (?1, ?2, ?3)")
             for change in changes {
                 switch change {
                 case .put(let subject, let entry, let at):
@@ -82,6 +84,15 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
                     erase.reset()
                     try erase.bind(1, text: subject)
                     _ = try erase.step()
+                    forget.reset()
+                    try forget.bind(1, text: subject)
+                    _ = try forget.step()
+                case .remember(let position, let subject, let values):
+                    remember.reset()
+                    try remember.bind(1, int64: Int64(bitPattern: position))
+                    try remember.bind(2, text: subject)
+                    try remember.bind(3, text: values.joined(separator: "\u{1F}"))
+                    _ = try remember.step()
                 }
             }
             try db.execute("DELETE FROM checkpoint")
@@ -97,8 +108,22 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
     public func reset() async throws {
         try withDatabase(write: true) { db in
             guard let db, writable else { throw EventStoreError.storeFailure("the personal index at \(path) cannot be written") }
-            try db.execute("BEGIN IMMEDIATE; DELETE FROM entries; DELETE FROM checkpoint; COMMIT")
+            try db.execute("BEGIN IMMEDIATE; DELETE FROM entries; DELETE FROM remembered; DELETE FROM checkpoint; COMMIT")
             _ = try db.text("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    public func values(at positions: [UInt64]) async throws -> [UInt64: [String]] {
+        try withDatabase { db in
+            guard let db, !positions.isEmpty else { return [:] }
+            let s = try db.prepare("SELECT entry_values FROM remembered WHERE position = ?1")
+            var out: [UInt64: [String]] = [:]
+            for p in positions {
+                s.reset()
+                try s.bind(1, int64: Int64(bitPattern: p))
+                if try s.step() { out[p] = s.columnText(0).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) }
+            }
+            return out
         }
     }
 
@@ -162,11 +187,13 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
             try db.execute(
                 """
                 BEGIN IMMEDIATE;
-                DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS checkpoint;
+                DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS remembered; DROP TABLE IF EXISTS checkpoint;
                 CREATE TABLE entries(
                     subject TEXT NOT NULL, since INTEGER NOT NULL, until INTEGER, sort_key TEXT NOT NULL, terms TEXT NOT NULL,
                     entry_values TEXT NOT NULL, PRIMARY KEY(subject, since)) WITHOUT ROWID;
                 CREATE INDEX entries_order ON entries(sort_key, subject);
+                CREATE TABLE remembered(position INTEGER PRIMARY KEY, subject TEXT NOT NULL, entry_values TEXT NOT NULL);
+                CREATE INDEX remembered_subject ON remembered(subject);
                 CREATE TABLE checkpoint(version INTEGER NOT NULL, position INTEGER NOT NULL);
                 PRAGMA user_version=\(layoutVersion);
                 COMMIT;

@@ -39,7 +39,19 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
                     try c.execute("ROLLBACK")
                     return false
                 }
-                if !batch.erased.isEmpty { _ = try c.query("DELETE FROM personal_index WHERE subject = ANY($1)", [.textArray(batch.erased)]) }
+                if !batch.erased.isEmpty {
+                    _ = try c.query("DELETE FROM personal_index WHERE subject = ANY($1)", [.textArray(batch.erased)])
+                    _ = try c.query("DELETE FROM personal_index_values WHERE subject = ANY($1)", [.textArray(batch.erased)])
+                }
+                if !batch.remembered.isEmpty {
+                    let r = batch.remembered
+                    _ = try c.query(
+                        """
+                        INSERT INTO personal_index_values (position, subject, entry_values)
+                        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])
+                        ON CONFLICT (position) DO UPDATE SET subject = excluded.subject, entry_values = excluded.entry_values
+                        """, [.int8Array(r.map { Int64($0.position) }), .textArray(r.map(\.subject)), .textArray(r.map { $0.values.joined(separator: "\u{1F}") })])
+                }
                 if !batch.closing.isEmpty {
                     _ = try c.query(
                         """
@@ -75,13 +87,37 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
                 throw error
             }
         }
-        if stored && !batch.erased.isEmpty { try prepared { c in try c.execute("VACUUM personal_index") } }
+        if stored && !batch.erased.isEmpty { try prepared { c in
+            // One statement each: several in one query string would run as one transaction, where VACUUM cannot.
+            try c.execute("VACUUM personal_index")
+            try c.execute("VACUUM personal_index_values")
+        } }
         return stored
     }
 
     public func reset() async throws {
-        try prepared { c in try c.execute("BEGIN; DELETE FROM personal_index; DELETE FROM personal_index_checkpoint; COMMIT") }
-        try prepared { c in try c.execute("VACUUM personal_index") }
+        try prepared { c in
+            try c.execute("BEGIN; DELETE FROM personal_index; DELETE FROM personal_index_values; DELETE FROM personal_index_checkpoint; COMMIT")
+        }
+        try prepared { c in
+            // One statement each: several in one query string would run as one transaction, where VACUUM cannot.
+            try c.execute("VACUUM personal_index")
+            try c.execute("VACUUM personal_index_values")
+        }
+    }
+
+    public func values(at positions: [UInt64]) async throws -> [UInt64: [String]] {
+        guard !positions.isEmpty else { return [:] }
+        return try prepared { c in
+            let r = try c.query(
+                "SELECT position, entry_values FROM personal_index_values WHERE position = ANY($1)", [.int8Array(positions.map { Int64($0) })])
+            var out: [UInt64: [String]] = [:]
+            for i in 0..<r.count {
+                guard let p = r.int64(i, 0) else { continue }
+                out[UInt64(p)] = r.string(i, 1).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            }
+            return out
+        }
     }
 
     public func entry(of subject: String) async throws -> PersonalIndexEntry? {
@@ -114,6 +150,7 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
         var erased: [String] = []
         var closing: [(subject: String, at: UInt64)] = []
         var rows: [(subject: String, since: UInt64, until: UInt64?, entry: PersonalIndexEntry)] = []
+        var remembered: [(position: UInt64, subject: String, values: [String])] = []
 
         init(_ changes: [PersonalIndexChange]) {
             var last: [String: Int] = [:]
@@ -132,9 +169,12 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
                     last[subject] = rows.count - 1
                 case .erase(let subject):
                     for (i, r) in rows.enumerated() where r.subject == subject { dropped.insert(i) }
+                    remembered.removeAll { $0.subject == subject }
                     gone.insert(subject)
                     closes[subject] = nil
                     last[subject] = nil
+                case .remember(let position, let subject, let values):
+                    remembered.append((position, subject, values))
                 }
             }
             rows = rows.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)

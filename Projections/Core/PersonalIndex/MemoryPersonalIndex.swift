@@ -12,6 +12,7 @@ public final class MemoryPersonalIndex: PersonalIndex, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: (version: Int, position: UInt64)?
     private var entries: [String: [Version]] = [:]
+    private var remembered: [UInt64: (subject: String, values: [String])] = [:]
 
     /// Creates an empty index.
     public init() {}
@@ -32,6 +33,9 @@ public final class MemoryPersonalIndex: PersonalIndex, @unchecked Sendable {
                     entries[subject] = versions
                 case .erase(let subject):
                     entries[subject] = nil
+                    remembered = remembered.filter { $0.value.subject != subject }
+                case .remember(let position, let subject, let values):
+                    remembered[position] = (subject, values)
                 }
             }
             stored = (version, through)
@@ -43,6 +47,15 @@ public final class MemoryPersonalIndex: PersonalIndex, @unchecked Sendable {
         lock.withLock {
             stored = nil
             entries = [:]
+            remembered = [:]
+        }
+    }
+
+    public func values(at positions: [UInt64]) async throws -> [UInt64: [String]] {
+        lock.withLock {
+            var out: [UInt64: [String]] = [:]
+            for p in positions { if let r = remembered[p] { out[p] = r.values } }
+            return out
         }
     }
 

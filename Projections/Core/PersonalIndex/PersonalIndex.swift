@@ -48,6 +48,13 @@ public protocol PersonalIndex: AnyObject, Sendable {
     ///   - limit: The most subjects returned.
     /// - Returns: The subjects, and how many there are in all.
     func subjects(asOf position: UInt64, matching words: [String], offset: Int, limit: Int) async throws -> (subjects: [String], total: Int)
+
+    /// The personal values the index remembered of events at these positions (``PersonalIndexChange/remember(_:subject:values:)``),
+    /// in the order their decoders read them: what views show for the tokens naming them, without reading the log.
+    ///
+    /// - Parameter positions: The events' positions.
+    /// - Returns: The values of those it remembers.
+    func values(at positions: [UInt64]) async throws -> [UInt64: [String]]
 }
 
 /// A subject's values as the index keeps them.
@@ -72,8 +79,10 @@ public struct PersonalIndexEntry: Hashable, Sendable {
 public enum PersonalIndexChange: Hashable, Sendable {
     /// From this position on, the subject's entry is this one (its previous entry, if any, ends there).
     case put(String, PersonalIndexEntry, at: UInt64)
-    /// Every entry the subject ever had is deleted.
+    /// Every entry the subject ever had is deleted, and every value remembered of it.
     case erase(String)
+    /// The personal values of the event at a position, opened, and whose they are.
+    case remember(UInt64, subject: String, values: [String])
 }
 
 /// What keeps a ``PersonalIndex``: the events it reads and the changes each makes, from events with their personal

@@ -113,7 +113,8 @@ enum ViewCommand {
         // An order or a search by personal values: the personal index answers it, as of the state's position.
         let indexQuery: PersonalIndexQuery?
         do { indexQuery = try V.personalIndexQuery(arguments) } catch { throw context.arguments.usageError(error.description) }
-        if let indexQuery { arguments.personalIndex = try await engine.answer(indexQuery, asOf: loaded.position) }
+        var index: (any PersonalIndex)?
+        if let indexQuery { (arguments.personalIndex, index) = try await engine.answered(indexQuery, asOf: loaded.position) }
         var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
         // A stored row found damaged as the view read it: the read model is folded anew and the view read again (a
         // damaged row reads as missing, so nothing rendered from it is shown).
@@ -146,7 +147,7 @@ enum ViewCommand {
             context.err("Note: the caught-up read model was not saved (\(saveError)); the next read folds these events again")
         }
         // Read models that keep personal values as tokens: the view shows the values, opened from the log.
-        let resolver = PersonalValueResolver(store: engine.store)
+        let resolver = PersonalValueResolver(store: engine.store, index: index)
         if context.wantsJSON {
             context.out(
                 JSONValue.object([

@@ -51,40 +51,6 @@ extension ProjectionView {
     public static func personalIndexQuery(_ arguments: ViewArguments) throws(ViewError) -> PersonalIndexQuery? { nil }
 }
 
-/// A question to a ``PersonalIndex``: the subjects matching some words, in order, a page of them.
-public struct PersonalIndexQuery: Sendable {
-    /// The index asked.
-    public var indexing: any PersonalIndexing.Type
-    /// Words each subject's terms must hold the start of; none for every subject.
-    public var words: [String]
-    /// Subjects to skip.
-    public var offset: Int
-    /// The most subjects answered.
-    public var limit: Int
-
-    /// Creates a query.
-    public init(_ indexing: any PersonalIndexing.Type, words: [String], offset: Int, limit: Int) {
-        self.indexing = indexing
-        self.words = words
-        self.offset = offset
-        self.limit = limit
-    }
-}
-
-/// A ``PersonalIndex``'s answer to a ``PersonalIndexQuery``.
-public struct PersonalIndexAnswer: Sendable, Hashable {
-    /// The page of subjects, in order.
-    public var subjects: [String]
-    /// How many subjects match in all.
-    public var total: Int
-
-    /// Creates an answer.
-    public init(subjects: [String], total: Int) {
-        self.subjects = subjects
-        self.total = total
-    }
-}
-
 /// An argument of a view, given as `--name value`.
 public struct ViewOption: Sendable, Hashable {
     public var name: String

@@ -167,12 +167,30 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
             if db == nil || (write && !writable) {
                 if let made = try? Self.open(path, writable: true) {
                     (db, writable) = (made, true)
+                } else if Self.isDamaged(path), Self.discard(path), let made = try? Self.open(path, writable: true) {
+                    // Derived data: a damaged file is made anew from the log.
+                    (db, writable) = (made, true)
                 } else if FileSystem.exists(path) {
                     (db, writable) = (try Self.open(path, writable: false), false)
                 }
             }
             return try body(db)
         }
+    }
+
+    /// Whether the file is there but does not open as a database of this layout, or fails its integrity check.
+    private static func isDamaged(_ path: String) -> Bool {
+        guard FileSystem.exists(path), let db = try? SQLiteDatabase(path: path, access: .readOnly) else { return false }
+        guard let check = try? db.text("PRAGMA quick_check") else { return true }
+        return check != "ok"
+    }
+
+    /// Removes the file and its write-ahead log; `false` when they cannot be removed (a read-only mount).
+    private static func discard(_ path: String) -> Bool {
+        for file in [path, path + "-wal", path + "-shm"] where FileSystem.exists(file) {
+            guard (try? FileSystem.removeFile(file)) != nil else { return false }
+        }
+        return true
     }
 
     private static func open(_ path: String, writable: Bool) throws -> SQLiteDatabase {

@@ -19,6 +19,18 @@ struct PersonalIndexConformanceTests {
         let scratch = try Scratch()
         try await c.run(try #require(try FileProjectionStateStore(storePath: scratch.path).personalIndex()))
     }
+
+    /// Derived data: a file that is not the index's database is made anew, and the index works from empty.
+    @Test func aDamagedSQLiteIndexIsMadeAnew() async throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/projections", withIntermediateDirectories: true)
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131) }).write(to: URL(fileURLWithPath: scratch.path + "/projections/personal-index.sqlite"))
+        let index = try #require(try FileProjectionStateStore(storePath: scratch.path).personalIndex())
+        #expect(try await index.checkpoint() == nil)
+        let entry = PersonalIndexEntry(values: ["Ann", "", ""], sortKey: "ann", terms: ["ann"])
+        #expect(try await index.apply([.put("u-1", entry, at: 1)], from: nil, through: 1, version: 1))
+        #expect(try await index.subjects(asOf: 1, matching: [], offset: 0, limit: 5).subjects == ["u-1"])
+    }
 }
 
 @Suite("Projection state stores: conformance")

@@ -120,6 +120,7 @@ enum PostgresSchema {
           subject text COLLATE "C" NOT NULL, since bigint NOT NULL, until bigint, sort_key text COLLATE "C" NOT NULL,
           terms text NOT NULL, entry_values text NOT NULL, PRIMARY KEY (subject, since));
         CREATE INDEX IF NOT EXISTS personal_index_order ON \(s).personal_index (sort_key, subject);
+        CREATE INDEX IF NOT EXISTS personal_index_present ON \(s).personal_index (sort_key, subject) INCLUDE (terms) WHERE until IS NULL;
         CREATE TABLE IF NOT EXISTS \(s).personal_index_values (
           position bigint PRIMARY KEY, subject text COLLATE "C" NOT NULL, entry_values text NOT NULL);
         CREATE INDEX IF NOT EXISTS personal_index_values_subject ON \(s).personal_index_values (subject);

@@ -17,7 +17,7 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
     /// The database file.
     public let path: String
     /// The layout (`PRAGMA user_version`); a database of another layout is made anew.
-    static let layoutVersion = 2
+    static let layoutVersion = 4
 
     private let lock = NSLock()
     private var db: SQLiteDatabase?
@@ -144,7 +144,13 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
             guard let db else { return ([], 0) }
             // A word matches the start of a term: the terms are stored after a space each, and a word holds no space.
             let match = words.indices.map { " AND instr(terms, ?\($0 + 2)) > 0" }.joined()
-            let live = "since <= ?1 AND (until IS NULL OR until > ?1)" + match
+            // As of the stored position or later, the entries that hold are the present ones, which their own index
+            // covers (`until` in it too, or SQLite reads each row to test it): a count or a search reads them, not
+            // every past entry.
+            let stored = try db.prepare("SELECT position FROM checkpoint")
+            let present = try stored.step() && UInt64(bitPattern: stored.columnInt64(0)) <= position
+            stored.reset()
+            let live = (present ? "until IS NULL AND ?1 = ?1" : "since <= ?1 AND (until IS NULL OR until > ?1)") + match
             func bind(_ s: SQLiteStatement) throws {
                 try s.bind(1, int64: Int64(bitPattern: position))
                 for (i, w) in words.enumerated() { try s.bind(Int32(i + 2), text: " " + w) }
@@ -210,6 +216,7 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
                     subject TEXT NOT NULL, since INTEGER NOT NULL, until INTEGER, sort_key TEXT NOT NULL, terms TEXT NOT NULL,
                     entry_values TEXT NOT NULL, PRIMARY KEY(subject, since)) WITHOUT ROWID;
                 CREATE INDEX entries_order ON entries(sort_key, subject);
+                CREATE INDEX entries_present ON entries(sort_key, subject, terms, until) WHERE until IS NULL;
                 CREATE TABLE remembered(position INTEGER PRIMARY KEY, subject TEXT NOT NULL, entry_values TEXT NOT NULL);
                 CREATE INDEX remembered_subject ON remembered(subject);
                 CREATE TABLE checkpoint(version INTEGER NOT NULL, position INTEGER NOT NULL);

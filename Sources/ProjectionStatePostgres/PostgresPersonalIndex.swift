@@ -133,7 +133,12 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
     public func subjects(asOf position: UInt64, matching words: [String], offset: Int, limit: Int) async throws -> (subjects: [String], total: Int) {
         try prepared { c in
             // Each word must start a term: the terms are stored after a space each, and a word holds no space.
-            let live = "since <= $1 AND (until IS NULL OR until > $1) AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) w WHERE strpos(terms, w) = 0)"
+            // As of the stored position or later, the entries that hold are the present ones, which their own index
+            // covers: a count or a search reads them, not every past entry.
+            let stored = try c.query("SELECT position FROM personal_index_checkpoint")
+            let present = stored.count == 1 && (stored.int64(0, 0).map { UInt64($0) <= position } ?? false)
+            let live = (present ? "until IS NULL AND $1::bigint IS NOT NULL" : "since <= $1 AND (until IS NULL OR until > $1)")
+                + " AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) w WHERE strpos(terms, w) = 0)"
             let parameters: [PostgresValue] = [.int8(Int64(position)), .textArray(words.map { " " + $0 })]
             let count = try c.query("SELECT count(*) FROM personal_index WHERE " + live, parameters)
             let total = Int(count.int64(0, 0) ?? 0)

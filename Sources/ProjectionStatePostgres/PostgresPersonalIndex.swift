@@ -5,8 +5,9 @@ public import Projections
 /// The PostgreSQL store's personal index: tables in the store's schema, shared by every machine (`personal_index`, an
 /// entry a row with the positions it held between, and `personal_index_checkpoint`).
 ///
-/// An erasure deletes the subject's rows and vacuums the table, so their space is reclaimed; as for the personal-data
-/// keys, PostgreSQL does not overwrite freed space or its write-ahead log at once (docs/design.md, "Personal data").
+/// An erasure deletes the subject's rows; their dead versions stay until autovacuum reclaims them, and as for the
+/// personal-data keys, PostgreSQL does not overwrite freed space or its write-ahead log at once (docs/design.md,
+/// "Personal data").
 /// On a standby the tables cannot be written: the runtime then answers from an index made in memory.
 public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
     private let store: PostgresProjectionStateStore
@@ -87,11 +88,8 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
                 throw error
             }
         }
-        if stored && !batch.erased.isEmpty { try prepared { c in
-            // One statement each: several in one query string would run as one transaction, where VACUUM cannot.
-            try c.execute("VACUUM personal_index")
-            try c.execute("VACUUM personal_index_values")
-        } }
+        // The deleted rows' versions are left to autovacuum: a VACUUM here would scan the table's indexes whole, a cost
+        // that grows with the shop (docs/design.md, "Personal data", on what PostgreSQL keeps of deleted rows).
         return stored
     }
 

@@ -11,15 +11,10 @@ extension ProjectionEngine {
     /// - Parameters:
     ///   - query: The question.
     ///   - position: The position the answer is as of (the view's state's), `nil` for an empty log.
-    /// - Returns: The answer.
+    /// - Returns: The answer, and the index that gave it (`nil` for an empty log), whose remembered values a
+    ///   ``PersonalValueResolver`` may take.
     /// - Throws: Store and index errors.
-    public func answer(_ query: PersonalIndexQuery, asOf position: UInt64?) async throws -> PersonalIndexAnswer {
-        try await answered(query, asOf: position).answer
-    }
-
-    /// ``answer(_:asOf:)``, with the index that answered (`nil` for an empty log), whose remembered values a
-    /// ``PersonalValueResolver`` may take.
-    public func answered(_ query: PersonalIndexQuery, asOf position: UInt64?) async throws -> (answer: PersonalIndexAnswer, index: (any PersonalIndex)?) {
+    public func answer(_ query: PersonalIndexQuery, asOf position: UInt64?) async throws -> (answer: PersonalIndexAnswer, index: (any PersonalIndex)?) {
         guard let position else { return (PersonalIndexAnswer(subjects: [], total: 0), nil) }
         let index = try await personalIndex(query.indexing, through: position)
         let (subjects, total) = try await index.subjects(asOf: position, matching: query.words, offset: query.offset, limit: query.limit)

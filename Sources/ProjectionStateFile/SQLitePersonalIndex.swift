@@ -167,10 +167,12 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the database, opened at first use (`nil` when there is none and it cannot be made).
+    /// Runs `body` with the database, opened at first use: `nil` when a read finds no file (a read never makes one,
+    /// so an erasure that asks whether the index was built leaves none behind), or when a write cannot make it.
     private func withDatabase<T>(write: Bool = false, _ body: (SQLiteDatabase?) throws -> T) throws -> T {
         try lock.withLock {
             if db == nil || (write && !writable) {
+                guard write || FileSystem.exists(path) else { return try body(nil) }
                 if let made = try? Self.open(path, writable: true) {
                     (db, writable) = (made, true)
                 } else if Self.isDamaged(path), Self.discard(path), let made = try? Self.open(path, writable: true) {

@@ -16,12 +16,8 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
         self.store = store
     }
 
-    private func prepared<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try store.blocking(body)
-    }
-
     public func checkpoint() async throws -> (version: Int, position: UInt64)? {
-        try prepared { c in
+        try store.blocking { c in
             let r = try c.query("SELECT version::bigint, position FROM personal_index_checkpoint")
             guard r.count == 1, let version = r.int64(0, 0), let position = r.int64(0, 1) else { return nil }
             return (Int(version), UInt64(position))
@@ -30,7 +26,7 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
 
     public func apply(_ changes: [PersonalIndexChange], from: UInt64?, through: UInt64, version: Int) async throws -> Bool {
         let batch = Batch(changes)
-        let stored = try prepared { c -> Bool in
+        let stored = try store.blocking { c -> Bool in
             try c.execute("BEGIN")
             do {
                 _ = try c.query("SELECT pg_advisory_xact_lock(hashtext('pawtrail personal_index'))")
@@ -94,10 +90,10 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
     }
 
     public func reset() async throws {
-        try prepared { c in
+        try store.blocking { c in
             try c.execute("BEGIN; DELETE FROM personal_index; DELETE FROM personal_index_values; DELETE FROM personal_index_checkpoint; COMMIT")
         }
-        try prepared { c in
+        try store.blocking { c in
             // One statement each: several in one query string would run as one transaction, where VACUUM cannot.
             try c.execute("VACUUM personal_index")
             try c.execute("VACUUM personal_index_values")
@@ -106,7 +102,7 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
 
     public func values(at positions: [UInt64]) async throws -> [UInt64: [String]] {
         guard !positions.isEmpty else { return [:] }
-        return try prepared { c in
+        return try store.blocking { c in
             let r = try c.query(
                 "SELECT position, entry_values FROM personal_index_values WHERE position = ANY($1)", [.int8Array(positions.map { Int64($0) })])
             var out: [UInt64: [String]] = [:]
@@ -119,7 +115,7 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
     }
 
     public func entry(of subject: String) async throws -> PersonalIndexEntry? {
-        try prepared { c in
+        try store.blocking { c in
             let r = try c.query("SELECT sort_key, terms, entry_values FROM personal_index WHERE subject = $1 AND until IS NULL", [.text(subject)])
             guard r.count == 1 else { return nil }
             return PersonalIndexEntry(
@@ -129,7 +125,7 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
     }
 
     public func subjects(asOf position: UInt64, matching words: [String], offset: Int, limit: Int) async throws -> (subjects: [String], total: Int) {
-        try prepared { c in
+        try store.blocking { c in
             // Each word must start a term: the terms are stored after a space each, and a word holds no space.
             // As of the stored position or later, the entries that hold are the present ones, which their own index
             // covers: a count or a search reads them, not every past entry.

@@ -165,7 +165,7 @@ struct DirectoryIndexTests {
             for values in queries {
                 var arguments = ViewArguments(values)
                 let query = try #require(try CustomersView.personalIndexQuery(arguments))
-                arguments.personalIndex = try await engine.answer(query, asOf: n)
+                arguments.personalIndex = try await engine.answer(query, asOf: n).answer
                 let (shown, total) = Self.ids(try CustomersView.render(state, arguments))
                 let (expected, expectedTotal) = Self.ids(try CustomersView.render(plain, ViewArguments(values)))
                 #expect(shown == expected && total == expectedTotal, "\(values) as of \(n): \(shown) \(total), the fold's \(expected) \(expectedTotal)")

@@ -114,7 +114,7 @@ enum ViewCommand {
         let indexQuery: PersonalIndexQuery?
         do { indexQuery = try V.personalIndexQuery(arguments) } catch { throw context.arguments.usageError(error.description) }
         var index: (any PersonalIndex)?
-        if let indexQuery { (arguments.personalIndex, index) = try await engine.answered(indexQuery, asOf: loaded.position) }
+        if let indexQuery { (arguments.personalIndex, index) = try await engine.answer(indexQuery, asOf: loaded.position) }
         var rendered = Result { () throws(ViewError) in try V.render(loaded.state, arguments) }
         // A stored row found damaged as the view read it: the read model is folded anew and the view read again (a
         // damaged row reads as missing, so nothing rendered from it is shown).

@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "EventLogPostgresTests",
             dependencies: [
-                "EventLog", "EventLogPostgres", "EventLogTestKit", "PostgresTestSupport", "ProjectionStatePostgres", "ProjectionRuntimeTestKit",
+                "EventLog", "EventLogPostgres", "EventLogTestKit", "PostgresTestSupport", "ProjectionStatePostgres", "ProjectionRuntimeTestKit", "ProjectionRuntime", "Projections",
             ]),
         .testTarget(
             name: "PawtrailDomainTests",

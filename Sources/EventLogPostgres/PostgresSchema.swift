@@ -19,7 +19,7 @@ import Foundation
 /// - `schema_version`: the version of this layout; a newer one is refused, an older one upgraded by `store upgrade`.
 enum PostgresSchema {
     /// The layout this build writes and reads.
-    static let version = 5
+    static let version = 6
 
     /// The statements that create the layout in an empty schema.
     static func creation(_ schema: String) -> String {
@@ -177,13 +177,24 @@ enum PostgresSchema {
         """
     }
 
+    /// 5 -> 6: no read model's rows lie past its checkpoint, so that a catch-up need not look for them. Writers of
+    /// layout 5 deleted them at the start of each catch-up instead.
+    private static func rowsWithinCheckpoints(_ s: String) -> String {
+        """
+        DELETE FROM \(s).projection_rows r USING \(s).projection_states p
+         WHERE r.name = p.name AND r.version = p.version AND r.generation = p.generation AND r.position > coalesce(p.position, -1)
+        """
+    }
+
     /// The statements that move a store from each version to the next. 1 -> 2: a read model's checkpoint records when
-    /// the event at its position was recorded, beside its id. 2 -> 3: the personal-data keys. 3 -> 4: runs. 4 -> 5: tagged snapshots and the personal index.
+    /// the event at its position was recorded, beside its id. 2 -> 3: the personal-data keys. 3 -> 4: runs. 4 -> 5:
+    /// tagged snapshots and the personal index. 5 -> 6: rows within their checkpoints.
     static let upgrades: [Int: @Sendable (String) -> String] = [
         1: { "ALTER TABLE \(PostgresConnection.identifier($0)).projection_states ADD COLUMN event_recorded_at bigint" },
         2: { personalKeys(PostgresConnection.identifier($0)) },
         3: { runs(PostgresConnection.identifier($0)) },
         4: { taggedSnapshots(PostgresConnection.identifier($0)) },
+        5: { rowsWithinCheckpoints(PostgresConnection.identifier($0)) },
     ]
 
     /// Moves a store's layout forward to this build's, one version at a time, each step in one transaction.

@@ -87,7 +87,7 @@ import Testing
         let second = try PawtrailProcess.run(["store", "init", url, "--json"])
         #expect(second.stdout == #"{"store":"\#(url)","created":false}"# + "\n", "\(second.stdout)")
         let upgrade = try PawtrailProcess.run(["store", "upgrade", "--store", url])
-        #expect(upgrade.status == 0 && upgrade.stdout.contains("schema version 5, this build's"), "\(upgrade.stdout)\(upgrade.stderr)")
+        #expect(upgrade.status == 0 && upgrade.stdout.contains("schema version 6, this build's"), "\(upgrade.stdout)\(upgrade.stderr)")
         // An empty store reads as empty, not as missing.
         let read = try run(url, "log", "read", "--all", "--json")
         #expect(read.status == 0 && read.stdout.isEmpty, "\(read.stdout)\(read.stderr)")

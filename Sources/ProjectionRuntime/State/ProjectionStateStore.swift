@@ -100,7 +100,8 @@ public protocol StateWriter: AnyObject, Sendable {
     /// fill again (a rebuild hands over buffers of a hundred megabytes or so many times).
     func add(recycling versions: inout RowVersions) throws
 
-    /// Stores every row added, and the checkpoint, atomically.
+    /// Stores every row added, and the checkpoint, atomically. Every row added lies at or before the checkpoint's
+    /// position: a catch-up writes what the events it folded changed.
     func finish(_ checkpoint: CheckpointInfo) throws
 }
 

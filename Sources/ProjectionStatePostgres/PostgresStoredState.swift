@@ -69,8 +69,8 @@ struct PostgresStoredState: StoredProjectionState {
     /// - rows with few versions each (an activity history: one per entry): every version in the range, keeping
     ///   each key's newest (`DISTINCT ON`);
     /// - rows with many versions (a busy cart's few rows have thousands, one per catch-up that changed them): key by
-    ///   key from the range's end, each step one probe that lands on the next key's newest version (a loose index
-    ///   scan), so the cost follows the rows, not their versions.
+    ///   key from the range's end, each step one probe for the next key (a loose index scan) and one for its version
+    ///   as of the position, so the cost follows the rows, not their versions before or after the position.
     private func present(prefix: [UInt8], asOf position: UInt64?) throws -> [(key: RowKey, value: [UInt8])] {
         guard let top = limit(position) else { return [] }
         // The first key after every key with the prefix: its last byte below 0xFF raised by one.
@@ -90,31 +90,41 @@ struct PostgresStoredState: StoredProjectionState {
             }.sorted { $0.key < $1.key }
         }
         let range = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5 \(end.isEmpty ? "" : "AND r.key < $6")"
-        let step = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.position <= $4 AND r.key >= $5"
-        let parameters = scope + [.int8(top), .bytea(prefix)] + (end.isEmpty ? [] : [.bytea(end)])
+        let keys = "r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.key >= $4 \(end.isEmpty ? "" : "AND r.key < $5")"
+        let bounds: [PostgresValue] = [.bytea(prefix)] + (end.isEmpty ? [] : [.bytea(end)])
         let found = try store.blocking { c in
+            // The shape of the range's first index entries, whatever their positions: a look that stays as short
+            // as the sample however many versions lie past the position asked.
             let shape = try c.query(
-                "SELECT count(*), count(DISTINCT key) FROM (SELECT r.key FROM projection_rows r WHERE \(range) LIMIT \(Self.shapeSample)) sample",
-                parameters)
+                "SELECT count(*), count(DISTINCT key) FROM (SELECT r.key FROM projection_rows r WHERE \(keys) LIMIT \(Self.shapeSample)) sample",
+                scope + bounds)
             let versions = shape.int64(0, 0) ?? 0
-            let keys = max(shape.int64(0, 1) ?? 0, 1)
-            let sql =
-                versions < Self.shapeSample || versions <= keys * Self.versionsPerKeyForProbes
-                ? """
-                SELECT key, value FROM (
-                  SELECT DISTINCT ON (r.key) r.key, r.value FROM projection_rows r WHERE \(range) ORDER BY r.key DESC, r.position DESC) newest
-                 WHERE value IS NOT NULL
+            let distinct = max(shape.int64(0, 1) ?? 0, 1)
+            if versions < Self.shapeSample || versions <= distinct * Self.versionsPerKeyForProbes {
+                let r = try c.query(
+                    """
+                    SELECT key, value FROM (
+                      SELECT DISTINCT ON (r.key) r.key, r.value FROM projection_rows r WHERE \(range) ORDER BY r.key DESC, r.position DESC) newest
+                     WHERE value IS NOT NULL
+                    """, scope + [.int8(top)] + bounds)
+                return (0..<r.count).map { (key: RowKey(bytes: r.array($0, 0)), value: r.array($0, 1)) }
+            }
+            // Key by key from the range's end, each key found by one probe below the last (a loose index scan), and
+            // its version as of the position by one more: versions past the position are never walked.
+            let r = try c.query(
                 """
-                : """
-                WITH RECURSIVE newest(key, value) AS (
-                  (SELECT r.key, r.value FROM projection_rows r WHERE \(range) ORDER BY r.key DESC, r.position DESC LIMIT 1)
+                WITH RECURSIVE walked(key) AS (
+                  (SELECT r.key FROM projection_rows r WHERE \(keys) ORDER BY r.key DESC LIMIT 1)
                   UNION ALL
-                  SELECT following.key, following.value FROM newest CROSS JOIN LATERAL (
-                    SELECT r.key, r.value FROM projection_rows r
-                     WHERE \(step) AND r.key < newest.key ORDER BY r.key DESC, r.position DESC LIMIT 1) following)
-                SELECT key, value FROM newest WHERE value IS NOT NULL
-                """
-            let r = try c.query(sql, parameters)
+                  SELECT (SELECT r.key FROM projection_rows r WHERE \(keys.replacingOccurrences(of: "AND r.key < $5", with: "")) AND r.key < walked.key
+                           ORDER BY r.key DESC LIMIT 1)
+                    FROM walked WHERE walked.key IS NOT NULL)
+                SELECT w.key, v.value FROM walked w CROSS JOIN LATERAL (
+                  SELECT r.value FROM projection_rows r
+                   WHERE r.name = $1 AND r.version = $2 AND r.generation = $3 AND r.key = w.key AND r.position <= \(top)
+                   ORDER BY r.position DESC LIMIT 1) v
+                 WHERE w.key IS NOT NULL AND v.value IS NOT NULL
+                """, scope + bounds)
             return (0..<r.count).map { (key: RowKey(bytes: r.array($0, 0)), value: r.array($0, 1)) }
         }
         return found.sorted { $0.key < $1.key }

@@ -109,7 +109,7 @@ let package = Package(
             name: "PawtrailCLITests",
             dependencies: [
                 "PawtrailCLI", "PawtrailJSON", "ProjectionRuntime", "Projections", "EventLog", "EventLogFile", "EventLogMemory", "PawtrailIO",
-                "PostgresTestSupport",
+                "PostgresTestSupport", "PawtrailSQLite",
             ]),
     ]
 )

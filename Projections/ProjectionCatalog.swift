@@ -39,6 +39,10 @@ public enum ProjectionCatalog {
         RemindersView.self, OutboxView.self,
     ]
 
+    /// What keeps the store's personal index (the one place beside the log that keeps personal values in the clear,
+    /// for the directory's order and search).
+    public static let personalIndexing: any PersonalIndexing.Type = CustomersDirectory.self
+
     /// The projection of a name.
     public static func projection(named name: String) -> (any Projection.Type)? {
         projections.first { $0.name == name }

@@ -17,6 +17,10 @@ public final class SQLiteDatabase {
         case readWrite
         /// Read-only; the file must exist.
         case readOnly
+        /// Read-only, of a file that nothing changes while it is open (one on a read-only mount): without locks or
+        /// the write-ahead log's shared memory, which a read-only directory cannot hold. A write-ahead log left
+        /// beside it is not read.
+        case immutable
     }
 
     /// Opens a database file, read-write and created if missing, or read-only.
@@ -43,9 +47,10 @@ public final class SQLiteDatabase {
         switch access {
         case .readWriteCreate: mode = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: mode = SQLITE_OPEN_READWRITE
-        case .readOnly: mode = SQLITE_OPEN_READONLY
+        case .readOnly, .immutable: mode = SQLITE_OPEN_READONLY
         }
-        let rc = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, nil)
+        let name = access == .immutable ? "file:" + Self.uriPath(path) + "?immutable=1" : path
+        let rc = sqlite3_open_v2(name, &db, mode | SQLITE_OPEN_NOMUTEX | (access == .immutable ? SQLITE_OPEN_URI : 0), nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -53,6 +58,21 @@ public final class SQLiteDatabase {
         }
         handle = db
         self.path = path
+    }
+
+    /// A path as the path of an SQLite URI: every byte but letters, digits and `/-._~` percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(b)
+            default: out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     deinit {

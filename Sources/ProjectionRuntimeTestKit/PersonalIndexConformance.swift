@@ -114,9 +114,13 @@ public enum PersonalIndexConformance {
             ], from: nil, through: 4, version: 1)
         let read = try await index.values(at: [1, 2, 3, 4])
         try require(read == [1: ["Ann", "ann@shop.example"], 2: ["Bo", ""], 4: ["Anna"]], "read back \(read)")
+        let positions = try await index.rememberedPositions()
+        try require(positions == [1, 2, 4], "remembered positions \(positions)")
         _ = try await index.apply([.remember(5, subject: "u-1", values: ["Annie"]), .erase("u-1")], from: 4, through: 6, version: 1)
         let after = try await index.values(at: [1, 2, 4, 5])
         try require(after == [2: ["Bo", ""]], "after the erasure \(after)")
+        let left = try await index.rememberedPositions()
+        try require(left == [2], "remembered positions after the erasure \(left)")
     }
 
     static func stale(_ index: any PersonalIndex) async throws {

@@ -127,6 +127,16 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
         }
     }
 
+    public func rememberedPositions() async throws -> [UInt64] {
+        try withDatabase { db in
+            guard let db else { return [] }
+            let s = try db.prepare("SELECT position FROM remembered ORDER BY position")
+            var out: [UInt64] = []
+            while try s.step() { out.append(UInt64(bitPattern: s.columnInt64(0))) }
+            return out
+        }
+    }
+
     public func entry(of subject: String) async throws -> PersonalIndexEntry? {
         try withDatabase { db in
             guard let db else { return nil }
@@ -204,7 +214,9 @@ public final class SQLitePersonalIndex: PersonalIndex, @unchecked Sendable {
     private static func open(_ path: String, writable: Bool) throws -> SQLiteDatabase {
         if writable { try FileSystem.createDirectories((path as NSString).deletingLastPathComponent) }
         let db = try SQLiteDatabase(path: path, access: writable ? .readWriteCreate : .readOnly)
-        guard writable else { return db }
+        // A database in WAL mode opens read-only only where its shared-memory file can be made: on a read-only
+        // mount it is read as immutable.
+        guard writable else { return (try? db.text("PRAGMA schema_version")) != nil ? db : try SQLiteDatabase(path: path, access: .immutable) }
         try db.setBusyTimeout(milliseconds: 2_000)
         _ = try db.text("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=NORMAL")

@@ -114,6 +114,13 @@ public final class PostgresPersonalIndex: PersonalIndex, @unchecked Sendable {
         }
     }
 
+    public func rememberedPositions() async throws -> [UInt64] {
+        try store.blocking { c in
+            let r = try c.query("SELECT position FROM personal_index_values ORDER BY position")
+            return (0..<r.count).compactMap { r.int64($0, 0).map(UInt64.init) }
+        }
+    }
+
     public func entry(of subject: String) async throws -> PersonalIndexEntry? {
         try store.blocking { c in
             let r = try c.query("SELECT sort_key, terms, entry_values FROM personal_index WHERE subject = $1 AND until IS NULL", [.text(subject)])

@@ -33,15 +33,12 @@ final class ReadOnlyMount {
 
     deinit { unmount() }
 
+    /// Runs a command to its end with `posix_spawn` and `waitpid`: Foundation's `Process` here once left its child a
+    /// zombie and waited for it forever.
     static func shell(_ arguments: String...) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        (try? Spawn.run(
+            "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, directory: "/", stdin: "/dev/null",
+            stdout: "/dev/null", stderr: "/dev/null")) ?? -1
     }
 }
 
@@ -118,6 +115,8 @@ final class ReadOnlyMount {
         #expect(status.status == 0, "\(status.stderr)")
         let audit = try PawtrailProcess.run(["--store", store, "projections", "audit"])
         #expect(audit.status == 0, "\(audit.stdout)\(audit.stderr)")
-        #expect(audit.lines.count == ProjectionCatalog.projections.count && audit.lines.allSatisfy { $0.contains(": ok") }, "\(audit.stdout)")
+        #expect(
+            audit.lines.filter { !$0.hasPrefix("personal-index") }.count == ProjectionCatalog.projections.count && audit.lines.allSatisfy { $0.contains(": ok") },
+            "\(audit.stdout)")
     }
 }

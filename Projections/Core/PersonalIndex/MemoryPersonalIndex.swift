@@ -59,6 +59,10 @@ public final class MemoryPersonalIndex: PersonalIndex, @unchecked Sendable {
         }
     }
 
+    public func rememberedPositions() async throws -> [UInt64] {
+        lock.withLock { remembered.keys.sorted() }
+    }
+
     public func entry(of subject: String) async throws -> PersonalIndexEntry? {
         lock.withLock { entries[subject]?.last.flatMap { $0.to == nil ? $0.entry : nil } }
     }

@@ -55,4 +55,11 @@ public protocol PersonalIndex: AnyObject, Sendable {
     /// - Parameter positions: The events' positions.
     /// - Returns: The values of those it remembers.
     func values(at positions: [UInt64]) async throws -> [UInt64: [String]]
+
+    /// The positions of every event whose values the index remembers, in order: what an audit compares, so that
+    /// values left behind by an erasure are found wherever they are.
+    ///
+    /// - Returns: The positions.
+    /// - Throws: An I/O or server error.
+    func rememberedPositions() async throws -> [UInt64]
 }

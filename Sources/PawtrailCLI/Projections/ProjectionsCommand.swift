@@ -33,26 +33,29 @@ enum ProjectionsCommand {
         return ProjectionEngine(store: opened.events, states: states)
     }
 
-    /// The projections a command names: one by name, or all. A name given twice counts once: a rebuild of both
-    /// would take the projection's lock twice and fail as if another process held it.
-    static func selected(_ context: CommandContext, allowAll: Bool) throws -> [any Projection.Type] {
+    /// The projections a command names: one by name, or all; and whether it names the personal index
+    /// (`personal-index`, which `--all` and an audit of everything include). A name given twice counts once: a
+    /// rebuild of both would take the projection's lock twice and fail as if another process held it.
+    static func selected(_ context: CommandContext, allowAll: Bool) throws -> (projections: [any Projection.Type], personalIndex: Bool) {
         var seen: Set<String> = []
         let names = context.arguments.positionals.filter { seen.insert($0).inserted }
         let all = context.arguments.flag("all")
+        let known = ProjectionCatalog.projections.map { $0.name } + [ProjectionEngine.personalIndexName]
         if all && !names.isEmpty { throw context.arguments.usageError("give projection names or '--all', not both") }
         if names.isEmpty {
             guard all || allowAll else {
-                throw context.arguments.usageError("name a projection or give '--all' (projections: \(ProjectionCatalog.projections.map { $0.name }.joined(separator: ", ")))")
+                throw context.arguments.usageError("name a projection or give '--all' (projections: \(known.joined(separator: ", ")))")
             }
-            return ProjectionCatalog.projections
+            return (ProjectionCatalog.projections, true)
         }
-        return try names.map { name in
+        let projections = try names.filter { $0 != ProjectionEngine.personalIndexName }.map { name in
             guard let p = ProjectionCatalog.projection(named: name) else {
-                let hint = Suggestion.closest(to: name, among: ProjectionCatalog.projections.map { $0.name }).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
                 throw context.arguments.usageError("unknown projection '\(name)'\(hint)")
             }
             return p
         }
+        return (projections, names.contains(ProjectionEngine.personalIndexName))
     }
 
     // MARK: status
@@ -61,12 +64,15 @@ enum ProjectionsCommand {
         name: "status", abstract: "Each projection's position, lag, schema version and last rebuild.",
         options: [.flag("json", help: "Print JSON Lines, one projection per line.")],
         run: { context in
-            let rows = try await engine(context).status(ProjectionCatalog.projections)
+            let engine = try await engine(context)
+            let rows = try await engine.status(ProjectionCatalog.projections)
+            let index = try await engine.personalIndexStatus(ProjectionCatalog.personalIndexing)
             if context.wantsJSON {
                 for s in rows { context.out(statusJSON(s)) }
+                if let index { context.out(statusJSON(index)) }
             } else {
-                let table = [["PROJECTION", "VERSION", "POSITION", "LAG", "LAST REBUILD", "TOOK", "KEPT AS", "STORED", "NOTE"]]
-                    + rows.map { s in
+                var table: [[String]] = [["PROJECTION", "VERSION", "POSITION", "LAG", "LAST REBUILD", "TOOK", "KEPT AS", "STORED", "NOTE"]]
+                table += rows.map { s in
                         [
                             s.name, String(s.schemaVersion), s.position.map(String.init) ?? "-", String(s.lag),
                             s.rebuiltAt.map { String($0.iso8601.prefix(19)) + "Z" } ?? "never",
@@ -76,6 +82,16 @@ enum ProjectionsCommand {
                                 + (s.staleVersions.isEmpty ? "" : " stale v\(s.staleVersions.map(String.init).joined(separator: ",v")) kept until rebuilt"),
                         ]
                     }
+                if let i = index {
+                    let note: String
+                    if let stored = i.storedVersion {
+                        note = i.built ? "" : "of version \(stored), made again on the next read"
+                    } else {
+                        note = "not built (built on first read of the directory)"
+                    }
+                    let position = i.built ? i.position.map(String.init) ?? "-" : "-"
+                    table.append([ProjectionEngine.personalIndexName, String(i.version), position, String(i.lag), "-", "-", "index", "-", note])
+                }
                 TextTable.render(table, rightAligned: [1, 2, 3, 7]).forEach { context.out($0) }
             }
             return .success
@@ -95,6 +111,18 @@ enum ProjectionsCommand {
         return .object(pairs)
     }
 
+    /// The personal index's line of `projections status --json`, with the read models' keys.
+    static func statusJSON(_ i: ProjectionEngine.PersonalIndexStatus) -> JSONValue {
+        .object([
+            .init(key: "projection", value: .string(ProjectionEngine.personalIndexName)), .init(key: "schemaVersion", value: .int(Int64(i.version))),
+            .init(key: "built", value: .bool(i.built)), .init(key: "position", value: .uint(i.built ? i.position : nil)),
+            .init(key: "lag", value: .uint(i.lag)),
+            .init(key: "staleVersions", value: .array(i.storedVersion.flatMap { $0 == i.version ? nil : [.int(Int64($0))] } ?? [])),
+            .init(key: "rebuiltAt", value: .null), .init(key: "rebuildSeconds", value: .null), .init(key: "eventsApplied", value: .int(0)),
+            .init(key: "keptAs", value: .string("index")), .init(key: "storedVersions", value: .int(0)), .init(key: "storedBytes", value: .int(0)),
+        ])
+    }
+
     // MARK: rebuild
 
     static let rebuildSpec = CommandSpec(
@@ -102,33 +130,49 @@ enum ProjectionsCommand {
         discussion: "On a terminal a progress bar with the rate and time left goes to standard error.",
         usage: "[--store <path>] (<name> ... | --all) [--threads <n>] [--json]",
         options: [
-            .flag("all", help: "Rebuild every projection."),
+            .flag("all", help: "Rebuild every projection, and the personal index where the store keeps one."),
             .value("threads", "n", help: "Fold on at most this many threads (1 to 64), one pass over the log each.", default: "one per core, at most four"),
             .flag("json", help: "Print the result as JSON."),
         ],
-        positionals: [PositionalSpec(name: "name", help: "A projection to rebuild (any number).", isRequired: false, isVariadic: true)],
+        positionals: [PositionalSpec(name: "name", help: "A projection to rebuild (any number), or personal-index.", isRequired: false, isVariadic: true)],
         run: { context in
-            let types = try selected(context, allowAll: false)
+            let (types, withIndex) = try selected(context, allowAll: false)
             let bar = ProgressBar(enabled: isatty(2) == 1 && !context.wantsJSON, console: context.console)
             var engine = try writableEngine(context)
             if let threads = try context.arguments.converted("threads", expecting: "a number of threads from 1 to 64", { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }) {
                 engine.foldThreads = threads
             }
-            let result = try await engine.rebuild(types) { bar.update($0) }
+            let clock = ContinuousClock()
+            let started = clock.now
+            var rebuilt: [String] = []
+            var eventsRead = 0
+            var lastPosition: UInt64?
+            if !types.isEmpty {
+                let result = try await engine.rebuild(types) { bar.update($0) }
+                (rebuilt, eventsRead, lastPosition) = (result.projections, result.eventsRead, result.lastPosition)
+            }
             bar.finish()
-            let seconds = Double(result.elapsed.components.seconds) + Double(result.elapsed.components.attoseconds) / 1e18
-            let rate = seconds > 0 ? Double(result.eventsRead) / seconds : 0
+            // `--all` rebuilds the index where the store keeps one; named, it must be there.
+            if withIndex, context.arguments.flag("all") ? try engine.keepsPersonalIndex() : true {
+                let end = try await engine.rebuildPersonalIndex(ProjectionCatalog.personalIndexing)
+                rebuilt.append(ProjectionEngine.personalIndexName)
+                if types.isEmpty { eventsRead = end.map { Int($0) + 1 } ?? 0 }
+                lastPosition = lastPosition ?? end
+            }
+            let elapsed = clock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let rate = seconds > 0 ? Double(eventsRead) / seconds : 0
             if context.wantsJSON {
                 context.out(
                     JSONValue.object([
-                        "projections": .array(result.projections.map { .string($0) }), "eventsRead": .int(Int64(result.eventsRead)),
-                        "position": .uint(result.lastPosition), "seconds": .raw(Array(String(format: "%.3f", seconds).utf8)),
+                        "projections": .array(rebuilt.map { .string($0) }), "eventsRead": .int(Int64(eventsRead)),
+                        "position": .uint(lastPosition), "seconds": .raw(Array(String(format: "%.3f", seconds).utf8)),
                         "eventsPerSecond": .int(Int64(rate)),
                     ]))
             } else {
                 context.out(
-                    "Rebuilt \(result.projections.joined(separator: ", ")): \(result.eventsRead) events read to position "
-                        + "\(result.lastPosition.map(String.init) ?? "-") in \(String(format: "%.2f", seconds)) s (\(Int(rate)) events/s)")
+                    "Rebuilt \(rebuilt.joined(separator: ", ")): \(eventsRead) events read to position "
+                        + "\(lastPosition.map(String.init) ?? "-") in \(String(format: "%.2f", seconds)) s (\(Int(rate)) events/s)")
             }
             return .success
         })
@@ -140,12 +184,18 @@ enum ProjectionsCommand {
         discussion: "Exits 1 when any projection differs.",
         usage: "[--store <path>] [<name> ...] [--json]",
         options: [.flag("json", help: "Print JSON Lines, one projection per line.")],
-        positionals: [PositionalSpec(name: "name", help: "A projection to audit (any number; default: all).", isRequired: false, isVariadic: true)],
+        positionals: [PositionalSpec(name: "name", help: "A projection to audit (any number), or personal-index; default: all, and the personal index.", isRequired: false, isVariadic: true)],
         run: { context in
             let engine = try await engine(context)
             var differing = 0
-            for type in try selected(context, allowAll: true) {
-                let audit = try await audit(type, engine)
+            let (types, withIndex) = try selected(context, allowAll: true)
+            var audits: [() async throws -> ProjectionEngine.Audit?] = types.map { type in { try await audit(type, engine) } }
+            if withIndex { audits.append { try await engine.auditPersonalIndex(ProjectionCatalog.personalIndexing) } }
+            if withIndex && types.isEmpty, try !engine.keepsPersonalIndex() {
+                throw CommandFailure(kind: .failure, message: "this store keeps no personal index: views make one in memory as they need it")
+            }
+            for next in audits {
+                guard let audit = try await next() else { continue }
                 if !audit.differences.isEmpty { differing += 1 }
                 if context.wantsJSON {
                     context.out(

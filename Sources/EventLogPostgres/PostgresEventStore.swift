@@ -44,6 +44,8 @@ public final class PostgresEventStore: EventStore {
     let listenRefused = Mutex(false)
     /// Appends waiting for the session: the next one to get it commits all of them in one transaction.
     let waitingAppends = Mutex<[WaitingAppend]>([])
+    /// The head as the last ``lastPosition()`` read it: its last event's position and commit time.
+    let headRead = Mutex<LogHead?>(nil)
 
     private init(session: PostgresSession, listener: PostgresSession, location: String, schema: String) {
         self.session = session
@@ -98,11 +100,21 @@ public final class PostgresEventStore: EventStore {
     // MARK: - Reading the head
 
     public func lastPosition() async throws -> UInt64? {
-        try await run { c in
-            let r = try c.query("SELECT next_position FROM head")
-            guard let next = r.int64(0, 0), next > 0 else { return nil }
-            return UInt64(next - 1)
+        let head: LogHead? = try await run { c in
+            // The head row's time is the commit time of the event before `next_position` (every write sets both).
+            let r = try c.query("SELECT next_position, last_recorded_at FROM head")
+            guard let next = r.int64(0, 0), next > 0, let at = r.int64(0, 1) else { return nil }
+            return LogHead(position: UInt64(next - 1), recordedAt: Timestamp(microsecondsSinceEpoch: at))
         }
+        headRead.withLock { $0 = head }
+        return head?.position
+    }
+
+    /// The head the last ``lastPosition()`` read, without a query: a read model stored through that position at that
+    /// commit time belongs to this log (a log that diverged has other commits there, made at other times), so a view
+    /// need not read the event at its checkpoint.
+    public func knownHead() async throws -> LogHead? {
+        headRead.withLock { $0 }
     }
 
     public func streamVersion(of stream: StreamID) async throws -> UInt64? {

@@ -180,6 +180,17 @@ public struct ProjectionEngine: Sendable {
 
     private func loadWhole<P: Projection>(_ type: P.Type, catchUp: Bool, ignoringStored: Bool) async throws -> Loaded<P.State> {
         let last = try await store.lastPosition()
+        // A state stored through the log's end is read without the lock: nothing is written (on a server the lock
+        // and its release are two round trips of every view).
+        if !ignoringStored, let stored = try stored(P.name, P.schemaVersion), stored.checkpoint.position == last,
+            try await fits(stored.checkpoint, last), let row = try stored.version(of: wholeStateKey, asOf: nil), let bytes = row.value
+        {
+            let c = stored.checkpoint
+            let folder = try WholeFolder(
+                P.self, bytes: bytes, position: c.position, applied: c.eventsApplied, lastSnapshot: nil, snapshotInterval: snapshotInterval,
+                maxSnapshotBytes: maxSnapshotBytes)
+            return Loaded(state: folder.state, position: c.position, caughtUp: 0, rebuilt: false)
+        }
         // A writer takes the lock before reading the state, so it never saves a state older than one another process
         // saved meanwhile.
         let lock = catchUp ? try states.tryLock(P.name) : nil
@@ -240,6 +251,12 @@ public struct ProjectionEngine: Sendable {
 
     func loadKeyed<K: KeyedProjection>(_ type: K.Type, catchUp: Bool, ignoringStored: Bool = false) async throws -> KeyedCatchUp<K.State> {
         let last = try await store.lastPosition()
+        // Stored through the log's end: read without the lock, as ``loadWhole`` does.
+        if !ignoringStored, let stored = try stored(K.name, K.schemaVersion), stored.checkpoint.position == last, try await fits(stored.checkpoint, last) {
+            let c = stored.checkpoint
+            let folder = KeyedFolder(K.self, source: StateRowSource(stored: stored, asOf: nil), position: c.position, applied: c.eventsApplied, recording: true)
+            return KeyedCatchUp(loaded: Loaded(state: folder.state, position: c.position, caughtUp: 0, rebuilt: false, rows: folder.source), unsaved: [])
+        }
         let lock = catchUp ? try states.tryLock(K.name) : nil
         defer { lock?.unlock() }
         var diverged: String?

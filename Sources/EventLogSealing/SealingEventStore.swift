@@ -49,8 +49,11 @@ public final class SealingEventStore: EventStore, EventImporting {
 
     public func read(_ request: ReadRequest) async throws -> ReadBatch {
         var batch = try await base.read(request)
+        // Each subject's key is looked up once a batch: a customer's stream holds many events of one subject, and
+        // on a server each lookup is a round trip.
+        var keysRead: [String: [UInt8]?] = [:]
         for i in batch.events.indices where batch.events[i].data.first == PersonalSection.marker {
-            batch.events[i] = try await opened(batch.events[i])
+            batch.events[i] = try await opened(batch.events[i], keysRead: &keysRead)
         }
         return batch
     }
@@ -64,11 +67,13 @@ public final class SealingEventStore: EventStore, EventImporting {
     }
 
     public func event(at position: UInt64) async throws -> RecordedEvent? {
-        try await base.event(at: position).asyncMap(opened)
+        var keysRead: [String: [UInt8]?] = [:]
+        return try await base.event(at: position).asyncMap { try await opened($0, keysRead: &keysRead) }
     }
 
     public func event(withID id: UUID) async throws -> RecordedEvent? {
-        try await base.event(withID: id).asyncMap(opened)
+        var keysRead: [String: [UInt8]?] = [:]
+        return try await base.event(withID: id).asyncMap { try await opened($0, keysRead: &keysRead) }
     }
 
     public func lastPosition() async throws -> UInt64? {
@@ -121,17 +126,27 @@ public final class SealingEventStore: EventStore, EventImporting {
     }
 
     /// The event with its section opened: plain when its subject's key opens it, erased when the key is gone.
-    private func opened(_ event: RecordedEvent) async throws -> RecordedEvent {
+    ///
+    /// - Parameter keysRead: The keys looked up so far in this read, by subject (`nil` for a key that is gone).
+    private func opened(_ event: RecordedEvent, keysRead: inout [String: [UInt8]?]) async throws -> RecordedEvent {
         guard let (layout, section) = PersonalSection.parse(event.data) else { return event }
         if section.content == .erasesSubject {
             // A process that stopped between the append and the key's destruction left the key behind: whoever
             // reads the erasing event next finishes the erasure (where it may write; a read-only reader leaves it).
             if (try? await keys.key(for: section.subject)) != nil { try? await keys.destroyKey(for: section.subject) }
+            keysRead[section.subject] = .some(nil)
             return event
         }
         guard case .sealed(let nonce, let ciphertext) = section.content else { return event }
         var out = section
-        if let key = try await keys.key(for: section.subject) {
+        let key: [UInt8]?
+        if let known = keysRead[section.subject] {
+            key = known
+        } else {
+            key = try await keys.key(for: section.subject)
+            keysRead[section.subject] = .some(key)
+        }
+        if let key {
             guard let values = Sealer.open(nonce: nonce, ciphertext: ciphertext, key: key, eventID: event.id, subject: section.subject) else {
                 throw EventStoreError.corrupted(
                     location: "event at position \(event.position)", offset: nil,

@@ -150,12 +150,14 @@ public struct ProjectionEngine: Sendable {
     /// - Returns: Whether a ``load(_:catchUp:)`` folds at most the events since a stored state, after its first.
     /// - Throws: The state store's errors.
     public func keepsState<P: Projection>(of type: P.Type) throws -> Bool {
-        // The lock first: taking it costs less than opening the stored state, which the load then opens again.
+        // The stored state first: on a server the lock and its release are two round trips, the state's checkpoint
+        // one; a small state's files open about as fast as its lock.
+        if (try? stored(P.name, P.schemaVersion)) ?? nil != nil { return true }
         if let lock = try? states.tryLock(P.name) {
             lock.unlock()
             return true
         }
-        return (try? stored(P.name, P.schemaVersion)) != nil
+        return false
     }
 
     /// The stored state of a projection's current schema version, `nil` when there is none.

@@ -15,6 +15,7 @@ import Projections
 /// a new generation's after a rebuild, the keys a catch-up wrote after it.
 final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     private let session: PostgresSession
+    private let store: PostgresProjectionStateStore
     private let name: String
     private let version: Int
     private let replacing: Bool
@@ -28,6 +29,8 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     private var touched = Set<[UInt8]>()
     /// The generation written, once the transaction has begun.
     private var generation: Int64?
+    /// Whether a transaction could not be ended, so that the session is not given to another writer.
+    private var broken = false
     /// The highest position of a row written in this transaction.
     private var highest = Int64.min
     /// Rows written in this transaction.
@@ -41,7 +44,8 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
     static let batchBytes = 16 << 20
 
     init(store: PostgresProjectionStateStore, name: String, version: Int, replacing: Bool) {
-        session = store.session.sibling(label: "state-writer")
+        self.store = store
+        session = store.takeWriterSession()
         self.name = name
         self.version = version
         self.replacing = replacing
@@ -49,7 +53,9 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
 
     deinit {
         // Not finished: the transaction, if begun, is rolled back.
-        if generation != nil { try? session.runBlocking { c in try c.execute("ROLLBACK") } }
+        if generation != nil, (try? session.runBlocking { c in try c.execute("ROLLBACK") }) == nil { return }
+        // Only a session whose transaction ended goes back for another writer.
+        if !broken { store.giveBack(session) }
     }
 
     func add(_ versions: RowVersions) throws {
@@ -160,7 +166,7 @@ final class PostgresStateWriter: StateWriter, @unchecked Sendable {
                 try c.execute("COMMIT")
             }
         } catch {
-            if self.generation != nil { try? session.runBlocking { c in try c.execute("ROLLBACK") } }
+            if self.generation != nil, (try? session.runBlocking { c in try c.execute("ROLLBACK") }) == nil { broken = true }
             self.generation = nil
             highest = .min
             written = 0

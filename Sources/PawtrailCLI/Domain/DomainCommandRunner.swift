@@ -34,7 +34,7 @@ enum DomainCommandRunner {
             now: try arguments.converted("now", expecting: "a UTC ISO-8601 time") { Timestamp(iso8601: $0) } ?? .now(),
             commandID: try arguments.converted("command-id", expecting: "a UUID") { UUID(uuidString: $0) },
             correlationID: try correlationOption(arguments), actedFor: arguments.value("for"))
-        let handler = try context.commandHandler()
+        let (handler, opened) = try context.commandStore()
         let outcome: CommandOutcome
         do {
             outcome = try await handle(command, envelope, handler: handler)
@@ -43,7 +43,15 @@ enum DomainCommandRunner {
         }
         context.stats.handled(outcome.loadStats)
         let erased = AccountErasure.erasedAccounts(outcome)
-        let erasure = erased.isEmpty ? nil : try await AccountErasure.finish(erasing: erased, context)
+        let erasure: AccountErasure.Report?
+        if erased.isEmpty {
+            erasure = nil
+        } else if let opened {
+            // On the store the command ran on: a second open is a second connection on a server.
+            erasure = try await AccountErasure.finish(erasing: erased, in: opened, handler: handler, now: .now())
+        } else {
+            erasure = try await AccountErasure.finish(erasing: erased, context)
+        }
         if context.wantsJSON {
             context.out(DomainReport.json(outcome))
         } else {

@@ -105,13 +105,20 @@ struct CommandContext: Sendable {
     /// - Returns: The handler.
     /// - Throws: ``UsageError`` for `--store ''`; the opener's errors but `storeNotFound`.
     func commandHandler(cache: StateCache? = nil) throws -> CommandHandler {
+        try commandStore(cache: cache).handler
+    }
+
+    /// ``commandHandler(cache:)`` with the store it runs on, for a command that goes on to use the store's other
+    /// parts (an account's erasure: its snapshots and read models), so that the store is opened once; `nil` when no
+    /// store is there yet (the first append creates it).
+    func commandStore(cache: StateCache? = nil) throws -> (handler: CommandHandler, opened: OpenedStore?) {
         do {
             let opened = try openStore(.read)
-            return CommandHandler(store: opened.events, snapshots: opened.snapshots, cache: cache)
+            return (CommandHandler(store: opened.events, snapshots: opened.snapshots, cache: cache), opened)
         } catch EventStoreError.Code.storeNotFound {
             let context = self
             let created = StoreCreatedOnFirstAppend { try context.openStore(.write(sync: true)) }
-            return CommandHandler(store: created, snapshots: created.snapshots, cache: cache)
+            return (CommandHandler(store: created, snapshots: created.snapshots, cache: cache), nil)
         }
     }
 

@@ -67,13 +67,11 @@ public final class SealingEventStore: EventStore, EventImporting {
     }
 
     public func event(at position: UInt64) async throws -> RecordedEvent? {
-        var keysRead: [String: [UInt8]?] = [:]
-        return try await base.event(at: position).asyncMap { try await opened($0, keysRead: &keysRead) }
+        try await base.event(at: position).asyncMap(opened)
     }
 
     public func event(withID id: UUID) async throws -> RecordedEvent? {
-        var keysRead: [String: [UInt8]?] = [:]
-        return try await base.event(withID: id).asyncMap { try await opened($0, keysRead: &keysRead) }
+        try await base.event(withID: id).asyncMap(opened)
     }
 
     public func lastPosition() async throws -> UInt64? {
@@ -123,6 +121,12 @@ public final class SealingEventStore: EventStore, EventImporting {
             out.content = .erased
         }
         return out.replacingSection(of: data, layout: layout)
+    }
+
+    /// One event opened on its own.
+    private func opened(_ event: RecordedEvent) async throws -> RecordedEvent {
+        var keysRead: [String: [UInt8]?] = [:]
+        return try await opened(event, keysRead: &keysRead)
     }
 
     /// The event with its section opened: plain when its subject's key opens it, erased when the key is gone.

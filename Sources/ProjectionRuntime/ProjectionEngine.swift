@@ -152,7 +152,7 @@ public struct ProjectionEngine: Sendable {
     public func keepsState<P: Projection>(of type: P.Type) throws -> Bool {
         // The stored state first: on a server the lock and its release are two round trips, the state's checkpoint
         // one; a small state's files open about as fast as its lock.
-        if (try? stored(P.name, P.schemaVersion)) ?? nil != nil { return true }
+        if case .some(.some) = try? stored(P.name, P.schemaVersion) { return true }
         if let lock = try? states.tryLock(P.name) {
             lock.unlock()
             return true
@@ -180,32 +180,39 @@ public struct ProjectionEngine: Sendable {
         }
     }
 
+    /// Where a load starts: the stored state it folds on from (`nil` when there is none of the schema version, or
+    /// it does not belong to this log: `diverged` says why), and the projection's lock when the load may write.
+    ///
+    /// A state stored through the log's end that belongs to this log is taken without the lock: nothing is written,
+    /// and on a server the lock and its release are two round trips of every view. Otherwise a writer takes the lock
+    /// before reading the state, so that it never saves a state older than one another process saved meanwhile.
+    private func start(_ name: String, _ version: Int, last: UInt64?, catchUp: Bool, ignoringStored: Bool) async throws
+        -> (stored: (any StoredProjectionState)?, lock: (any ProjectionLock)?, diverged: String?)
+    {
+        var diverged: String?
+        if !ignoringStored, let current = try stored(name, version), current.checkpoint.position == last,
+            try await fits(current.checkpoint, last, &diverged)
+        {
+            return (current, nil, nil)
+        }
+        let lock = catchUp ? try states.tryLock(name) : nil
+        diverged = nil
+        guard !ignoringStored, let found = try stored(name, version) else { return (nil, lock, nil) }
+        return try await fits(found.checkpoint, last, &diverged) ? (found, lock, nil) : (nil, lock, diverged)
+    }
+
     private func loadWhole<P: Projection>(_ type: P.Type, catchUp: Bool, ignoringStored: Bool) async throws -> Loaded<P.State> {
         let last = try await store.lastPosition()
-        // A state stored through the log's end is read without the lock: nothing is written (on a server the lock
-        // and its release are two round trips of every view).
-        if !ignoringStored, let stored = try stored(P.name, P.schemaVersion), stored.checkpoint.position == last,
-            try await fits(stored.checkpoint, last), let row = try stored.version(of: wholeStateKey, asOf: nil), let bytes = row.value
-        {
-            let c = stored.checkpoint
-            let folder = try WholeFolder(
-                P.self, bytes: bytes, position: c.position, applied: c.eventsApplied, lastSnapshot: nil, snapshotInterval: snapshotInterval,
-                maxSnapshotBytes: maxSnapshotBytes)
-            return Loaded(state: folder.state, position: c.position, caughtUp: 0, rebuilt: false)
-        }
-        // A writer takes the lock before reading the state, so it never saves a state older than one another process
-        // saved meanwhile.
-        let lock = catchUp ? try states.tryLock(P.name) : nil
+        let (found, lock, diverged) = try await start(P.name, P.schemaVersion, last: last, catchUp: catchUp, ignoringStored: ignoringStored)
         defer { lock?.unlock() }
-        var diverged: String?
-        if !ignoringStored, let stored = try stored(P.name, P.schemaVersion), try await fits(stored.checkpoint, last, &diverged),
-            let row = try stored.version(of: wholeStateKey, asOf: nil), let bytes = row.value
-        {
+        if let stored = found, let row = try stored.version(of: wholeStateKey, asOf: nil), let bytes = row.value {
             let c = stored.checkpoint
+            let behind = catchUp && last.map { end in c.position.map { end > $0 } ?? true } == true
+            // The newest snapshot matters only to a fold, which takes the next one after it.
             let folder = try WholeFolder(
-                P.self, bytes: bytes, position: c.position, applied: c.eventsApplied, lastSnapshot: try stored.newestKept(wholeStateKey),
+                P.self, bytes: bytes, position: c.position, applied: c.eventsApplied, lastSnapshot: behind ? try stored.newestKept(wholeStateKey) : nil,
                 snapshotInterval: snapshotInterval, maxSnapshotBytes: maxSnapshotBytes)
-            guard catchUp, let end = last, c.position.map({ end > $0 }) ?? true else {
+            guard behind, let end = last else {
                 return Loaded(state: folder.state, position: c.position, caughtUp: 0, rebuilt: false)
             }
             let read = try await fold([folder], after: c.position, through: end)
@@ -253,16 +260,9 @@ public struct ProjectionEngine: Sendable {
 
     func loadKeyed<K: KeyedProjection>(_ type: K.Type, catchUp: Bool, ignoringStored: Bool = false) async throws -> KeyedCatchUp<K.State> {
         let last = try await store.lastPosition()
-        // Stored through the log's end: read without the lock, as ``loadWhole`` does.
-        if !ignoringStored, let stored = try stored(K.name, K.schemaVersion), stored.checkpoint.position == last, try await fits(stored.checkpoint, last) {
-            let c = stored.checkpoint
-            let folder = KeyedFolder(K.self, source: StateRowSource(stored: stored, asOf: nil), position: c.position, applied: c.eventsApplied, recording: true)
-            return KeyedCatchUp(loaded: Loaded(state: folder.state, position: c.position, caughtUp: 0, rebuilt: false, rows: folder.source), unsaved: [])
-        }
-        let lock = catchUp ? try states.tryLock(K.name) : nil
+        let (found, lock, diverged) = try await start(K.name, K.schemaVersion, last: last, catchUp: catchUp, ignoringStored: ignoringStored)
         defer { lock?.unlock() }
-        var diverged: String?
-        if !ignoringStored, let stored = try stored(K.name, K.schemaVersion), try await fits(stored.checkpoint, last, &diverged) {
+        if let stored = found {
             let c = stored.checkpoint
             let folder = KeyedFolder(K.self, source: StateRowSource(stored: stored, asOf: nil), position: c.position, applied: c.eventsApplied, recording: true)
             guard catchUp, let end = last, c.position.map({ end > $0 }) ?? true else {

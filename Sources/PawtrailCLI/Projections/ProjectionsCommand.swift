@@ -152,8 +152,7 @@ enum ProjectionsCommand {
                 (rebuilt, eventsRead, lastPosition) = (result.projections, result.eventsRead, result.lastPosition)
             }
             bar.finish()
-            // `--all` rebuilds the index where the store keeps one; named, it must be there.
-            if withIndex, context.arguments.flag("all") ? try engine.keepsPersonalIndex() : true {
+            if try personalIndexIncluded(withIndex, context, engine) {
                 let end = try await engine.rebuildPersonalIndex(ProjectionCatalog.personalIndexing)
                 rebuilt.append(ProjectionEngine.personalIndexName)
                 if types.isEmpty { eventsRead = end.map { Int($0) + 1 } ?? 0 }
@@ -189,11 +188,9 @@ enum ProjectionsCommand {
             let engine = try await engine(context)
             var differing = 0
             let (types, withIndex) = try selected(context, allowAll: true)
+            let index = try personalIndexIncluded(withIndex, context, engine)
             var audits: [() async throws -> ProjectionEngine.Audit?] = types.map { type in { try await audit(type, engine) } }
-            if withIndex { audits.append { try await engine.auditPersonalIndex(ProjectionCatalog.personalIndexing) } }
-            if withIndex && types.isEmpty, try !engine.keepsPersonalIndex() {
-                throw CommandFailure(kind: .failure, message: "this store keeps no personal index: views make one in memory as they need it")
-            }
+            if index { audits.append { try await engine.auditPersonalIndex(ProjectionCatalog.personalIndexing) } }
             for next in audits {
                 guard let audit = try await next() else { continue }
                 if !audit.differences.isEmpty { differing += 1 }
@@ -219,6 +216,17 @@ enum ProjectionsCommand {
             }
             return differing == 0 ? .success : .failure
         })
+
+    /// Whether a rebuild or an audit takes in the personal index: named, it must be kept by the store; with every
+    /// projection (`--all`, or an audit of everything), where the store keeps one.
+    static func personalIndexIncluded(_ selected: Bool, _ context: CommandContext, _ engine: ProjectionEngine) throws -> Bool {
+        guard selected else { return false }
+        if try engine.keepsPersonalIndex() { return true }
+        guard context.arguments.positionals.isEmpty else {
+            throw CommandFailure(kind: .failure, message: "this store keeps no personal index: views make one in memory as they need it")
+        }
+        return false
+    }
 
     static func audit(_ type: any Projection.Type, _ engine: ProjectionEngine) async throws -> ProjectionEngine.Audit {
         try await type.audited(by: engine)
